@@ -1,0 +1,71 @@
+/**
+ * npm run bench:query -- <path>
+ * Keyword query latency in-process (p50/p95) over a fixed set of identifier
+ * and phrase queries, side by side with ripgrep on the same terms.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { locate, Repo, search } from '../src/engine/index.js';
+import { median, percentile, table, time, usage } from './util.js';
+
+const PHRASES = [
+  'parse config file',
+  'read file contents',
+  'error handling retry',
+  'open database connection',
+  'convert string to number',
+  'walk directory tree',
+  'format date time',
+  'http request headers',
+  'cache invalidation',
+  'command line arguments',
+];
+const IDENTIFIER_COUNT = 20;
+const ROUNDS = 5;
+
+function hasRipgrep(): boolean {
+  return spawnSync('rg', ['--version']).status === 0;
+}
+
+async function main(): Promise<void> {
+  const target = process.argv[2];
+  if (!target) usage('usage: npm run bench:query -- <path-to-repository>');
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-'));
+  try {
+    const repo = Repo.open(target, { flags: { home } });
+    await repo.index();
+    // A fixed, deterministic identifier sample: evenly spaced over the sorted symbol names.
+    const names = repo.store.symbols.allNames().filter((n) => n.length >= 6).sort();
+    const step = Math.max(1, Math.floor(names.length / IDENTIFIER_COUNT));
+    const identifiers = names.filter((_, i) => i % step === 0).slice(0, IDENTIFIER_COUNT);
+
+    const measure = async (queries: string[], run: (q: string) => unknown) => {
+      const ms: number[] = [];
+      for (let round = 0; round < ROUNDS; round++) for (const q of queries) ms.push((await time(() => run(q))).ms);
+      return ms;
+    };
+    search(repo, { query: 'warm up' });
+    const rows: (string | number)[][] = [];
+    const rg = hasRipgrep();
+    const rgTimes = (queries: string[], pattern: (q: string) => string) =>
+      measure(queries, (q) => spawnSync('rg', ['-n', '-i', '--no-messages', pattern(q), repo.root], { maxBuffer: 1 << 28 }));
+    const add = async (label: string, queries: string[], run: (q: string) => unknown, rgPattern: (q: string) => string) => {
+      const ours = await measure(queries, run);
+      const theirs = rg ? await rgTimes(queries, rgPattern) : [];
+      rows.push([label, queries.length, median(ours), percentile(ours, 95), rg ? median(theirs) : NaN, rg ? percentile(theirs, 95) : NaN, rg ? median(theirs) / median(ours) : NaN]);
+    };
+    await add('search: identifiers', identifiers, (q) => search(repo, { query: q, k: 10 }), (q) => q);
+    await add('search: phrases', PHRASES, (q) => search(repo, { query: q, k: 10 }), (q) => q.split(' ').join('|'));
+    await add('search --files: phrases', PHRASES, (q) => search(repo, { query: q, k: 10, files: true }), (q) => q.split(' ').join('|'));
+    await add('locate: identifiers', identifiers, (q) => locate(repo, { query: q, maxResults: 50 }), (q) => `\\b${q}\\b`);
+    repo.close();
+    console.log(`repository: ${repo.root}; ${ROUNDS} rounds; in-process sightline vs rg -n -i (spawned)${rg ? '' : ' — rg not installed'}\n`);
+    console.log(table(['query set', 'queries', 'p50 ms', 'p95 ms', 'rg p50 ms', 'rg p95 ms', 'rg/sightline p50'], rows));
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,41 @@
+/** Shared pieces of the benchmarks: timing, percentiles, tables. Benchmarks print; they never assert. */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[idx]!;
+}
+
+export function median(values: number[]): number {
+  return percentile(values, 50);
+}
+
+export async function time<T>(fn: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
+  const t0 = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - t0, value };
+}
+
+/** Peak resident set size of this process so far, in MiB. */
+export function peakRssMiB(): number {
+  return process.resourceUsage().maxRSS / 1024;
+}
+
+export function table(headers: string[], rows: (string | number)[][]): string {
+  const cells = [headers, ...rows.map((r) => r.map((c) => (typeof c === 'number' ? fmt(c) : c)))];
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => String(r[i] ?? '').length)));
+  const line = (r: (string | number)[]) => '| ' + r.map((c, i) => String(c).padEnd(widths[i]!)).join(' | ') + ' |';
+  return [line(cells[0]!), '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|', ...cells.slice(1).map(line)].join('\n');
+}
+
+export function fmt(n: number): string {
+  if (!Number.isFinite(n)) return '-';
+  if (Math.abs(n) >= 100) return n.toFixed(0);
+  if (Math.abs(n) >= 10) return n.toFixed(1);
+  return n.toFixed(2);
+}
+
+export function usage(text: string): never {
+  process.stderr.write(text.trim() + '\n');
+  process.exit(2);
+}

@@ -1,0 +1,205 @@
+#!/usr/bin/env node
+/**
+ * The command line: one verb per engine function, each a thin adapter that
+ * parses flags, calls the engine and renders text or --json. Exit codes:
+ * 0 ok, 1 internal error, 2 usage (bad argument, missing path), 3 corrupt
+ * index, 4 disk refused.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { describeError, SightlineError } from '../errors/index.js';
+import {
+  dryRun,
+  listFiles,
+  locate,
+  outline,
+  read,
+  Repo,
+  search,
+  stats,
+  type IndexSummary,
+  type LocateKind,
+} from '../engine/index.js';
+import { progressBar } from './progress.js';
+import * as render from './render.js';
+
+interface CommonOptions {
+  repo: string;
+  json?: boolean;
+  config?: string;
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
+}
+
+function print(text: string): void {
+  process.stdout.write(text.endsWith('\n') ? text : text + '\n');
+}
+
+function emit<T>(options: CommonOptions, value: T, text: (v: T) => string): void {
+  print(options.json ? JSON.stringify(value) : text(value));
+}
+
+function fail(err: unknown, json: boolean | undefined): never {
+  const message = describeError(err);
+  if (json) print(JSON.stringify({ status: 'error', error: message }));
+  process.stderr.write(`sightline: ${message}\n`);
+  if (process.env.SIGHTLINE_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+  process.exit(err instanceof SightlineError ? err.exitCode : 1);
+}
+
+/** Opens the repository, runs the verb, closes the index, maps errors to exit codes. */
+async function withRepo(options: CommonOptions, body: (repo: Repo) => Promise<void> | void, openFlags = {}): Promise<void> {
+  let repo: Repo | undefined;
+  try {
+    repo = Repo.open(options.repo, { configPath: options.config, flags: openFlags });
+    await body(repo);
+  } catch (err) {
+    repo?.close();
+    fail(err, options.json);
+  }
+  repo.close();
+}
+
+/** Indexes first when the repository has never been indexed (search and locate). */
+async function indexOnFirstUse(repo: Repo): Promise<void> {
+  if (repo.hasIndex()) return;
+  const bar = progressBar();
+  process.stderr.write(process.stderr.isTTY ? '' : 'sightline: no index yet; indexing first\n');
+  const summary = await repo.ensureIndexed(bar.update);
+  bar.done();
+  if (summary && process.stderr.isTTY) process.stderr.write(render.renderIndexSummary(summary) + '\n');
+}
+
+function common(cmd: Command): Command {
+  return cmd
+    .option('--repo <path>', 'repository root', '.')
+    .option('--config <file>', 'config file (default: <repo>/sightline.config.json)')
+    .option('--json', 'print one JSON object instead of text');
+}
+
+function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+}
+
+export function buildProgram(): Command {
+  const program = new Command('sightline')
+    .description('Code context for AI coding agents: ranked, budgeted, cited answers about a repository.')
+    .version('0.1.0')
+    .showHelpAfterError()
+    .addHelpText('after', examples('sightline search "where are files walked"', 'sightline locate Store --kind definition', 'sightline index --dry-run'));
+
+  common(
+    program
+      .command('index [path]')
+      .description('index a repository incrementally (only changed files are read)')
+      .option('--force', 'drop the index and rebuild it from scratch')
+      .option('--dry-run', 'show what would be indexed, write nothing')
+      .option('--no-gitignore', 'ignore .gitignore and .git/info/exclude rules')
+      .option('--include <glob>', 'only files matching (repeatable, or comma-separated)', collect)
+      .option('--exclude <glob>', 'skip files matching (repeatable, or comma-separated)', collect)
+      .option('--max-file-bytes <n>', 'skip files larger than this', positiveInt)
+      .addHelpText('after', examples('sightline index', 'sightline index ../other-repo --force', 'sightline index --dry-run --exclude "**/*.min.js"')),
+  ).action(async (path: string | undefined, o: CommonOptions & { force?: boolean; dryRun?: boolean; gitignore: boolean; include?: string[]; exclude?: string[]; maxFileBytes?: number }) => {
+    const flags = {
+      gitignore: o.gitignore === false ? false : undefined,
+      include: o.include,
+      exclude: o.exclude,
+      maxFileBytes: o.maxFileBytes,
+    };
+    await withRepo({ ...o, repo: path ?? o.repo }, async (repo) => {
+      if (o.dryRun) return emit(o, await dryRun(repo), render.renderDryRun);
+      const bar = progressBar();
+      const summary: IndexSummary = await repo.index({ force: o.force, onProgress: bar.update });
+      bar.done();
+      emit(o, { status: 'ok', ...summary }, () => render.renderIndexSummary(summary));
+    }, flags);
+  });
+
+  common(
+    program
+      .command('search <query...>')
+      .description('ranked code for words, identifiers or a regular expression (indexes on first use)')
+      .option('-k, --k <n>', 'how many results', positiveInt)
+      .option('--files', 'distinct files, best first, each with its best chunk')
+      .option('--scope <dir-or-glob>', 'only under this directory or glob')
+      .option('--exclude <glob>', 'drop results under these globs (repeatable)', collect)
+      .option('--kind <kind>', 'only these file kinds: code, test, doc, config, generated (repeatable)', collect)
+      .option('--regex', 'treat the query as a regular expression, matched line by line')
+      .option('--force', 'never refuse (answer even a very broad query)')
+      .addHelpText('after', examples('sightline search "parse config file"', 'sightline search getUserName --files -k 5', 'sightline search "TODO|FIXME" --regex --scope src', 'sightline search "retry backoff" --json')),
+  ).action(async (words: string[], o: CommonOptions & { k?: number; files?: boolean; scope?: string; exclude?: string[]; kind?: string[]; regex?: boolean; force?: boolean }) => {
+    await withRepo(o, async (repo) => {
+      await indexOnFirstUse(repo);
+      emit(o, search(repo, { query: words.join(' '), k: o.k, files: o.files, scope: o.scope, exclude: o.exclude, kind: o.kind, regex: o.regex, force: o.force }), render.renderSearch);
+    });
+  });
+
+  common(
+    program
+      .command('locate <name>')
+      .description('where a symbol is defined and where it is referenced (indexes on first use)')
+      .addOption(new Option('--kind <kind>', 'definition, reference or any').choices(['definition', 'reference', 'any']).default('any'))
+      .option('--scope <dir-or-glob>', 'only under this directory or glob')
+      .option('--max-results <n>', 'cap on results', positiveInt)
+      .addHelpText('after', examples('sightline locate Repo', 'sightline locate Store.open --kind definition', 'sightline locate search --kind reference --scope src/cli')),
+  ).action(async (name: string, o: CommonOptions & { kind: LocateKind; scope?: string; maxResults?: number }) => {
+    await withRepo(o, async (repo) => {
+      await indexOnFirstUse(repo);
+      emit(o, locate(repo, { query: name, kind: o.kind, scope: o.scope, maxResults: o.maxResults }), render.renderLocate);
+    });
+  });
+
+  common(
+    program
+      .command('outline <file>')
+      .description("a file's definitions, nested, with line spans")
+      .addHelpText('after', examples('sightline outline src/engine/search.ts')),
+  ).action(async (file: string, o: CommonOptions) => {
+    await withRepo(o, (repo) => emit(o, outline(repo, file), render.renderOutline));
+  });
+
+  common(
+    program
+      .command('read <target>')
+      .description('the current text of a symbol or path[:start[-end]], widened to the enclosing block')
+      .option('--no-expand', 'keep the exact line range')
+      .option('--max-tokens <n>', 'cut the text to this many tokens', positiveInt)
+      .addHelpText('after', examples('sightline read src/cli/main.ts:10-20', 'sightline read Repo', 'sightline read README.md --max-tokens 500')),
+  ).action(async (target: string, o: CommonOptions & { expand: boolean; maxTokens?: number }) => {
+    await withRepo(o, async (repo) => emit(o, await read(repo, { target, expand: o.expand, maxTokens: o.maxTokens }), render.renderRead));
+  });
+
+  common(
+    program
+      .command('list-files')
+      .description('the indexed files, by glob and language')
+      .option('--glob <glob>', 'only paths matching this glob')
+      .option('--language <lang>', 'only this language (typescript, python, go, …)')
+      .option('--max-results <n>', 'cap on files listed', positiveInt)
+      .addHelpText('after', examples('sightline list-files --glob "src/**/*.ts"', 'sightline list-files --language python --json')),
+  ).action(async (o: CommonOptions & { glob?: string; language?: string; maxResults?: number }) => {
+    await withRepo(o, (repo) => emit(o, listFiles(repo, { glob: o.glob, language: o.language, maxResults: o.maxResults }), render.renderListFiles));
+  });
+
+  common(
+    program
+      .command('stats')
+      .description('what the index holds: files, chunks, symbols, languages, size on disk')
+      .addHelpText('after', examples('sightline stats', 'sightline stats --json')),
+  ).action(async (o: CommonOptions) => {
+    await withRepo(o, (repo) => emit(o, stats(repo), render.renderStats));
+  });
+
+  return program;
+}
+
+buildProgram()
+  .parseAsync(process.argv)
+  .catch((err) => fail(err, process.argv.includes('--json')));

@@ -1,0 +1,94 @@
+/** Human-readable rendering of engine answers. JSON output bypasses this. */
+import type {
+  DryRunReport,
+  IndexSummary,
+  ListFilesEnvelope,
+  LocateEnvelope,
+  OutlineEnvelope,
+  ReadEnvelope,
+  SearchEnvelope,
+  StatsEnvelope,
+} from '../engine/index.js';
+
+const indent = (text: string, pad = '    ') => text.split('\n').map((l) => pad + l).join('\n');
+
+function bytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 ** 2).toFixed(1)} MiB`;
+}
+
+export function renderIndexSummary(s: IndexSummary): string {
+  const skipped = Object.entries(s.skipped).map(([r, n]) => `${n} ${r}`).join(', ') || 'none';
+  return [
+    `indexed in ${(s.elapsedMs / 1000).toFixed(2)}s: ${s.added} added, ${s.updated} updated, ${s.removed} removed, ${s.unchanged} unchanged`,
+    `  ${s.chunks} chunks, ${s.symbols} symbols written; skipped: ${skipped}`,
+  ].join('\n');
+}
+
+export function renderSearch(e: SearchEnvelope): string {
+  if (e.results.length === 0) return `no results for "${e.query}"`;
+  return e.results
+    .map((r) => {
+      const where = `${r.path}:${r.start_line}-${r.end_line}`;
+      const head = `${where}${r.symbol ? `  ${r.symbol}` : ''}  [${r.score}] ${r.reasons.join(' ')}`;
+      return r.snippet ? `${head}\n${indent(r.snippet)}` : head;
+    })
+    .join('\n');
+}
+
+export function renderLocate(e: LocateEnvelope): string {
+  if (e.results.length === 0) return `nothing named "${e.query}"`;
+  return e.results.map((r) => `${r.kind.padEnd(10)} ${r.path}:${r.start_line}  ${r.snippet ?? ''}`.trimEnd()).join('\n');
+}
+
+export function renderOutline(e: OutlineEnvelope): string {
+  const head = `${e.path} (${e.language ?? 'text'}, ${e.lines} lines)`;
+  const rows = e.symbols.map((s) => `${'  '.repeat(s.depth + 1)}${s.kind} ${s.name}  ${s.start_line}-${s.end_line}`);
+  return [head, ...(rows.length ? rows : ['  (no definitions)'])].join('\n');
+}
+
+export function renderRead(e: ReadEnvelope): string {
+  const head = `${e.path}:${e.start_line}-${e.end_line}${e.symbol ? `  ${e.symbol}` : ''}`;
+  const width = String(e.end_line).length;
+  const body = e.content
+    .split('\n')
+    .map((l, i) => `${String(e.start_line + i).padStart(width)}  ${l}`)
+    .join('\n');
+  const tail = e.truncated ? `\n… cut at ${e.tokens} tokens; continue with ${e.path}:${e.next_start_line}` : '';
+  return `${head}\n${body}${tail}`;
+}
+
+export function renderListFiles(e: ListFilesEnvelope): string {
+  const rows = e.files.map((f) => `${f.path}  ${f.language ?? 'text'}  ${f.lines} lines`);
+  if (e.truncated) rows.push(`… ${e.total - e.files.length} more (raise --max-results)`);
+  return rows.join('\n') || 'no files';
+}
+
+export function renderStats(e: StatsEnvelope): string {
+  const langs = Object.entries(e.languages).map(([l, n]) => `${l} ${n}`).join(', ');
+  return [
+    `repository   ${e.repo}`,
+    `index        ${e.index_path} (schema ${e.schema_version})`,
+    `last indexed ${e.last_indexed_at ?? 'never'}`,
+    `files        ${e.files} (${bytes(e.source_bytes)} of source)`,
+    `chunks       ${e.chunks}`,
+    `symbols      ${e.symbols}`,
+    `index size   ${bytes(e.index_bytes)}`,
+    `languages    ${langs || 'none'}`,
+  ].join('\n');
+}
+
+export function renderDryRun(r: DryRunReport): string {
+  const lines = [`would index ${r.files} files (${bytes(r.bytes)}) under ${r.root}`];
+  lines.push('languages:    ' + (Object.entries(r.languages).map(([l, n]) => `${l} ${n}`).join(', ') || 'none'));
+  lines.push('directories:  ' + r.top_directories.map((d) => `${d.dir} ${d.files}`).join(', '));
+  lines.push('largest:');
+  for (const f of r.largest_files) lines.push(`  ${bytes(f.bytes).padStart(10)}  ${f.path}`);
+  lines.push('skipped:      ' + (Object.entries(r.skipped).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'));
+  if (r.ignored_by_rule.length) {
+    lines.push('ignored by rule:');
+    for (const g of r.ignored_by_rule) lines.push(`  ${String(g.entries).padStart(6)}  ${g.rule}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,145 @@
+/**
+ * One schema for every knob. Precedence: flag > env > config file > default.
+ * Environment variables are SIGHTLINE_<KEY_IN_SNAKE_CASE>; the config file is
+ * `sightline.config.json` in the repository root, or the path given by --config.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { SightlineError } from '../errors/index.js';
+
+const DEFAULT_EXCLUDE_DIRS = ['.git', 'node_modules', 'dist', 'build', 'target', '.venv', 'vendor', '__pycache__'];
+
+/** Numeric knobs with their allowed range: values outside are clamped with a warning. */
+const RANGES = {
+  maxFileBytes: [1_024, 64 * 1_048_576],
+  toolConcurrency: [1, 64],
+} as const satisfies Record<string, readonly [number, number]>;
+
+export const ConfigSchema = z.object({
+  home: z.string().min(1).describe('where indexes live; default ~/.cache/sightline'),
+  gitignore: z.boolean().describe('honour .gitignore and .git/info/exclude'),
+  include: z.array(z.string()).describe('globs a file must match (empty: all)'),
+  exclude: z.array(z.string()).describe('globs that drop a file'),
+  excludeDirs: z.array(z.string()).describe('directory names skipped at any depth'),
+  maxFileBytes: z.number().int().describe('files larger than this are skipped'),
+  toolConcurrency: z.number().int().describe('MCP tool bodies that may run at once'),
+});
+export type Config = z.infer<typeof ConfigSchema>;
+export type ConfigKey = keyof Config;
+
+export function defaultConfig(): Config {
+  return {
+    home: path.join(os.homedir(), '.cache', 'sightline'),
+    gitignore: true,
+    include: [],
+    exclude: [],
+    excludeDirs: [...DEFAULT_EXCLUDE_DIRS],
+    maxFileBytes: 1_048_576,
+    toolConcurrency: 2,
+  };
+}
+
+export interface LoadConfigOptions {
+  repoRoot?: string;
+  configPath?: string;
+  flags?: Partial<Config>;
+  env?: NodeJS.ProcessEnv;
+  warn?: (message: string) => void;
+}
+
+export function envName(key: ConfigKey): string {
+  return 'SIGHTLINE_' + key.replace(/[A-Z]/g, (c) => '_' + c).toUpperCase();
+}
+
+/** Reads one environment value according to the field's type; a bad value is ignored with a warning. */
+function fromEnv(key: ConfigKey, raw: string, warn: (m: string) => void): unknown {
+  const sample = defaultConfig()[key];
+  const value = raw.trim();
+  if (value === '') return undefined; // blank means unset
+  if (typeof sample === 'number') {
+    const n = Number(value);
+    if (!Number.isFinite(n)) {
+      warn(`${envName(key)}=${JSON.stringify(raw)} is not a number; ignored`);
+      return undefined;
+    }
+    return n;
+  }
+  if (typeof sample === 'boolean') {
+    if (/^(1|true|yes|on)$/i.test(value)) return true;
+    if (/^(0|false|no|off)$/i.test(value)) return false;
+    warn(`${envName(key)}=${JSON.stringify(raw)} is not a boolean; ignored`);
+    return undefined;
+  }
+  if (Array.isArray(sample)) return value.split(',').map((s) => s.trim()).filter(Boolean);
+  return value;
+}
+
+function readConfigFile(file: string, required: boolean): Record<string, unknown> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if (!required && (err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new SightlineError('usage', `cannot read config file ${file}: ${(err as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new SightlineError('usage', `config file ${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new SightlineError('usage', `config file ${file} must hold a JSON object`);
+  }
+  const unknownKeys = Object.keys(parsed).filter((k) => !(k in ConfigSchema.shape));
+  if (unknownKeys.length > 0) {
+    throw new SightlineError('usage', `config file ${file}: unknown field "${unknownKeys[0]}" (known: ${Object.keys(ConfigSchema.shape).join(', ')})`);
+  }
+  const result = ConfigSchema.partial().safeParse(parsed);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new SightlineError('usage', `config file ${file}: field "${issue.path.join('.')}" ${issue.message}`);
+  }
+  return result.data;
+}
+
+function clampRanges(config: Config, warn: (m: string) => void): Config {
+  const out = { ...config };
+  for (const [key, [lo, hi]] of Object.entries(RANGES) as [keyof typeof RANGES, readonly [number, number]][]) {
+    const v = out[key];
+    if (v < lo || v > hi) {
+      const clamped = Math.min(hi, Math.max(lo, v));
+      warn(`${key}=${v} is outside ${lo}..${hi}; using ${clamped}`);
+      out[key] = clamped;
+    }
+  }
+  return out;
+}
+
+export function loadConfig(options: LoadConfigOptions = {}): Config {
+  const warn = options.warn ?? ((m: string) => process.stderr.write(`sightline: warning: ${m}\n`));
+  const env = options.env ?? process.env;
+  const file = options.configPath
+    ? readConfigFile(path.resolve(options.configPath), true)
+    : options.repoRoot
+      ? readConfigFile(path.join(options.repoRoot, 'sightline.config.json'), false)
+      : {};
+  const fromEnvironment: Record<string, unknown> = {};
+  for (const key of Object.keys(ConfigSchema.shape) as ConfigKey[]) {
+    const raw = env[envName(key)];
+    if (raw !== undefined) {
+      const v = fromEnv(key, raw, warn);
+      if (v !== undefined) fromEnvironment[key] = v;
+    }
+  }
+  const flags = Object.fromEntries(Object.entries(options.flags ?? {}).filter(([, v]) => v !== undefined));
+  const merged = { ...defaultConfig(), ...file, ...fromEnvironment, ...flags };
+  const result = ConfigSchema.safeParse(merged);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new SightlineError('usage', `configuration field "${issue.path.join('.')}": ${issue.message}`);
+  }
+  return clampRanges(result.data, warn);
+}

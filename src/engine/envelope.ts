@@ -1,0 +1,39 @@
+/**
+ * The shapes every answer takes (see DESIGN.md, Envelopes). Both faces render
+ * these: MCP as JSON text plus structuredContent, the CLI as JSON or text.
+ */
+export type RetrievalMode = 'hybrid' | 'keyword' | 'semantic';
+
+/** One cited location. Lines are 1-based and inclusive. */
+export interface ResultItem {
+  path: string;
+  start_line: number;
+  end_line: number;
+  symbol: string | null;
+  kind: string;
+  score: number;
+  reasons: string[];
+  /** The lines that matched, each prefixed with its line number. */
+  snippet?: string;
+}
+
+export interface SearchEnvelope {
+  status: 'ok';
+  mode: RetrievalMode;
+  query: string;
+  total: number;
+  results: ResultItem[];
+}
+
+export interface ErrorEnvelope {
+  status: 'error';
+  error: string;
+}
+
+export function errorEnvelope(message: string): ErrorEnvelope {
+  return { status: 'error', error: message };
+}
+
+export function round(score: number): number {
+  return Math.round(score * 1000) / 1000;
+}

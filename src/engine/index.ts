@@ -1,0 +1,14 @@
+/**
+ * The engine: the one API both faces call. Every CLI verb and MCP tool is a
+ * thin adapter over one function here.
+ */
+export { Repo, resolveRepoRoot, repoId, type OpenRepoOptions } from './repo.js';
+export { search, DEFAULT_K, type SearchOptions } from './search.js';
+export { locate, type LocateEnvelope, type LocateKind, type LocateOptions } from './locate.js';
+export { outline, type OutlineEntry, type OutlineEnvelope } from './outline.js';
+export { read, DEFAULT_READ_TOKENS, type ReadEnvelope, type ReadOptions } from './read.js';
+export { listFiles, type ListFilesEnvelope, type ListFilesOptions, type ListedFile } from './list-files.js';
+export { dryRun, type DryRunReport } from './dry-run.js';
+export { stats, type StatsEnvelope } from './stats.js';
+export { errorEnvelope, type ErrorEnvelope, type ResultItem, type RetrievalMode, type SearchEnvelope } from './envelope.js';
+export type { IndexProgress, IndexSummary } from '../index/index.js';

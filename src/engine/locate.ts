@@ -1,0 +1,132 @@
+/**
+ * `locate`: where a symbol is defined and where it is mentioned. Definitions
+ * come from the symbol table; references are exact identifier matches in the
+ * indexed text, found through the lexical index and confirmed line by line.
+ */
+import { usageError } from '../errors/index.js';
+import { identifierWords, pathFilter } from '../search/index.js';
+import type { StoredSymbol } from '../store/index.js';
+import { round, type ResultItem } from './envelope.js';
+import type { Repo } from './repo.js';
+import { numberedLine } from './snippet.js';
+
+export type LocateKind = 'definition' | 'reference' | 'any';
+
+export interface LocateOptions {
+  query: string;
+  kind?: LocateKind;
+  scope?: string;
+  maxResults?: number;
+}
+
+export interface LocateEnvelope {
+  status: 'ok';
+  query: string;
+  total: number;
+  results: (ResultItem & { symbol_kind?: string; signature?: string })[];
+}
+
+const DEFAULT_MAX_RESULTS = 50;
+/** Code first: a definition in a test or doc is usually a fixture or an example. */
+const KIND_ORDER: Record<string, number> = { code: 0, config: 1, generated: 2, test: 3, doc: 4 };
+
+function splitQualified(query: string): { name: string; qualifier: string | null } {
+  const parts = query.split(/::|\.|#|->/).filter(Boolean);
+  const name = parts.pop() ?? query;
+  return { name, qualifier: parts.length ? parts.join('.') : null };
+}
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export function locate(repo: Repo, options: LocateOptions): LocateEnvelope {
+  const query = options.query?.trim() ?? '';
+  if (!/[\p{L}\p{N}_$]/u.test(query)) throw usageError('locate needs a symbol name, e.g. "UserService" or "Config.load"');
+  const kind = options.kind ?? 'any';
+  if (!['definition', 'reference', 'any'].includes(kind)) throw usageError(`kind must be definition, reference or any (got ${kind})`);
+  const max = options.maxResults ?? DEFAULT_MAX_RESULTS;
+  if (!Number.isInteger(max) || max < 1) throw usageError(`max_results must be a positive integer (got ${max})`);
+  const accept = pathFilter({ scope: options.scope });
+  const { name, qualifier } = splitQualified(query);
+  const kindOf = new Map(repo.store.files.list().map((f) => [f.id, f.kind]));
+
+  const definitions = repo.store.symbols
+    .named(name)
+    .filter((s) => accept(s.path) && (!qualifier || s.qualified.toLowerCase().endsWith(`${qualifier}.${name}`.toLowerCase())))
+    .sort((a, b) => rankOf(a, kindOf) - rankOf(b, kindOf) || exactness(b, name) - exactness(a, name) || a.path.localeCompare(b.path));
+
+  const results: LocateEnvelope['results'] = [];
+  if (kind !== 'reference') {
+    for (const s of definitions) {
+      results.push({
+        path: s.path,
+        start_line: s.startLine,
+        end_line: s.endLine,
+        symbol: s.qualified,
+        kind: 'definition',
+        score: 1,
+        reasons: [`symbol:${s.name}`, `file-kind:${kindOf.get(s.fileId) ?? 'code'}`],
+        symbol_kind: s.kind,
+        signature: s.signature,
+        snippet: numberedLine(s.startLine, s.signature),
+      });
+    }
+  }
+  if (kind !== 'definition') results.push(...references(repo, name, definitions, accept, kindOf));
+  return { status: 'ok', query, total: results.length, results: results.slice(0, max) };
+}
+
+function rankOf(s: StoredSymbol, kindOf: Map<number, string>): number {
+  return KIND_ORDER[kindOf.get(s.fileId) ?? 'code'] ?? 5;
+}
+
+function exactness(s: StoredSymbol, name: string): number {
+  return s.name === name ? 1 : 0;
+}
+
+const REFERENCE_CANDIDATES = 2000;
+
+function references(
+  repo: Repo,
+  name: string,
+  definitions: StoredSymbol[],
+  accept: (p: string) => boolean,
+  kindOf: Map<number, string>,
+): ResultItem[] {
+  const whole = identifierWords(name).join('');
+  if (!whole) return [];
+  const hits = repo.store.chunks.lexical(`"${whole}"`, REFERENCE_CANDIDATES);
+  const chunks = repo.store.chunks.byIds(hits.map((h) => h.chunkId));
+  const paths = repo.store.files.byIds([...new Set([...chunks.values()].map((c) => c.fileId))]);
+  const defLines = new Set(definitions.map((d) => `${d.path}:${d.startLine}`));
+  const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${escapeRegex(name)}(?![\\p{L}\\p{N}_$])`, 'u');
+  const seen = new Set<string>();
+  const found: { item: ResultItem; order: number }[] = [];
+  for (const chunk of chunks.values()) {
+    const file = paths.get(chunk.fileId);
+    if (!file || !accept(file.path)) continue;
+    const fileKind = kindOf.get(file.id) ?? 'code';
+    chunk.text.split('\n').forEach((line, i) => {
+      const lineNo = chunk.startLine + i;
+      const key = `${file.path}:${lineNo}`;
+      if (seen.has(key) || defLines.has(key) || !word.test(line)) return;
+      seen.add(key);
+      found.push({
+        order: KIND_ORDER[fileKind] ?? 5,
+        item: {
+          path: file.path,
+          start_line: lineNo,
+          end_line: lineNo,
+          symbol: chunk.symbol,
+          kind: 'reference',
+          score: round(0.5),
+          reasons: ['text-match', `file-kind:${fileKind}`],
+          snippet: numberedLine(lineNo, line.trim()),
+        },
+      });
+    });
+  }
+  found.sort((a, b) => a.order - b.order || a.item.path.localeCompare(b.item.path) || a.item.start_line - b.item.start_line);
+  return found.map((f) => f.item);
+}

@@ -1,0 +1,92 @@
+/**
+ * A repository handle: its root, its configuration and its index. The index
+ * lives under $SIGHTLINE_HOME/<repo-id>/index.db, never inside the repository.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig, type Config } from '../config/index.js';
+import { usageError } from '../errors/index.js';
+import { indexRepository, type IndexProgress, type IndexSummary } from '../index/index.js';
+import { removeDbFiles, Store } from '../store/index.js';
+import { digest } from '../walk/index.js';
+
+export interface OpenRepoOptions {
+  /** Explicit knobs (CLI flags, tool arguments): the highest precedence. */
+  flags?: Partial<Config>;
+  configPath?: string;
+  env?: NodeJS.ProcessEnv;
+  warn?: (message: string) => void;
+}
+
+/** Validates a repository path: it must exist and be a directory. */
+export function resolveRepoRoot(repo: string): string {
+  const abs = path.resolve(repo);
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(abs);
+  } catch {
+    throw usageError(`repository path ${repo} does not exist`);
+  }
+  if (!stat.isDirectory()) throw usageError(`repository path ${repo} is not a directory`);
+  return fs.realpathSync(abs);
+}
+
+export function repoId(root: string): string {
+  const base = path.basename(root).replace(/[^A-Za-z0-9._-]/g, '_') || 'root';
+  return `${base}-${digest(root).slice(0, 12)}`;
+}
+
+export class Repo {
+  private store_: Store | null = null;
+
+  private constructor(
+    readonly root: string,
+    readonly config: Config,
+  ) {}
+
+  static open(repo: string, options: OpenRepoOptions = {}): Repo {
+    const root = resolveRepoRoot(repo);
+    const config = loadConfig({ repoRoot: root, configPath: options.configPath, flags: options.flags, env: options.env, warn: options.warn });
+    return new Repo(root, config);
+  }
+
+  get id(): string {
+    return repoId(this.root);
+  }
+
+  get dbPath(): string {
+    return path.join(this.config.home, this.id, 'index.db');
+  }
+
+  /** The index, opened on first use. */
+  get store(): Store {
+    this.store_ ??= Store.open(this.dbPath);
+    return this.store_;
+  }
+
+  /** True when an index exists and has at least been started. */
+  hasIndex(): boolean {
+    return fs.existsSync(this.dbPath) && this.store.getMeta('last_indexed_at') !== undefined;
+  }
+
+  /** Incremental index; `force` drops the database first (also the cure for a corrupt one). */
+  async index(options: { force?: boolean; onProgress?: (p: IndexProgress) => void } = {}): Promise<IndexSummary> {
+    if (options.force) {
+      this.close();
+      removeDbFiles(this.dbPath);
+    }
+    return indexRepository(this.root, this.store, this.config, { onProgress: options.onProgress });
+  }
+
+  /** Indexes when no index exists yet; returns the summary if it did. */
+  async ensureIndexed(onProgress?: (p: IndexProgress) => void): Promise<IndexSummary | null> {
+    if (this.hasIndex()) return null;
+    return this.index({ onProgress });
+  }
+
+  close(): void {
+    this.store_?.close();
+    this.store_ = null;
+  }
+}
+

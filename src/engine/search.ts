@@ -1,0 +1,111 @@
+/** `search`: ranked chunks (or distinct files) for a keyword query or a regular expression. */
+import { usageError } from '../errors/index.js';
+import { pathFilter, rankChunks, rankFiles, searchTerms } from '../search/index.js';
+import { round, type ResultItem, type SearchEnvelope } from './envelope.js';
+import type { Repo } from './repo.js';
+import { numberedLine, snippetFor } from './snippet.js';
+
+export interface SearchOptions {
+  query: string;
+  scope?: string;
+  exclude?: string[];
+  /** File kinds to keep: code, test, doc, config, generated. */
+  kind?: string[];
+  /** Treat the query as a JavaScript regular expression matched line by line. */
+  regex?: boolean;
+  /** How many results (default 10). */
+  k?: number;
+  /** Distinct files, best first, each with its best chunk. */
+  files?: boolean;
+  /** Never refuse (accepted now; the gate arrives with budgets). */
+  force?: boolean;
+}
+
+export const DEFAULT_K = 10;
+const MAX_K = 500;
+
+function validK(k: number | undefined): number {
+  if (k === undefined) return DEFAULT_K;
+  if (!Number.isInteger(k) || k < 1) throw usageError(`k must be a positive integer (got ${k})`);
+  return Math.min(k, MAX_K);
+}
+
+export function search(repo: Repo, options: SearchOptions): SearchEnvelope {
+  const query = options.query?.trim() ?? '';
+  if (!query) throw usageError('the query is empty: pass the words, identifier or pattern to look for');
+  const k = validK(options.k);
+  const accept = pathFilter({ scope: options.scope, exclude: options.exclude });
+  if (options.regex) return regexSearch(repo, query, k, accept, options.kind);
+
+  const terms = searchTerms(query);
+  if (terms.length === 0) {
+    throw usageError(`the query "${query}" has no searchable words (only punctuation); use regex: true to match symbols literally`);
+  }
+  const termSet = new Set(terms);
+  const ranked = rankChunks(repo.store, query, { accept, kinds: options.kind, limit: options.files ? MAX_K * 4 : k });
+  const items: ResultItem[] = options.files
+    ? rankFiles(ranked).slice(0, k).map((f) => ({
+        path: f.file.path,
+        start_line: f.best.chunk.startLine,
+        end_line: f.best.chunk.endLine,
+        symbol: f.best.chunk.symbol,
+        kind: f.file.kind,
+        score: round(f.score),
+        reasons: f.reasons,
+        snippet: snippetFor(f.best.chunk.text, f.best.chunk.startLine, termSet),
+      }))
+    : ranked.map((r) => ({
+        path: r.file.path,
+        start_line: r.chunk.startLine,
+        end_line: r.chunk.endLine,
+        symbol: r.chunk.symbol,
+        kind: r.file.kind,
+        score: round(r.score),
+        reasons: r.reasons,
+        snippet: snippetFor(r.chunk.text, r.chunk.startLine, termSet),
+      }));
+  return { status: 'ok', mode: 'keyword', query, total: items.length, results: items };
+}
+
+function compileRegex(pattern: string): RegExp {
+  try {
+    return new RegExp(pattern);
+  } catch (err) {
+    throw usageError(`invalid regular expression: ${(err as Error).message}`);
+  }
+}
+
+/** A line scan over the indexed text: each chunk with matching lines is one result, scored by its match count. */
+function regexSearch(repo: Repo, pattern: string, k: number, accept: (p: string) => boolean, kinds?: string[]): SearchEnvelope {
+  const re = compileRegex(pattern);
+  const kindSet = kinds?.length ? new Set(kinds) : null;
+  const fileKinds = new Map(repo.store.files.list().map((f) => [f.path, f.kind]));
+  const results: ResultItem[] = [];
+  const seenLines = new Set<string>(); // overlapping line windows must not count a line twice
+  for (const chunk of repo.store.chunks.scan()) {
+    if (!accept(chunk.path)) continue;
+    const kind = fileKinds.get(chunk.path) ?? 'code';
+    if (kindSet && !kindSet.has(kind)) continue;
+    const matched: string[] = [];
+    chunk.text.split('\n').forEach((line, i) => {
+      const lineNo = chunk.startLine + i;
+      const key = `${chunk.path}:${lineNo}`;
+      if (seenLines.has(key) || !re.test(line)) return;
+      seenLines.add(key);
+      matched.push(numberedLine(lineNo, line.trimEnd()));
+    });
+    if (matched.length === 0) continue;
+    results.push({
+      path: chunk.path,
+      start_line: chunk.startLine,
+      end_line: chunk.endLine,
+      symbol: chunk.symbol,
+      kind,
+      score: matched.length,
+      reasons: [`regex:${matched.length}`],
+      snippet: matched.slice(0, 3).join('\n'),
+    });
+  }
+  results.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path) || a.start_line - b.start_line);
+  return { status: 'ok', mode: 'keyword', query: pattern, total: results.length, results: results.slice(0, k) };
+}

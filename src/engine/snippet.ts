@@ -1,0 +1,27 @@
+/** Picks the lines of a chunk that best show why it matched. */
+import { forEachTerm } from '../search/index.js';
+
+const SNIPPET_LINES = 3;
+const MAX_LINE_CHARS = 200;
+
+export function numberedLine(lineNo: number, line: string): string {
+  const text = line.length > MAX_LINE_CHARS ? line.slice(0, MAX_LINE_CHARS) + '…' : line;
+  return `${lineNo}: ${text}`;
+}
+
+/** Up to three lines holding the most query terms (ties: earliest), in line order. */
+export function snippetFor(text: string, startLine: number, terms: Set<string>): string {
+  const lines = text.split('\n');
+  const scored: { i: number; hits: number }[] = [];
+  lines.forEach((line, i) => {
+    let hits = 0;
+    forEachTerm(line, (t) => {
+      if (terms.has(t)) hits++;
+    });
+    if (hits > 0) scored.push({ i, hits });
+  });
+  const chosen = (scored.length ? scored.sort((a, b) => b.hits - a.hits || a.i - b.i) : lines.map((_, i) => ({ i, hits: 0 })))
+    .slice(0, SNIPPET_LINES)
+    .sort((a, b) => a.i - b.i);
+  return chosen.map(({ i }) => numberedLine(startLine + i, lines[i]!.trimEnd())).join('\n');
+}

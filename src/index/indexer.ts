@@ -1,0 +1,155 @@
+/**
+ * The incremental indexing pass.
+ *
+ * 1. Walk the tree (ignore rules, globs, size cap, symlink guard).
+ * 2. For each file, the stat fast-path: same size and an mtime strictly older
+ *    than the moment it was last read means unchanged — not read at all.
+ * 3. Otherwise read it; identical bytes (same digest) only refresh its stat;
+ *    new bytes are parsed into chunks, symbols and terms.
+ * 4. Write in batches: each batch is one transaction, and each file inside it
+ *    is replaced whole, so a crash leaves every file fully old or fully new.
+ * 5. Files the walk no longer sees are removed.
+ */
+import type { Config } from '../config/index.js';
+import type { FileVersion, Store, StoredFile } from '../store/index.js';
+import { walk, type WalkedFile } from '../walk/index.js';
+import { prepareFile, type Prepared } from './prepare.js';
+
+export type IndexPhase = 'walking' | 'parsing' | 'writing' | 'done';
+
+export interface IndexProgress {
+  phase: IndexPhase;
+  done: number;
+  total: number;
+}
+
+export interface IndexOptions {
+  onProgress?: (p: IndexProgress) => void;
+}
+
+export interface IndexSummary {
+  scanned: number;
+  added: number;
+  updated: number;
+  removed: number;
+  unchanged: number;
+  /** Files seen but not indexed, by reason (gitignore, binary, too_large, …). */
+  skipped: Record<string, number>;
+  chunks: number;
+  symbols: number;
+  elapsedMs: number;
+}
+
+const BATCH_FILES = 200;
+const READ_CONCURRENCY = 8;
+
+type Task = { file: WalkedFile; stored?: StoredFile };
+
+export async function indexRepository(
+  root: string,
+  store: Store,
+  config: Config,
+  options: IndexOptions = {},
+): Promise<IndexSummary> {
+  const started = performance.now();
+  const progress = options.onProgress ?? (() => {});
+  const summary: IndexSummary = {
+    scanned: 0, added: 0, updated: 0, removed: 0, unchanged: 0, skipped: {}, chunks: 0, symbols: 0, elapsedMs: 0,
+  };
+  const skip = (reason: string) => (summary.skipped[reason] = (summary.skipped[reason] ?? 0) + 1);
+
+  progress({ phase: 'walking', done: 0, total: 0 });
+  const walked = await walk({
+    root,
+    gitignore: config.gitignore,
+    include: config.include,
+    exclude: config.exclude,
+    excludeDirs: config.excludeDirs,
+    maxFileBytes: config.maxFileBytes,
+  });
+  summary.scanned = walked.files.length;
+  for (const s of walked.skipped) skip(s.reason);
+
+  const stored = new Map(store.files.list().map((f) => [f.path, f]));
+  const seen = new Set<string>();
+  const tasks: Task[] = [];
+  for (const file of walked.files) {
+    seen.add(file.path);
+    const prev = stored.get(file.path);
+    if (prev && prev.size === file.size && file.mtimeMs < prev.indexedAtMs) summary.unchanged++;
+    else tasks.push({ file, stored: prev });
+  }
+
+  store.clearSkipped();
+  let pending: { task: Task; result: Prepared }[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    const batch = pending;
+    pending = [];
+    progress({ phase: 'writing', done: done, total: tasks.length });
+    store.transaction(() => {
+      for (const { task, result } of batch) apply(task, result);
+    });
+  };
+  const apply = (task: Task, result: Prepared) => {
+    const { file, stored: prev } = task;
+    switch (result.kind) {
+      case 'version':
+        store.putFile(result.version);
+        countVersion(result.version);
+        if (prev) summary.updated++;
+        else summary.added++;
+        return;
+      case 'same':
+        store.files.markSeen(prev!.id, file.mtimeMs, result.size, result.indexedAtMs);
+        summary.unchanged++;
+        return;
+      case 'skip':
+        skip(result.reason);
+        if (result.reason === 'vanished') {
+          if (prev) { store.removeFile(file.path); summary.removed++; }
+          return;
+        }
+        store.recordSkipped(file.path, result.reason, result.detail);
+        // An unreadable file keeps its last good version; one that became binary or huge is dropped.
+        if (prev && result.reason !== 'unreadable') { store.removeFile(file.path); summary.removed++; }
+        return;
+    }
+  };
+  const countVersion = (v: FileVersion) => {
+    summary.chunks += v.chunks.length;
+    summary.symbols += v.symbols.length;
+  };
+
+  let done = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const task = tasks[next++]!;
+      const result = await prepareFile({
+        path: task.file.path,
+        abs: task.file.abs,
+        mtimeMs: task.file.mtimeMs,
+        maxFileBytes: config.maxFileBytes,
+        storedDigest: task.stored?.digest,
+      });
+      pending.push({ task, result });
+      done++;
+      if (done % 25 === 0) progress({ phase: 'parsing', done, total: tasks.length });
+      if (pending.length >= BATCH_FILES) flush();
+    }
+  };
+  progress({ phase: 'parsing', done: 0, total: tasks.length });
+  await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+  flush();
+
+  const gone = [...stored.keys()].filter((p) => !seen.has(p));
+  if (gone.length > 0) {
+    store.transaction(() => { for (const p of gone) store.removeFile(p); });
+    summary.removed += gone.length;
+  }
+  store.setMeta('last_indexed_at', new Date().toISOString());
+  summary.elapsedMs = Math.round(performance.now() - started);
+  progress({ phase: 'done', done: tasks.length, total: tasks.length });
+  return summary;
+}

@@ -1,0 +1,87 @@
+/**
+ * Turns one file on disk into the rows that describe it: read, sniff, digest,
+ * parse, count tokens, derive FTS terms. Pure with respect to the store, so it
+ * can run on any thread.
+ */
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { parseFile } from '../parse/index.js';
+import { indexText } from '../search/index.js';
+import type { FileVersion } from '../store/index.js';
+import { readSource } from '../walk/index.js';
+
+export type Prepared =
+  /** A new or changed file, as rows ready to store. */
+  | { kind: 'version'; version: FileVersion }
+  /** Same bytes as the stored version (only touched): nothing to rewrite. */
+  | { kind: 'same'; size: number; indexedAtMs: number }
+  | { kind: 'skip'; reason: 'binary' | 'unreadable' | 'vanished' | 'too_large'; detail: string };
+
+export interface PrepareInput {
+  path: string;
+  abs: string;
+  mtimeMs: number;
+  maxFileBytes: number;
+  /** Digest of the stored version, if any. */
+  storedDigest?: string;
+}
+
+/** Path words go into their own FTS field, so `src/auth/session.ts` matches `auth session`. */
+function pathTerms(path: string): string {
+  return indexText(path.replace(/\.[^./]+$/, ''));
+}
+
+export async function prepareFile(input: PrepareInput): Promise<Prepared> {
+  // Taken before reading: a write that lands during the read leaves mtime >= indexedAt,
+  // so the stat fast-path re-reads it next time.
+  const indexedAtMs = Date.now();
+  const source = await readSource(input.abs, input.maxFileBytes);
+  if (!source.ok) return { kind: 'skip', reason: source.reason, detail: source.detail };
+  if (input.storedDigest === source.digest) {
+    return { kind: 'same', size: source.bytes, indexedAtMs };
+  }
+  const parsed = await parseFile(input.path, source.text);
+  const filePathTerms = pathTerms(input.path);
+  const chunks = parsed.chunks.map((c, ord) => ({
+    chunk: {
+      ord,
+      startLine: c.startLine,
+      endLine: c.endLine,
+      breadcrumb: c.breadcrumb,
+      symbol: c.symbol,
+      text: c.text,
+      tokens: countTokens(c.text),
+    },
+    terms: {
+      path: filePathTerms,
+      symbols: indexText(c.breadcrumb.slice(input.path.length)),
+      body: indexText(c.text),
+    },
+  }));
+  const lineCount = source.text.length === 0 ? 0 : source.text.split('\n').length;
+  return {
+    kind: 'version',
+    version: {
+      file: {
+        path: input.path,
+        language: parsed.language,
+        kind: parsed.kind,
+        size: source.bytes,
+        mtimeMs: input.mtimeMs,
+        digest: source.digest,
+        indexedAtMs,
+        lineCount,
+        tokens: countTokens(source.text),
+        invalidUtf8: source.invalidUtf8,
+      },
+      chunks,
+      symbols: parsed.symbols.map((s) => ({
+        name: s.name,
+        qualified: s.qualified,
+        kind: s.kind,
+        signature: s.signature,
+        startLine: s.startLine,
+        endLine: s.endLine,
+      })),
+    },
+  };
+}

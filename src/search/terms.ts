@@ -1,0 +1,53 @@
+/**
+ * Code-aware terms. `getUserName`, `get_user_name` and `GetUserNAME` all yield
+ * the words `get`, `user`, `name` plus one whole-identifier term `getusername`
+ * (underscores dropped, lower-cased), so a search for either the words or the
+ * identifier finds every spelling. The same function feeds the index and the
+ * query, so both sides always agree.
+ */
+
+const IDENTIFIER = /[\p{L}\p{N}_]+/gu;
+// Boundaries inside an identifier: lower→Upper, UPPER→Upper+lower (HTTPServer), letter↔digit.
+const CAMEL_BOUNDARY = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
+
+const MAX_TERM_LENGTH = 64;
+
+/** The words of one identifier, lower-cased, e.g. `HTTPServer2` → http, server, 2. */
+export function identifierWords(identifier: string): string[] {
+  const words: string[] = [];
+  for (const piece of identifier.split('_')) {
+    if (!piece) continue;
+    for (const w of piece.split(CAMEL_BOUNDARY)) if (w) words.push(w.toLowerCase());
+  }
+  return words;
+}
+
+/** Calls `emit` for each term of `text` in order, whole identifiers before their words. */
+export function forEachTerm(text: string, emit: (term: string, isWhole: boolean) => void): void {
+  for (const match of text.matchAll(IDENTIFIER)) {
+    const raw = match[0];
+    if (raw.length > MAX_TERM_LENGTH) continue; // hashes, base64 and minified blobs are noise
+    const words = identifierWords(raw);
+    if (words.length === 0) continue;
+    if (words.length === 1) {
+      emit(words[0]!, true);
+      continue;
+    }
+    emit(words.join(''), true);
+    for (const w of words) emit(w, false);
+  }
+}
+
+/** Space-joined terms for the FTS index (the FTS tokenizer then splits on spaces only). */
+export function indexText(text: string): string {
+  const out: string[] = [];
+  forEachTerm(text, (t) => out.push(t));
+  return out.join(' ');
+}
+
+/** Distinct terms of a query, in first-seen order. */
+export function queryTerms(text: string): string[] {
+  const seen = new Set<string>();
+  forEachTerm(text, (t) => seen.add(t));
+  return [...seen];
+}

@@ -1,0 +1,122 @@
+import type { Db } from './db.js';
+
+export interface ChunkRecord {
+  ord: number;
+  startLine: number;
+  endLine: number;
+  breadcrumb: string;
+  symbol: string | null;
+  text: string;
+  tokens: number;
+}
+export interface StoredChunk extends ChunkRecord {
+  id: number;
+  fileId: number;
+}
+/** The three FTS fields of a chunk, already turned into code-aware terms. */
+export interface ChunkTerms {
+  path: string;
+  symbols: string;
+  body: string;
+}
+export interface LexicalHit {
+  chunkId: number;
+  /** FTS5 bm25 sign-flipped: larger is better. */
+  score: number;
+}
+
+interface ChunkRow {
+  id: number;
+  file_id: number;
+  ord: number;
+  start_line: number;
+  end_line: number;
+  breadcrumb: string;
+  symbol: string | null;
+  text: string;
+  tokens: number;
+}
+
+function fromRow(r: ChunkRow): StoredChunk {
+  return {
+    id: r.id,
+    fileId: r.file_id,
+    ord: r.ord,
+    startLine: r.start_line,
+    endLine: r.end_line,
+    breadcrumb: r.breadcrumb,
+    symbol: r.symbol,
+    text: r.text,
+    tokens: r.tokens,
+  };
+}
+
+/** FTS column weights: a term in a path or symbol name says more than one in a body. */
+export const FIELD_WEIGHTS = { path: 3, symbols: 5, body: 1 } as const;
+
+export class ChunkTable {
+  private readonly insert;
+  private readonly insertFts;
+  private readonly idsOfFile;
+  private readonly deleteFts;
+  private readonly ofFile;
+  private readonly search;
+  constructor(private readonly db: Db) {
+    this.insert = db.prepare(
+      `INSERT INTO chunks(file_id, ord, start_line, end_line, breadcrumb, symbol, text, tokens)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertFts = db.prepare('INSERT INTO chunks_fts(rowid, path, symbols, body) VALUES (?, ?, ?, ?)');
+    this.idsOfFile = db.prepare('SELECT id FROM chunks WHERE file_id = ?').pluck();
+    this.deleteFts = db.prepare('DELETE FROM chunks_fts WHERE rowid = ?');
+    this.ofFile = db.prepare('SELECT * FROM chunks WHERE file_id = ? ORDER BY ord');
+    const { path, symbols, body } = FIELD_WEIGHTS;
+    this.search = db.prepare(
+      `SELECT rowid AS chunkId, -bm25(chunks_fts, ${path}, ${symbols}, ${body}) AS score
+       FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?`,
+    );
+  }
+
+  add(fileId: number, chunk: ChunkRecord, terms: ChunkTerms): number {
+    const id = Number(
+      this.insert.run(fileId, chunk.ord, chunk.startLine, chunk.endLine, chunk.breadcrumb, chunk.symbol, chunk.text, chunk.tokens)
+        .lastInsertRowid,
+    );
+    this.insertFts.run(id, terms.path, terms.symbols, terms.body);
+    return id;
+  }
+
+  /** Removes a file's FTS rows; its chunk rows go with the file row. */
+  deleteTermsOfFile(fileId: number): void {
+    for (const id of this.idsOfFile.all(fileId) as number[]) this.deleteFts.run(id);
+  }
+
+  ofFileId(fileId: number): StoredChunk[] {
+    return (this.ofFile.all(fileId) as ChunkRow[]).map(fromRow);
+  }
+
+  byIds(ids: number[]): Map<number, StoredChunk> {
+    const out = new Map<number, StoredChunk>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const slice = ids.slice(i, i + 500);
+      const rows = this.db
+        .prepare(`SELECT * FROM chunks WHERE id IN (${slice.map(() => '?').join(',')})`)
+        .all(...slice) as ChunkRow[];
+      for (const r of rows) out.set(r.id, fromRow(r));
+    }
+    return out;
+  }
+
+  /** Every chunk with its file path, file by file (for full scans such as regex search). */
+  *scan(): IterableIterator<StoredChunk & { path: string }> {
+    const rows = this.db
+      .prepare('SELECT c.*, f.path AS path FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY f.path, c.ord')
+      .iterate() as IterableIterator<ChunkRow & { path: string }>;
+    for (const r of rows) yield { ...fromRow(r), path: r.path };
+  }
+
+  /** BM25 over the FTS index; `match` is an FTS5 query expression. */
+  lexical(match: string, limit: number): LexicalHit[] {
+    return this.search.all(match, limit) as LexicalHit[];
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * Opening an index database: create, upgrade, or refuse. A file that is not a
+ * sightline index is never written to; the caller is told to rebuild it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { SightlineError } from '../errors/index.js';
+import { APP_ID, CREATE_SCHEMA, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
+
+export type Db = Database.Database;
+
+function corrupt(dbPath: string, why: string): SightlineError {
+  return new SightlineError(
+    'corrupt_index',
+    `the index at ${dbPath} ${why}; rebuild it with \`sightline index --force\``,
+  );
+}
+
+function ioError(dbPath: string, err: unknown): SightlineError {
+  const code = (err as NodeJS.ErrnoException).code ?? (err as { code?: string }).code;
+  const reason =
+    code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'SQLITE_READONLY' || code === 'SQLITE_CANTOPEN'
+      ? 'is not writable (check permissions, or set SIGHTLINE_HOME to a writable directory)'
+      : code === 'ENOSPC' || code === 'SQLITE_FULL'
+        ? 'cannot grow: the disk is full'
+        : `cannot be opened (${(err as Error).message})`;
+  return new SightlineError('io', `the index directory ${path.dirname(dbPath)} ${reason}`, { cause: err });
+}
+
+function configure(db: Db): void {
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('cache_size = -32000');
+  db.pragma('temp_store = MEMORY');
+}
+
+function readVersion(db: Db, dbPath: string): number | null {
+  const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
+  if (!hasMeta) {
+    const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master").get() as { n: number };
+    if (tables.n === 0) return null; // empty database: initialise it
+    throw corrupt(dbPath, 'belongs to another program');
+  }
+  const rows = db.prepare("SELECT key, value FROM meta WHERE key IN ('app', 'schema_version')").all() as { key: string; value: string }[];
+  const meta = Object.fromEntries(rows.map((r) => [r.key, r.value]));
+  if (meta.app !== APP_ID) throw corrupt(dbPath, 'belongs to another program');
+  const version = Number(meta.schema_version);
+  if (!Number.isInteger(version)) throw corrupt(dbPath, 'has no schema version');
+  return version;
+}
+
+function createSchema(db: Db): void {
+  db.exec(CREATE_SCHEMA);
+  const put = db.prepare('INSERT INTO meta(key, value) VALUES (?, ?)');
+  put.run('app', APP_ID);
+  put.run('schema_version', String(SCHEMA_VERSION));
+  put.run('created_at', new Date().toISOString());
+}
+
+/** Upgrades an existing database in place; false when no migration path exists. */
+function migrate(db: Db, from: number): boolean {
+  if (from > SCHEMA_VERSION) return false;
+  for (let v = from; v < SCHEMA_VERSION; v++) if (!MIGRATIONS[v]) return false;
+  db.transaction(() => {
+    for (let v = from; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION));
+  })();
+  return true;
+}
+
+/** Deletes a database and its WAL side files. */
+export function removeDbFiles(dbPath: string): void {
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbPath + suffix, { force: true });
+}
+
+export interface OpenedDb {
+  db: Db;
+  /** True when the database was created or rebuilt and holds no files yet. */
+  fresh: boolean;
+}
+
+export function openDb(dbPath: string): OpenedDb {
+  try {
+    fs.mkdirSync(path.dirname(dbPath), { recursive: true });
+  } catch (err) {
+    throw ioError(dbPath, err);
+  }
+  for (let attempt = 0; ; attempt++) {
+    let db: Db;
+    try {
+      db = new Database(dbPath);
+    } catch (err) {
+      throw ioError(dbPath, err);
+    }
+    try {
+      configure(db);
+      const version = readVersion(db, dbPath);
+      if (version === null) {
+        db.transaction(() => createSchema(db))();
+        return { db, fresh: true };
+      }
+      if (version === SCHEMA_VERSION || migrate(db, version)) return { db, fresh: false };
+      // Built by an incompatible version: rebuild rather than misread.
+      db.close();
+      if (attempt > 0) throw corrupt(dbPath, 'could not be rebuilt');
+      removeDbFiles(dbPath);
+    } catch (err) {
+      if (db.open) db.close();
+      if (err instanceof SightlineError) throw err;
+      const code = (err as { code?: string }).code;
+      if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw corrupt(dbPath, 'is not a readable database');
+      throw ioError(dbPath, err);
+    }
+  }
+}

@@ -1,0 +1,99 @@
+import type { Db } from './db.js';
+
+export interface FileRecord {
+  path: string;
+  language: string | null;
+  kind: string;
+  size: number;
+  mtimeMs: number;
+  digest: string;
+  indexedAtMs: number;
+  lineCount: number;
+  tokens: number;
+  invalidUtf8: boolean;
+}
+export interface StoredFile extends FileRecord {
+  id: number;
+}
+
+interface FileRow {
+  id: number;
+  path: string;
+  language: string | null;
+  kind: string;
+  size: number;
+  mtime_ms: number;
+  digest: string;
+  indexed_at_ms: number;
+  line_count: number;
+  tokens: number;
+  invalid_utf8: number;
+}
+
+function fromRow(r: FileRow): StoredFile {
+  return {
+    id: r.id,
+    path: r.path,
+    language: r.language,
+    kind: r.kind,
+    size: r.size,
+    mtimeMs: r.mtime_ms,
+    digest: r.digest,
+    indexedAtMs: r.indexed_at_ms,
+    lineCount: r.line_count,
+    tokens: r.tokens,
+    invalidUtf8: r.invalid_utf8 === 1,
+  };
+}
+
+export class FileTable {
+  private readonly byPath;
+  private readonly all;
+  private readonly insert;
+  private readonly remove;
+  private readonly touch;
+  constructor(private readonly db: Db) {
+    this.byPath = db.prepare('SELECT * FROM files WHERE path = ?');
+    this.all = db.prepare('SELECT * FROM files ORDER BY path');
+    this.insert = db.prepare(
+      `INSERT INTO files(path, language, kind, size, mtime_ms, digest, indexed_at_ms, line_count, tokens, invalid_utf8)
+       VALUES (@path, @language, @kind, @size, @mtimeMs, @digest, @indexedAtMs, @lineCount, @tokens, @invalidUtf8)`,
+    );
+    this.remove = db.prepare('DELETE FROM files WHERE id = ?');
+    this.touch = db.prepare('UPDATE files SET mtime_ms = ?, size = ?, indexed_at_ms = ? WHERE id = ?');
+  }
+
+  get(path: string): StoredFile | undefined {
+    const row = this.byPath.get(path) as FileRow | undefined;
+    return row && fromRow(row);
+  }
+
+  list(): StoredFile[] {
+    return (this.all.all() as FileRow[]).map(fromRow);
+  }
+
+  /** Inserts a file row; the caller has removed any previous version in the same transaction. */
+  add(record: FileRecord): number {
+    return Number(this.insert.run({ ...record, invalidUtf8: record.invalidUtf8 ? 1 : 0 }).lastInsertRowid);
+  }
+
+  /** Deletes the row; chunks and symbols go with it (ON DELETE CASCADE), FTS rows are the caller's. */
+  delete(id: number): void {
+    this.remove.run(id);
+  }
+
+  /** Records that an unchanged file (same digest) was seen again. */
+  markSeen(id: number, mtimeMs: number, size: number, indexedAtMs: number): void {
+    this.touch.run(mtimeMs, size, indexedAtMs, id);
+  }
+
+  byIds(ids: number[]): Map<number, StoredFile> {
+    const out = new Map<number, StoredFile>();
+    if (ids.length === 0) return out;
+    const rows = this.db
+      .prepare(`SELECT * FROM files WHERE id IN (${ids.map(() => '?').join(',')})`)
+      .all(...ids) as FileRow[];
+    for (const r of rows) out.set(r.id, fromRow(r));
+    return out;
+  }
+}

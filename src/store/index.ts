@@ -1,0 +1,129 @@
+/**
+ * The index store: one SQLite file per repository. Everything about one file
+ * (its row, chunks, FTS terms, symbols) is replaced inside one transaction, so
+ * a reader or a crash sees either the old version or the new one.
+ */
+import fs from 'node:fs';
+import { openDb, removeDbFiles, type Db } from './db.js';
+import { ChunkTable, type ChunkRecord, type ChunkTerms } from './chunks.js';
+import { FileTable, type FileRecord } from './files.js';
+import { SymbolTable, type SymbolRecord } from './symbols.js';
+
+export type { FileRecord, StoredFile } from './files.js';
+export type { ChunkRecord, ChunkTerms, StoredChunk, LexicalHit } from './chunks.js';
+export type { SymbolRecord, StoredSymbol } from './symbols.js';
+export { FIELD_WEIGHTS } from './chunks.js';
+export { SCHEMA_VERSION } from './schema.js';
+export { removeDbFiles };
+
+export interface FileVersion {
+  file: FileRecord;
+  chunks: { chunk: ChunkRecord; terms: ChunkTerms }[];
+  symbols: SymbolRecord[];
+}
+
+export interface StoreCounts {
+  files: number;
+  chunks: number;
+  symbols: number;
+  skipped: number;
+}
+
+export class Store {
+  readonly files: FileTable;
+  readonly chunks: ChunkTable;
+  readonly symbols: SymbolTable;
+  private readonly putSkipped;
+  private readonly dropSkipped;
+
+  private constructor(
+    readonly db: Db,
+    readonly path: string,
+    readonly fresh: boolean,
+  ) {
+    this.files = new FileTable(db);
+    this.chunks = new ChunkTable(db);
+    this.symbols = new SymbolTable(db);
+    this.putSkipped = db.prepare('INSERT OR REPLACE INTO skipped(path, reason, detail) VALUES (?, ?, ?)');
+    this.dropSkipped = db.prepare('DELETE FROM skipped WHERE path = ?');
+  }
+
+  static open(dbPath: string): Store {
+    const { db, fresh } = openDb(dbPath);
+    return new Store(db, dbPath, fresh);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  /** Runs `fn` in one transaction (nested calls join the outer one). */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  /** Replaces whatever version of the file is stored with `version`. Call inside a transaction. */
+  putFile(version: FileVersion): void {
+    this.removeFile(version.file.path);
+    const fileId = this.files.add(version.file);
+    for (const { chunk, terms } of version.chunks) this.chunks.add(fileId, chunk, terms);
+    for (const s of version.symbols) this.symbols.add(fileId, s);
+    this.dropSkipped.run(version.file.path);
+  }
+
+  /** Removes a file and everything derived from it. Call inside a transaction. */
+  removeFile(path: string): void {
+    const existing = this.files.get(path);
+    if (!existing) return;
+    this.chunks.deleteTermsOfFile(existing.id);
+    this.files.delete(existing.id);
+  }
+
+  recordSkipped(path: string, reason: string, detail?: string): void {
+    this.putSkipped.run(path, reason, detail ?? null);
+  }
+
+  clearSkipped(): void {
+    this.db.exec('DELETE FROM skipped');
+  }
+
+  skipped(): { path: string; reason: string; detail: string | null }[] {
+    return this.db.prepare('SELECT path, reason, detail FROM skipped ORDER BY path').all() as {
+      path: string;
+      reason: string;
+      detail: string | null;
+    }[];
+  }
+
+  getMeta(key: string): string | undefined {
+    const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+    return row?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(key, value);
+  }
+
+  counts(): StoreCounts {
+    const one = (sql: string) => (this.db.prepare(sql).pluck().get() as number) ?? 0;
+    return {
+      files: one('SELECT count(*) FROM files'),
+      chunks: one('SELECT count(*) FROM chunks'),
+      symbols: one('SELECT count(*) FROM symbols'),
+      skipped: one('SELECT count(*) FROM skipped'),
+    };
+  }
+
+  /** Bytes on disk of the database and its WAL. */
+  sizeOnDisk(): number {
+    let total = 0;
+    for (const suffix of ['', '-wal']) {
+      try {
+        total += fs.statSync(this.path + suffix).size;
+      } catch {
+        /* absent WAL is fine */
+      }
+    }
+    return total;
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The schema and its forward migrations. `SCHEMA_VERSION` is the version a fresh
+ * database is created at; `MIGRATIONS[n]` upgrades a database from version n to
+ * n + 1. A database older than the oldest migration, or newer than this build,
+ * is rebuilt rather than misread.
+ */
+export const APP_ID = 'sightline';
+export const SCHEMA_VERSION = 1;
+
+export const CREATE_SCHEMA = `
+CREATE TABLE meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE files (
+  id            INTEGER PRIMARY KEY,
+  path          TEXT NOT NULL UNIQUE,
+  language      TEXT,
+  kind          TEXT NOT NULL,
+  size          INTEGER NOT NULL,
+  mtime_ms      REAL NOT NULL,
+  digest        TEXT NOT NULL,
+  indexed_at_ms REAL NOT NULL,
+  line_count    INTEGER NOT NULL,
+  tokens        INTEGER NOT NULL,
+  invalid_utf8  INTEGER NOT NULL DEFAULT 0
+) STRICT;
+
+CREATE TABLE chunks (
+  id          INTEGER PRIMARY KEY,
+  file_id     INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  ord         INTEGER NOT NULL,
+  start_line  INTEGER NOT NULL,
+  end_line    INTEGER NOT NULL,
+  breadcrumb  TEXT NOT NULL,
+  symbol      TEXT,
+  text        TEXT NOT NULL,
+  tokens      INTEGER NOT NULL
+) STRICT;
+CREATE INDEX chunks_by_file ON chunks(file_id, ord);
+
+CREATE TABLE symbols (
+  id          INTEGER PRIMARY KEY,
+  file_id     INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  name        TEXT NOT NULL,
+  name_lc     TEXT NOT NULL,
+  qualified   TEXT NOT NULL,
+  kind        TEXT NOT NULL,
+  signature   TEXT NOT NULL,
+  start_line  INTEGER NOT NULL,
+  end_line    INTEGER NOT NULL
+) STRICT;
+CREATE INDEX symbols_by_name ON symbols(name_lc);
+CREATE INDEX symbols_by_file ON symbols(file_id, start_line);
+
+-- Files the walk saw but did not index, with the reason (for stats and doctor).
+CREATE TABLE skipped (
+  path    TEXT PRIMARY KEY,
+  reason  TEXT NOT NULL,
+  detail  TEXT
+) STRICT;
+
+-- Lexical index over code-aware terms (see search/terms.ts); rowid = chunks.id.
+CREATE VIRTUAL TABLE chunks_fts USING fts5(
+  path, symbols, body,
+  content = '', contentless_delete = 1,
+  tokenize = 'unicode61 remove_diacritics 0'
+);
+`;
+
+export const MIGRATIONS: Record<number, string> = {};

@@ -1,0 +1,77 @@
+import type { Db } from './db.js';
+
+export interface SymbolRecord {
+  name: string;
+  qualified: string;
+  kind: string;
+  signature: string;
+  startLine: number;
+  endLine: number;
+}
+export interface StoredSymbol extends SymbolRecord {
+  id: number;
+  fileId: number;
+  path: string;
+}
+
+interface SymbolRow {
+  id: number;
+  file_id: number;
+  path: string;
+  name: string;
+  qualified: string;
+  kind: string;
+  signature: string;
+  start_line: number;
+  end_line: number;
+}
+
+function fromRow(r: SymbolRow): StoredSymbol {
+  return {
+    id: r.id,
+    fileId: r.file_id,
+    path: r.path,
+    name: r.name,
+    qualified: r.qualified,
+    kind: r.kind,
+    signature: r.signature,
+    startLine: r.start_line,
+    endLine: r.end_line,
+  };
+}
+
+const SELECT = 'SELECT s.*, f.path AS path FROM symbols s JOIN files f ON f.id = s.file_id';
+
+export class SymbolTable {
+  private readonly insert;
+  private readonly byName;
+  private readonly ofFile;
+  private readonly names;
+  constructor(db: Db) {
+    this.insert = db.prepare(
+      `INSERT INTO symbols(file_id, name, name_lc, qualified, kind, signature, start_line, end_line)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.byName = db.prepare(`${SELECT} WHERE s.name_lc = ? ORDER BY f.path, s.start_line`);
+    this.ofFile = db.prepare(`${SELECT} WHERE s.file_id = ? ORDER BY s.start_line, s.end_line DESC`);
+    this.names = db.prepare('SELECT DISTINCT name_lc FROM symbols').pluck();
+  }
+
+  add(fileId: number, s: SymbolRecord): void {
+    this.insert.run(fileId, s.name, s.name.toLowerCase(), s.qualified, s.kind, s.signature, s.startLine, s.endLine);
+  }
+
+  /** Definitions whose simple name equals `name`, ignoring case. */
+  named(name: string): StoredSymbol[] {
+    return (this.byName.all(name.toLowerCase()) as SymbolRow[]).map(fromRow);
+  }
+
+  ofFileId(fileId: number): StoredSymbol[] {
+    return (this.ofFile.all(fileId) as SymbolRow[]).map(fromRow);
+  }
+
+  /** Every distinct lower-cased symbol name (for recognising identifiers in a query). */
+  allNames(): string[] {
+    return this.names.all() as string[];
+  }
+}

@@ -1,0 +1,143 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { makeRepo, removeDir, SAMPLE_FILES, tempDir } from '../helpers/fixture.js';
+
+let root: string;
+let home: string;
+const env = () => ({ SIGHTLINE_HOME: home });
+
+beforeAll(() => {
+  root = makeRepo(SAMPLE_FILES);
+  home = tempDir('sightline-home-');
+});
+afterAll(() => {
+  removeDir(root);
+  removeDir(home);
+});
+
+describe('sightline CLI', () => {
+  it('search --json indexes on first use and prints exactly one JSON object', () => {
+    const r = runCli(['search', 'get user name', '--repo', root, '-k', '50', '--json'], env());
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout); // throws if there is anything else on stdout
+    expect(out.status).toBe('ok');
+    expect(out.mode).toBe('keyword');
+    expect(out.results[0]).toEqual(
+      expect.objectContaining({ path: 'src/auth/session.ts', start_line: expect.any(Number), end_line: expect.any(Number), kind: 'code', score: expect.any(Number), reasons: expect.any(Array) }),
+    );
+    expect(out.results[0]).toHaveProperty('symbol');
+    expect(out.results.every((x: { path: string }) => !x.path.includes('\\') && !path.isAbsolute(x.path))).toBe(true);
+    // no progress bar when stderr is not a terminal
+    expect(r.stderr).not.toContain('█');
+  });
+
+  it('accepts --force and --files', () => {
+    const r = runCli(['search', 'session', '--repo', root, '--files', '--force', '--json'], env());
+    expect(r.code).toBe(0);
+    const paths = JSON.parse(r.stdout).results.map((x: { path: string }) => x.path);
+    expect(new Set(paths).size).toBe(paths.length);
+  });
+
+  it('every verb answers --json', () => {
+    for (const args of [
+      ['index'],
+      ['locate', 'hashToken'],
+      ['outline', 'src/auth/session.ts'],
+      ['read', 'src/util/crypto.ts:3'],
+      ['list-files'],
+      ['stats'],
+      ['index', '--dry-run'],
+    ]) {
+      const r = runCli([...args, '--repo', root, '--json'], env());
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(JSON.parse(r.stdout).status).toBe('ok');
+    }
+  });
+
+  it('prints human text without --json', () => {
+    const r = runCli(['locate', 'hashToken', '--repo', root], env());
+    expect(r.stdout).toMatch(/^definition\s+src\/util\/crypto\.ts:3/m);
+    const o = runCli(['outline', 'src/server/http_server.py', '--repo', root], env());
+    expect(o.stdout).toContain('class HTTPServer  4-13');
+  });
+
+  it('dry-run reports languages, directories and ignore rules without writing an index', () => {
+    const fresh = makeRepo({ ...SAMPLE_FILES, '.gitignore': '*.log\n', 'debug.log': 'noise\n', 'node_modules/x/index.js': '1' });
+    const freshHome = tempDir('sightline-home-');
+    try {
+      const r = runCli(['index', fresh, '--dry-run', '--json'], { SIGHTLINE_HOME: freshHome });
+      expect(r.code).toBe(0);
+      const report = JSON.parse(r.stdout);
+      expect(report.files).toBe(Object.keys(SAMPLE_FILES).length + 1);
+      expect(report.languages.typescript).toBe(3);
+      expect(report.ignored_by_rule.map((g: { rule: string }) => g.rule).join(' ')).toContain('*.log');
+      expect(fs.readdirSync(freshHome)).toEqual([]);
+    } finally {
+      removeDir(fresh);
+      removeDir(freshHome);
+    }
+  });
+
+  it('exits 2 with one line for a missing path or a file given as the repository', () => {
+    const missing = runCli(['search', 'x', '--repo', path.join(root, 'nope')], env());
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+    expect(missing.stderr).toContain('does not exist');
+    const file = runCli(['index', path.join(root, 'README.md')], env());
+    expect(file.code).toBe(2);
+    expect(file.stderr).toContain('is not a directory');
+  });
+
+  it('exits 2 on an empty or punctuation-only query, with a JSON error under --json', () => {
+    const r = runCli(['search', '???', '--repo', root, '--json'], env());
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout)).toEqual({ status: 'error', error: expect.stringContaining('no searchable words') });
+  });
+
+  it('exits 3 on a corrupt index and names the fix, which works', () => {
+    const corruptHome = tempDir('sightline-home-');
+    try {
+      expect(runCli(['index', root], { SIGHTLINE_HOME: corruptHome }).code).toBe(0);
+      const [dir] = fs.readdirSync(corruptHome);
+      for (const f of fs.readdirSync(path.join(corruptHome, dir!))) fs.rmSync(path.join(corruptHome, dir!, f));
+      fs.writeFileSync(path.join(corruptHome, dir!, 'index.db'), Buffer.alloc(4096, 0x41));
+      const r = runCli(['search', 'session', '--repo', root], { SIGHTLINE_HOME: corruptHome });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toContain('sightline index --force');
+      expect(runCli(['index', root, '--force'], { SIGHTLINE_HOME: corruptHome }).code).toBe(0);
+      expect(runCli(['search', 'session', '--repo', root], { SIGHTLINE_HOME: corruptHome }).code).toBe(0);
+    } finally {
+      removeDir(corruptHome);
+    }
+  });
+
+  it('--help shows examples', () => {
+    for (const verb of ['search', 'index', 'locate', 'read']) {
+      const r = runCli([verb, '--help']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('Examples:');
+      expect(r.stdout).toContain('$ sightline ' + verb);
+    }
+  });
+
+  it('an unreadable file is skipped and counted while the rest is indexed', () => {
+    const repoDir = makeRepo({ 'open.ts': 'export const visible = 1;\n', 'secret.ts': 'export const hidden = 1;\n' });
+    const h = tempDir('sightline-home-');
+    try {
+      fs.chmodSync(path.join(repoDir, 'secret.ts'), 0o000);
+      // root reads anything, so run as an unprivileged user there
+      const asRoot = process.getuid?.() === 0;
+      if (asRoot) for (const d of [repoDir, h]) fs.chmodSync(d, 0o777);
+      const r = runCli(['index', repoDir, '--json'], { SIGHTLINE_HOME: h }, asRoot ? { uid: 65534, gid: 65534 } : {});
+      expect(r.code, r.stderr).toBe(0);
+      const s = JSON.parse(r.stdout);
+      expect(s.added).toBe(1);
+      expect(s.skipped.unreadable).toBe(1);
+    } finally {
+      removeDir(repoDir);
+      removeDir(h);
+    }
+  });
+});

@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { envName, loadConfig } from '../../src/config/index.js';
+import { SightlineError } from '../../src/errors/index.js';
+import { makeRepo, removeDir } from '../helpers/fixture.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(removeDir));
+
+function repoWithConfig(config: unknown): string {
+  const root = makeRepo({ 'sightline.config.json': typeof config === 'string' ? config : JSON.stringify(config) });
+  dirs.push(root);
+  return root;
+}
+
+describe('config precedence', () => {
+  it('defaults when nothing is set', () => {
+    const c = loadConfig({ env: {} });
+    expect(c.maxFileBytes).toBe(1_048_576);
+    expect(c.gitignore).toBe(true);
+    expect(c.excludeDirs).toContain('node_modules');
+  });
+
+  it('flag > env > file > default', () => {
+    const root = repoWithConfig({ maxFileBytes: 2048, toolConcurrency: 3 });
+    expect(loadConfig({ repoRoot: root, env: {} }).maxFileBytes).toBe(2048);
+    const env = { SIGHTLINE_MAX_FILE_BYTES: '4096' };
+    expect(loadConfig({ repoRoot: root, env }).maxFileBytes).toBe(4096);
+    expect(loadConfig({ repoRoot: root, env, flags: { maxFileBytes: 8192 } }).maxFileBytes).toBe(8192);
+    // a key set only in the file survives the other layers
+    expect(loadConfig({ repoRoot: root, env, flags: { maxFileBytes: 8192 } }).toolConcurrency).toBe(3);
+  });
+
+  it('names environment variables after the field', () => {
+    expect(envName('maxFileBytes')).toBe('SIGHTLINE_MAX_FILE_BYTES');
+  });
+
+  it('reads booleans and lists from the environment; blank counts as unset', () => {
+    const c = loadConfig({ env: { SIGHTLINE_GITIGNORE: 'false', SIGHTLINE_EXCLUDE: '**/*.min.js, gen/**', SIGHTLINE_HOME: '  ' } });
+    expect(c.gitignore).toBe(false);
+    expect(c.exclude).toEqual(['**/*.min.js', 'gen/**']);
+    expect(c.home).toMatch(/sightline$/);
+  });
+
+  it('ignores a malformed environment value with a warning', () => {
+    const warnings: string[] = [];
+    const c = loadConfig({ env: { SIGHTLINE_MAX_FILE_BYTES: 'lots' }, warn: (m) => warnings.push(m) });
+    expect(c.maxFileBytes).toBe(1_048_576);
+    expect(warnings[0]).toContain('SIGHTLINE_MAX_FILE_BYTES');
+  });
+
+  it('clamps out-of-range numbers with a warning', () => {
+    const warnings: string[] = [];
+    const c = loadConfig({ env: {}, flags: { maxFileBytes: 10 }, warn: (m) => warnings.push(m) });
+    expect(c.maxFileBytes).toBe(1024);
+    expect(warnings.join()).toContain('maxFileBytes');
+  });
+
+  it('names the field of an invalid config file', () => {
+    const root = repoWithConfig({ maxFileBytes: 'big' });
+    expect(() => loadConfig({ repoRoot: root, env: {} })).toThrow(/maxFileBytes/);
+    const unknown = repoWithConfig({ maxFileByte: 5 });
+    expect(() => loadConfig({ repoRoot: unknown, env: {} })).toThrow(/unknown field "maxFileByte"/);
+    const broken = repoWithConfig('{ not json');
+    expect(() => loadConfig({ repoRoot: broken, env: {} })).toThrow(SightlineError);
+  });
+
+  it('an explicit --config must exist', () => {
+    const root = repoWithConfig({});
+    expect(() => loadConfig({ configPath: path.join(root, 'nope.json'), env: {} })).toThrow(/cannot read config file/);
+    fs.writeFileSync(path.join(root, 'other.json'), JSON.stringify({ gitignore: false }));
+    expect(loadConfig({ configPath: path.join(root, 'other.json'), env: {} }).gitignore).toBe(false);
+  });
+});

@@ -1,0 +1,97 @@
+/** Small repositories built inside temp folders, and an isolated SIGHTLINE_HOME for each test. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export function tempDir(prefix = 'sightline-test-'): string {
+  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+}
+
+/** Writes `files` (path → content) under a fresh directory and returns its path. */
+export function makeRepo(files: Record<string, string | Buffer>): string {
+  const root = tempDir('sightline-repo-');
+  writeFiles(root, files);
+  return root;
+}
+
+export function writeFiles(root: string, files: Record<string, string | Buffer>): void {
+  for (const [rel, content] of Object.entries(files)) {
+    const abs = path.join(root, rel);
+    fs.mkdirSync(path.dirname(abs), { recursive: true });
+    fs.writeFileSync(abs, content);
+  }
+}
+
+/** Sets an mtime in the past so the stat fast-path can trust it (mtime strictly older than the last read). */
+export function age(root: string, rel: string, secondsAgo = 60): void {
+  const t = new Date(Date.now() - secondsAgo * 1000);
+  fs.utimesSync(path.join(root, rel), t, t);
+}
+
+export function removeDir(dir: string): void {
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** A sample repository with code, tests, docs and a few languages. */
+export const SAMPLE_FILES: Record<string, string> = {
+  'src/auth/session.ts': [
+    'import { hashToken } from "../util/crypto";',
+    '',
+    '/** A logged-in user session. */',
+    'export class SessionManager {',
+    '  private sessions = new Map<string, string>();',
+    '',
+    '  createSession(userName: string): string {',
+    '    const token = hashToken(userName + Date.now());',
+    '    this.sessions.set(token, userName);',
+    '    return token;',
+    '  }',
+    '',
+    '  getUserName(token: string): string | undefined {',
+    '    return this.sessions.get(token);',
+    '  }',
+    '}',
+    '',
+  ].join('\n'),
+  'src/util/crypto.ts': [
+    'import { createHash } from "node:crypto";',
+    '',
+    'export function hashToken(input: string): string {',
+    '  return createHash("sha256").update(input).digest("hex");',
+    '}',
+    '',
+  ].join('\n'),
+  'src/server/http_server.py': [
+    'import socket',
+    '',
+    '',
+    'class HTTPServer:',
+    '    """Serves requests over plain sockets."""',
+    '',
+    '    def __init__(self, port):',
+    '        self.port = port',
+    '',
+    '    def serve_forever(self):',
+    '        sock = socket.socket()',
+    '        sock.bind(("127.0.0.1", self.port))',
+    '        return sock',
+    '',
+    '',
+    'def parse_request_line(line):',
+    '    method, target, version = line.split(" ")',
+    '    return method, target, version',
+    '',
+  ].join('\n'),
+  'test/session.test.ts': [
+    'import { SessionManager } from "../src/auth/session";',
+    '',
+    'test("getUserName returns the user", () => {',
+    '  const m = new SessionManager();',
+    '  const t = m.createSession("ada");',
+    '  expect(m.getUserName(t)).toBe("ada");',
+    '});',
+    '',
+  ].join('\n'),
+  'docs/sessions.md': '# Sessions\n\nThe SessionManager keeps a token for each user name.\nCall getUserName to look one up.\n',
+  'README.md': '# sample\n\nA tiny repository used by the tests.\n',
+};

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { identifierWords, indexText, queryTerms, searchTerms } from '../../src/search/index.js';
+
+describe('code-aware terms', () => {
+  it('splits camelCase, snake_case and acronyms, keeping the whole identifier', () => {
+    expect(indexText('getUserName')).toBe('getusername get user name');
+    expect(indexText('get_user_name')).toBe('getusername get user name');
+    expect(indexText('GetUserNAME')).toBe('getusername get user name');
+    expect(identifierWords('HTTPServer')).toEqual(['http', 'server']);
+    expect(identifierWords('parseHTTPResponse2xx')).toEqual(['parse', 'http', 'response', '2', 'xx']);
+  });
+
+  it('keeps non-ASCII words', () => {
+    expect(queryTerms('café 日本語')).toEqual(['café', '日本語']);
+  });
+
+  it('drops stopwords from queries unless nothing else is left', () => {
+    expect(searchTerms('where are the files walked')).toEqual(['files', 'walked']);
+    expect(searchTerms('the')).toEqual(['the']);
+    expect(searchTerms('!!! ???')).toEqual([]);
+  });
+
+  it('skips absurdly long tokens such as hashes', () => {
+    expect(queryTerms('a'.repeat(100) + ' ok')).toEqual(['ok']);
+  });
+});

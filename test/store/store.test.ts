@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Repo, search } from '../../src/engine/index.js';
+import { SightlineError } from '../../src/errors/index.js';
+import { SCHEMA_VERSION, Store } from '../../src/store/index.js';
+import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(removeDir));
+
+function home(): string {
+  const h = tempDir('sightline-home-');
+  dirs.push(h);
+  return h;
+}
+
+describe('store', () => {
+  it('creates a WAL database with a schema version, outside the repository', async () => {
+    const root = makeRepo({ 'a.ts': 'export const a = 1;\n' });
+    dirs.push(root);
+    const repo = Repo.open(root, { flags: { home: home() }, env: {} });
+    await repo.index();
+    expect(repo.dbPath.startsWith(root)).toBe(false);
+    expect(repo.store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(repo.store.getMeta('schema_version')).toBe(String(SCHEMA_VERSION));
+    expect(fs.readdirSync(root)).toEqual(['a.ts']);
+    repo.close();
+  });
+
+  it('refuses a corrupt file and names the fix', () => {
+    const dbPath = path.join(home(), 'x', 'index.db');
+    fs.mkdirSync(path.dirname(dbPath), { recursive: true });
+    fs.writeFileSync(dbPath, 'this is not a database, just some text that fills a page'.repeat(100));
+    const err = (() => {
+      try {
+        Store.open(dbPath);
+      } catch (e) {
+        return e as SightlineError;
+      }
+    })();
+    expect(err).toBeInstanceOf(SightlineError);
+    expect(err!.code).toBe('corrupt_index');
+    expect(err!.message).toContain('sightline index --force');
+  });
+
+  it('refuses a foreign SQLite database without touching it', () => {
+    const dbPath = path.join(home(), 'y', 'index.db');
+    fs.mkdirSync(path.dirname(dbPath), { recursive: true });
+    const foreign = new Database(dbPath);
+    foreign.exec("CREATE TABLE customers(name TEXT); INSERT INTO customers VALUES ('ada');");
+    foreign.close();
+    expect(() => Store.open(dbPath)).toThrow(/another program.*index --force/);
+    const again = new Database(dbPath);
+    expect(again.prepare('SELECT name FROM customers').pluck().get()).toBe('ada');
+    again.close();
+  });
+
+  it('rebuilds an index built by an incompatible schema version instead of misreading it', () => {
+    const dbPath = path.join(home(), 'z', 'index.db');
+    const first = Store.open(dbPath);
+    first.setMeta('schema_version', String(SCHEMA_VERSION + 7));
+    first.db.exec("INSERT INTO files(path, kind, size, mtime_ms, digest, indexed_at_ms, line_count, tokens) VALUES ('old.ts', 'code', 1, 1, 'x', 1, 1, 1)");
+    first.close();
+    const reopened = Store.open(dbPath);
+    expect(reopened.fresh).toBe(true);
+    expect(reopened.getMeta('schema_version')).toBe(String(SCHEMA_VERSION));
+    expect(reopened.counts().files).toBe(0);
+    reopened.close();
+  });
+
+  it('index --force cures a corrupt index', async () => {
+    const root = makeRepo({ 'a.ts': 'export const cured = 1;\n' });
+    dirs.push(root);
+    const repo = Repo.open(root, { flags: { home: home() }, env: {} });
+    fs.mkdirSync(path.dirname(repo.dbPath), { recursive: true });
+    fs.writeFileSync(repo.dbPath, Buffer.alloc(8192, 7));
+    expect(() => repo.store).toThrow(/index --force/);
+    await repo.index({ force: true });
+    expect(search(repo, { query: 'cured' }).results).toHaveLength(1);
+    repo.close();
+  });
+
+  it('gives a clear error for a read-only index directory', () => {
+    if (process.getuid?.() === 0) {
+      // root ignores directory permissions; use a path under a regular file instead, which no user can create
+      const file = path.join(home(), 'plain-file');
+      fs.writeFileSync(file, '');
+      expect(() => Store.open(path.join(file, 'sub', 'index.db'))).toThrow(/index directory .* (is not writable|cannot be opened)/);
+      return;
+    }
+    const dir = path.join(home(), 'ro');
+    fs.mkdirSync(dir, { mode: 0o500 });
+    expect(() => Store.open(path.join(dir, 'sub', 'index.db'))).toThrow(/is not writable/);
+  });
+});
