@@ -5,7 +5,7 @@
  * not, and code beats tests, docs and generated text.
  */
 import path from 'node:path';
-import type { StoredChunk, StoredFile, Store } from '../store/index.js';
+import type { StoredChunk, StoredFile, StoredSymbol, Store } from '../store/index.js';
 import { lexicalSearch, searchTerms } from './lexical.js';
 import { identifierWords } from './terms.js';
 
@@ -31,9 +31,15 @@ const PATH_MATCH_BOOST = 1.25;
 /** Candidates fetched from FTS before filters and re-ranking. */
 const CANDIDATE_FLOOR = 400;
 
-function lastSegment(qualified: string): string {
-  const parts = qualified.split(/[.:#>]+/);
-  return parts[parts.length - 1]!.trim();
+/** Definitions of the identifiers a query names, by file id. */
+function definitionsByFile(store: Store, terms: string[]): Map<number, StoredSymbol[]> {
+  const out = new Map<number, StoredSymbol[]>();
+  for (const s of store.symbols.withKeys(terms)) {
+    const list = out.get(s.fileId);
+    if (list) list.push(s);
+    else out.set(s.fileId, [s]);
+  }
+  return out;
 }
 
 function wholeTerm(identifier: string): string {
@@ -47,6 +53,7 @@ export function rankChunks(store: Store, query: string, options: RankOptions): R
   const chunks = store.chunks.byIds(hits.map((h) => h.chunkId));
   const files = store.files.byIds([...new Set([...chunks.values()].map((c) => c.fileId))]);
   const kinds = options.kinds?.length ? new Set(options.kinds) : null;
+  const definitions = definitionsByFile(store, terms);
   const out: RankedChunk[] = [];
   for (const hit of hits) {
     const chunk = chunks.get(hit.chunkId);
@@ -56,12 +63,10 @@ export function rankChunks(store: Store, query: string, options: RankOptions): R
     if (options.accept && !options.accept(file.path)) continue;
     const reasons = [`bm25:${hit.score.toFixed(2)}`];
     let score = hit.score * (KIND_WEIGHT[file.kind] ?? 1);
-    if (chunk.symbol) {
-      const name = lastSegment(chunk.symbol);
-      if (name && termSet.has(wholeTerm(name))) {
-        score *= DEFINITION_BOOST;
-        reasons.push(`symbol:${name}`);
-      }
+    const defined = definitions.get(file.id)?.find((d) => d.startLine >= chunk.startLine && d.startLine <= chunk.endLine);
+    if (defined) {
+      score *= DEFINITION_BOOST;
+      reasons.push(`symbol:${defined.name}`);
     }
     const stem = path.posix.basename(file.path).replace(/\.[^.]+$/, '');
     if (stem && termSet.has(wholeTerm(stem))) {

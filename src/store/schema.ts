@@ -45,6 +45,7 @@ CREATE TABLE symbols (
   file_id     INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
   name        TEXT NOT NULL,
   name_lc     TEXT NOT NULL,
+  name_key    TEXT NOT NULL, -- the whole-identifier term (search/terms.ts): getUserName, get_user_name -> getusername
   qualified   TEXT NOT NULL,
   kind        TEXT NOT NULL,
   signature   TEXT NOT NULL,
@@ -52,6 +53,7 @@ CREATE TABLE symbols (
   end_line    INTEGER NOT NULL
 ) STRICT;
 CREATE INDEX symbols_by_name ON symbols(name_lc);
+CREATE INDEX symbols_by_key ON symbols(name_key);
 CREATE INDEX symbols_by_file ON symbols(file_id, start_line);
 
 -- Files the walk saw but did not index, with the reason (for stats and doctor).

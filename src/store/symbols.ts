@@ -1,3 +1,4 @@
+import { identifierWords } from '../search/index.js';
 import type { Db } from './db.js';
 
 export interface SymbolRecord {
@@ -47,10 +48,10 @@ export class SymbolTable {
   private readonly byName;
   private readonly ofFile;
   private readonly names;
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.insert = db.prepare(
-      `INSERT INTO symbols(file_id, name, name_lc, qualified, kind, signature, start_line, end_line)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO symbols(file_id, name, name_lc, name_key, qualified, kind, signature, start_line, end_line)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.byName = db.prepare(`${SELECT} WHERE s.name_lc = ? ORDER BY f.path, s.start_line`);
     this.ofFile = db.prepare(`${SELECT} WHERE s.file_id = ? ORDER BY s.start_line, s.end_line DESC`);
@@ -58,12 +59,23 @@ export class SymbolTable {
   }
 
   add(fileId: number, s: SymbolRecord): void {
-    this.insert.run(fileId, s.name, s.name.toLowerCase(), s.qualified, s.kind, s.signature, s.startLine, s.endLine);
+    this.insert.run(fileId, s.name, s.name.toLowerCase(), identifierWords(s.name).join(''), s.qualified, s.kind, s.signature, s.startLine, s.endLine);
   }
 
   /** Definitions whose simple name equals `name`, ignoring case. */
   named(name: string): StoredSymbol[] {
     return (this.byName.all(name.toLowerCase()) as SymbolRow[]).map(fromRow);
+  }
+
+  /** Definitions whose whole-identifier term is one of `keys` (see search/terms.ts). */
+  withKeys(keys: string[]): StoredSymbol[] {
+    const out: StoredSymbol[] = [];
+    for (let i = 0; i < keys.length; i += 500) {
+      const slice = keys.slice(i, i + 500);
+      const rows = this.db.prepare(`${SELECT} WHERE s.name_key IN (${slice.map(() => '?').join(',')})`).all(...slice) as SymbolRow[];
+      out.push(...rows.map(fromRow));
+    }
+    return out;
   }
 
   ofFileId(fileId: number): StoredSymbol[] {
