@@ -1,0 +1,9 @@
+/**
+ * sightline walk module: repository enumeration and safe source reading.
+ * Usable on its own (no dependency on the rest of sightline).
+ */
+export { DEFAULT_EXCLUDES, walk } from './walker.js';
+export type { WalkOptions, WalkedFile, SkipReason, SkippedEntry, WalkResult } from './walker.js';
+export { isBinary, digest, readSource } from './source.js';
+export type { ReadOutcome } from './source.js';
+export { resolveInside, PathEscapeError } from './paths.js';

@@ -1,0 +1,100 @@
+/** Reading one source file: binary sniffing, hashing, tolerant UTF-8 decoding. */
+import { constants as fsc, promises as fsp } from 'node:fs';
+import { xxh3 } from '@node-rs/xxhash';
+
+export const DEFAULT_MAX_FILE_BYTES = 1_048_576;
+
+/** How many leading bytes are sniffed for a NUL byte (same window as git). */
+export const BINARY_SNIFF_BYTES = 8000;
+
+/** True when a NUL byte occurs in the first 8,000 bytes. */
+export function isBinary(buf: Uint8Array): boolean {
+  const n = Math.min(buf.length, BINARY_SNIFF_BYTES);
+  return buf.subarray(0, n).indexOf(0) !== -1;
+}
+
+/**
+ * XXH3-64 of the input as 16 lowercase hex characters. A string is hashed as
+ * its UTF-8 bytes, so `digest(s) === digest(Buffer.from(s, 'utf8'))`.
+ */
+export function digest(buf: Uint8Array | string): string {
+  return xxh3.xxh64(buf).toString(16).padStart(16, '0');
+}
+
+export type ReadOutcome =
+  | { ok: true; text: string; bytes: number; digest: string; invalidUtf8: boolean }
+  | { ok: false; reason: 'binary' | 'unreadable' | 'vanished' | 'too_large'; detail: string };
+
+const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+const lenientDecoder = new TextDecoder('utf-8', { fatal: false });
+
+// O_NONBLOCK keeps open() from hanging on a FIFO; it has no effect on regular files.
+const OPEN_FLAGS = fsc.O_RDONLY | (fsc.O_NONBLOCK ?? 0);
+
+function errCode(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
+}
+
+function failure(err: unknown): ReadOutcome {
+  const code = errCode(err);
+  const detail = err instanceof Error ? err.message : String(err);
+  if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, reason: 'vanished', detail };
+  return { ok: false, reason: 'unreadable', detail };
+}
+
+/**
+ * Read a file once and classify it. Never throws.
+ *
+ * - ENOENT (or a path component that stopped being a directory) -> 'vanished'
+ * - permission errors, directories, FIFOs/devices, other I/O errors -> 'unreadable'
+ * - more than `maxFileBytes` bytes -> 'too_large' (nothing is read)
+ * - a NUL byte in the first 8,000 bytes -> 'binary'
+ * - otherwise the text, decoded as UTF-8 with invalid sequences replaced by
+ *   U+FFFD (`invalidUtf8: true`); a leading BOM is dropped from `text`.
+ *   `bytes` and `digest` describe the raw bytes on disk.
+ */
+export async function readSource(abs: string, maxFileBytes: number = DEFAULT_MAX_FILE_BYTES): Promise<ReadOutcome> {
+  let fh: fsp.FileHandle | undefined;
+  try {
+    fh = await fsp.open(abs, OPEN_FLAGS);
+    const st = await fh.stat();
+    if (st.isDirectory()) return { ok: false, reason: 'unreadable', detail: `${abs} is a directory` };
+    if (!st.isFile()) return { ok: false, reason: 'unreadable', detail: `${abs} is not a regular file` };
+    if (st.size > maxFileBytes) {
+      return { ok: false, reason: 'too_large', detail: `${st.size} bytes exceeds the limit of ${maxFileBytes}` };
+    }
+    // Read up to maxFileBytes + 1 so a file that grew since fstat is still caught.
+    const cap = maxFileBytes + 1;
+    let buf = Buffer.allocUnsafe(Math.min(st.size + 1, cap));
+    let len = 0;
+    for (;;) {
+      if (len === buf.length) {
+        if (buf.length >= cap) break;
+        const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, cap));
+        buf.copy(bigger, 0, 0, len);
+        buf = bigger;
+      }
+      const { bytesRead } = await fh.read(buf, len, buf.length - len, len);
+      if (bytesRead === 0) break;
+      len += bytesRead;
+    }
+    if (len > maxFileBytes) {
+      return { ok: false, reason: 'too_large', detail: `file grew beyond the limit of ${maxFileBytes} bytes while reading` };
+    }
+    const bytes = buf.subarray(0, len);
+    if (isBinary(bytes)) return { ok: false, reason: 'binary', detail: `NUL byte within the first ${BINARY_SNIFF_BYTES} bytes` };
+    let text: string;
+    let invalidUtf8 = false;
+    try {
+      text = strictDecoder.decode(bytes);
+    } catch {
+      invalidUtf8 = true;
+      text = lenientDecoder.decode(bytes);
+    }
+    return { ok: true, text, bytes: len, digest: digest(bytes), invalidUtf8 };
+  } catch (err) {
+    return failure(err);
+  } finally {
+    if (fh) await fh.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,331 @@
+/**
+ * Repository walker: enumerates the files sightline should index, honouring
+ * hierarchical .gitignore files, default directory excludes, include/exclude
+ * globs, a size cap and symlink confinement. Never throws for per-entry
+ * problems; they are reported in `skipped` instead.
+ */
+import * as fs from 'node:fs';
+import { promises as fsp, type Dirent, type Stats } from 'node:fs';
+import * as path from 'node:path';
+import { IgnoreMatcher, loadIgnoreFile } from './gitignore.js';
+import { compileGlobs, type GlobMatcher } from './globs.js';
+import { isWithin } from './paths.js';
+import { DEFAULT_MAX_FILE_BYTES } from './source.js';
+
+export const DEFAULT_EXCLUDES: readonly string[] = Object.freeze([
+  '.git',
+  'node_modules',
+  'dist',
+  'build',
+  'target',
+  '.venv',
+  'vendor',
+  '__pycache__',
+]);
+
+export interface WalkOptions {
+  /** Absolute path of the repository root (already validated to be a directory). */
+  root: string;
+  /** Default true: honour .gitignore files (hierarchical) and .git/info/exclude. */
+  gitignore?: boolean;
+  /** Globs (picomatch); if non-empty a file must match one. Slash-less globs match the basename. */
+  include?: string[];
+  /** Globs; a file matching any is skipped. */
+  exclude?: string[];
+  /** Directory names skipped at any depth. Default DEFAULT_EXCLUDES. */
+  excludeDirs?: readonly string[];
+  /** Default 1 MiB; larger files are skipped with reason 'too_large'. */
+  maxFileBytes?: number;
+}
+
+export interface WalkedFile {
+  /** Repo-relative POSIX path (for a followed symlink: the link's path). */
+  path: string;
+  abs: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export type SkipReason =
+  | 'gitignore'
+  | 'default_exclude'
+  | 'glob_exclude'
+  | 'glob_include'
+  | 'too_large'
+  | 'symlink_escape'
+  | 'unreadable'
+  | 'not_regular';
+
+export interface SkippedEntry {
+  /** Repo-relative POSIX path; directories end with '/'. */
+  path: string;
+  reason: SkipReason;
+  /** e.g. ".gitignore: *.log", "src/.gitignore: /gen/", the glob, the excluded directory name, or a short note. */
+  rule?: string;
+}
+
+export interface WalkResult {
+  /** Sorted by path. */
+  files: WalkedFile[];
+  /** Sorted by path. */
+  skipped: SkippedEntry[];
+}
+
+interface Ctx {
+  readonly realRoot: string;
+  readonly gitignore: boolean;
+  readonly excludeDirs: ReadonlySet<string>;
+  readonly include: GlobMatcher | undefined;
+  readonly includeLabel: string;
+  readonly exclude: GlobMatcher | undefined;
+  readonly maxFileBytes: number;
+  readonly files: WalkedFile[];
+  readonly skipped: SkippedEntry[];
+}
+
+function skip(ctx: Ctx, rel: string, isDir: boolean, reason: SkipReason, rule?: string): void {
+  const entry: SkippedEntry = { path: isDir ? rel + '/' : rel, reason };
+  if (rule !== undefined) entry.rule = rule;
+  ctx.skipped.push(entry);
+}
+
+function errCode(err: unknown): string {
+  return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : 'error';
+}
+
+// The callback APIs wrapped by hand are measurably cheaper per call than
+// fs.promises; stats are issued in parallel, one promise per directory batch.
+function statP(p: string): Promise<Stats> {
+  return new Promise((resolve, reject) => fs.stat(p, (err, st) => (err ? reject(err) : resolve(st))));
+}
+
+function statBatch(paths: readonly string[]): Promise<(Stats | NodeJS.ErrnoException)[]> {
+  return new Promise((resolve) => {
+    let left = paths.length;
+    const out: (Stats | NodeJS.ErrnoException)[] = new Array(left);
+    if (left === 0) resolve(out);
+    paths.forEach((p, i) =>
+      fs.stat(p, (err, st) => {
+        out[i] = err ?? st;
+        if (--left === 0) resolve(out);
+      }),
+    );
+  });
+}
+
+function readdirP(p: string): Promise<Dirent[]> {
+  return new Promise((resolve, reject) =>
+    fs.readdir(p, { withFileTypes: true }, (err, ents) => (err ? reject(err) : resolve(ents))),
+  );
+}
+
+/** Join without path.join's normalisation cost; copes with a root of '/'. */
+function child(dir: string, name: string): string {
+  return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
+}
+
+const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
+export async function walk(opts: WalkOptions): Promise<WalkResult> {
+  const root = path.resolve(opts.root);
+  const realRoot = await fsp.realpath(root);
+  const include = compileGlobs(opts.include);
+  const ctx: Ctx = {
+    realRoot,
+    gitignore: opts.gitignore ?? true,
+    excludeDirs: new Set(opts.excludeDirs ?? DEFAULT_EXCLUDES),
+    include,
+    includeLabel: include ? `include: ${(opts.include ?? []).join(', ')}` : '',
+    exclude: compileGlobs(opts.exclude),
+    maxFileBytes: opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+    files: [],
+    skipped: [],
+  };
+
+  let matcher = IgnoreMatcher.empty();
+  if (ctx.gitignore) {
+    // Lowest precedence first: .git/info/exclude, then the .gitignore files (added per directory).
+    const rules = await loadIgnoreFile(path.join(root, '.git', 'info', 'exclude'), '', '.git/info/exclude');
+    matcher = matcher.extend(rules);
+  }
+
+  await walkDir(ctx, root, '', realRoot, matcher, [realRoot]);
+
+  ctx.files.sort(byPath);
+  ctx.skipped.sort(byPath);
+  return { files: ctx.files, skipped: ctx.skipped };
+}
+
+/**
+ * @param dirAbs   absolute path of the directory as reached (may go through symlinks)
+ * @param dirRel   repo-relative POSIX path ('' for the root)
+ * @param dirReal  real path of the directory
+ * @param chain    real paths of this directory and all its ancestors (loop detection)
+ */
+async function walkDir(
+  ctx: Ctx,
+  dirAbs: string,
+  dirRel: string,
+  dirReal: string,
+  parentMatcher: IgnoreMatcher,
+  chain: readonly string[],
+): Promise<void> {
+  let dirents: Dirent[];
+  try {
+    dirents = await readdirP(dirAbs);
+  } catch (err) {
+    if (dirRel === '') throw err; // the root itself: the caller validated it, so this is a real failure
+    skip(ctx, dirRel, true, 'unreadable', errCode(err));
+    return;
+  }
+
+  let matcher = parentMatcher;
+  if (ctx.gitignore) {
+    const gi = dirents.find((d) => d.name === '.gitignore' && d.isFile());
+    if (gi) {
+      const source = dirRel === '' ? '.gitignore' : `${dirRel}/.gitignore`;
+      matcher = matcher.extend(await loadIgnoreFile(path.join(dirAbs, '.gitignore'), dirRel, source));
+    }
+  }
+
+  const jobs: Promise<void>[] = [];
+  const statAbs: string[] = [];
+  const statRel: string[] = [];
+  for (const d of dirents) {
+    const name = d.name;
+    const rel = dirRel === '' ? name : `${dirRel}/${name}`;
+    const abs = child(dirAbs, name);
+    if (d.isDirectory()) {
+      if (admitDir(ctx, matcher, rel, name)) {
+        const real = child(dirReal, name);
+        jobs.push(walkDir(ctx, abs, rel, real, matcher, [...chain, real]));
+      }
+    } else if (d.isFile()) {
+      if (admitFile(ctx, matcher, rel)) {
+        statAbs.push(abs);
+        statRel.push(rel);
+      }
+    } else if (d.isSymbolicLink()) {
+      jobs.push(followLink(ctx, abs, rel, name, matcher, chain));
+    } else if (admitFile(ctx, matcher, rel)) {
+      skip(ctx, rel, false, 'not_regular', direntKind(d));
+    }
+  }
+  if (statAbs.length > 0) jobs.push(statFiles(ctx, statAbs, statRel));
+  await Promise.all(jobs);
+}
+
+function direntKind(d: Dirent | Stats): string {
+  if (d.isFIFO()) return 'fifo';
+  if (d.isSocket()) return 'socket';
+  if (d.isBlockDevice()) return 'block device';
+  if (d.isCharacterDevice()) return 'character device';
+  return 'unknown type';
+}
+
+/** Directory checks: default excludes (by name), then gitignore. */
+function admitDir(ctx: Ctx, matcher: IgnoreMatcher, rel: string, name: string): boolean {
+  if (ctx.excludeDirs.has(name)) {
+    skip(ctx, rel, true, 'default_exclude', name);
+    return false;
+  }
+  if (ctx.gitignore) {
+    const rule = matcher.check(rel, true);
+    if (rule !== undefined) {
+      skip(ctx, rel, true, 'gitignore', rule);
+      return false;
+    }
+  }
+  return true;
+}
+
+/** File checks that need no stat: gitignore, exclude globs, include globs. */
+function admitFile(ctx: Ctx, matcher: IgnoreMatcher, rel: string): boolean {
+  if (ctx.gitignore) {
+    const rule = matcher.check(rel, false);
+    if (rule !== undefined) {
+      skip(ctx, rel, false, 'gitignore', rule);
+      return false;
+    }
+  }
+  if (ctx.exclude) {
+    const glob = ctx.exclude(rel);
+    if (glob !== undefined) {
+      skip(ctx, rel, false, 'glob_exclude', glob);
+      return false;
+    }
+  }
+  if (ctx.include && ctx.include(rel) === undefined) {
+    skip(ctx, rel, false, 'glob_include', ctx.includeLabel);
+    return false;
+  }
+  return true;
+}
+
+function addFile(ctx: Ctx, abs: string, rel: string, st: Stats): void {
+  if (!st.isFile()) {
+    skip(ctx, rel, false, 'not_regular', direntKind(st));
+  } else if (st.size > ctx.maxFileBytes) {
+    skip(ctx, rel, false, 'too_large', `maxFileBytes: ${ctx.maxFileBytes}`); // one label for all, so it groups
+  } else {
+    ctx.files.push({ path: rel, abs, size: st.size, mtimeMs: st.mtimeMs });
+  }
+}
+
+async function statFiles(ctx: Ctx, abs: readonly string[], rel: readonly string[]): Promise<void> {
+  const results = await statBatch(abs);
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i]!;
+    // A stat error means the file vanished or became unreadable since readdir.
+    if (r instanceof Error) skip(ctx, rel[i]!, false, 'unreadable', errCode(r));
+    else addFile(ctx, abs[i]!, rel[i]!, r);
+  }
+}
+
+/**
+ * A symlink is followed when its target lies inside the root: a file target is
+ * reported under the link's path, a directory target is walked under the
+ * link's path unless its real path is the directory itself or one of its
+ * ancestors (a loop). Outside targets are 'symlink_escape'; dangling links are
+ * 'unreadable'. Ignore rules and excludes are checked against the link's path,
+ * treating it as a directory when it points to one.
+ */
+async function followLink(
+  ctx: Ctx,
+  abs: string,
+  rel: string,
+  name: string,
+  matcher: IgnoreMatcher,
+  chain: readonly string[],
+): Promise<void> {
+  let real: string;
+  let st: Stats;
+  try {
+    real = await fsp.realpath(abs);
+    st = await statP(real);
+  } catch (err) {
+    const code = errCode(err);
+    const note = code === 'ENOENT' ? 'dangling symlink' : code === 'ELOOP' ? 'symlink loop' : code;
+    skip(ctx, rel, false, 'unreadable', note);
+    return;
+  }
+  if (st.isDirectory()) {
+    if (!admitDir(ctx, matcher, rel, name)) return;
+    if (!isWithin(ctx.realRoot, real)) {
+      skip(ctx, rel, true, 'symlink_escape', 'target outside the repository root');
+      return;
+    }
+    if (chain.includes(real)) {
+      skip(ctx, rel, true, 'not_regular', 'symlink loop');
+      return;
+    }
+    await walkDir(ctx, abs, rel, real, matcher, [...chain, real]);
+    return;
+  }
+  if (!admitFile(ctx, matcher, rel)) return;
+  if (!isWithin(ctx.realRoot, real)) {
+    skip(ctx, rel, false, 'symlink_escape', 'target outside the repository root');
+    return;
+  }
+  addFile(ctx, abs, rel, st);
+}
