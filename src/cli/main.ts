@@ -19,8 +19,10 @@ import {
   type IndexSummary,
   type LocateKind,
 } from '../engine/index.js';
+import { registerInit } from './init.js';
 import { progressBar } from './progress.js';
 import * as render from './render.js';
+import { registerServe } from './serve.js';
 
 interface CommonOptions {
   repo: string;
@@ -196,6 +198,9 @@ export function buildProgram(): Command {
   ).action(async (o: CommonOptions) => {
     await withRepo(o, (repo) => emit(o, stats(repo), render.renderStats));
   });
+
+  registerServe(program);
+  registerInit(program);
 
   return program;
 }

@@ -12,3 +12,6 @@ export { dryRun, type DryRunReport } from './dry-run.js';
 export { stats, type StatsEnvelope } from './stats.js';
 export { errorEnvelope, type ErrorEnvelope, type ResultItem, type RetrievalMode, type SearchEnvelope } from './envelope.js';
 export type { IndexProgress, IndexSummary } from '../index/index.js';
+export { IndexJob, type IndexJobState, type IndexJobStatus, type RetrievalPhase } from './jobs.js';
+export { health, type HealthEnvelope, type IndexHealth } from './health.js';
+export { searchWithinBudget, type BudgetedSearchEnvelope } from './search-budget.js';

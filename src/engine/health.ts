@@ -1,0 +1,69 @@
+/**
+ * `health`: can this repository be served, and from what. Unlike `stats` it
+ * never throws: a missing or unreadable index is reported, with the fix.
+ */
+import fs from 'node:fs';
+import { describeError } from '../errors/index.js';
+import { SCHEMA_VERSION } from '../store/index.js';
+import type { IndexJob, IndexJobState } from './jobs.js';
+import type { Repo } from './repo.js';
+
+export type IndexHealth = 'ready' | 'missing' | 'building' | 'unreadable';
+
+export interface HealthEnvelope {
+  status: 'ok';
+  repo: string;
+  repo_readable: boolean;
+  index: IndexHealth;
+  index_path: string;
+  schema_version: number;
+  last_indexed_at: string | null;
+  files: number | null;
+  job: IndexJobState;
+  /** What is wrong and what to do, when something is. */
+  problems: string[];
+}
+
+function readable(dir: string): boolean {
+  try {
+    fs.accessSync(dir, fs.constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function health(repo: Repo, job: IndexJob): HealthEnvelope {
+  const problems: string[] = [];
+  const repoReadable = readable(repo.root);
+  if (!repoReadable) problems.push(`the repository ${repo.root} cannot be read; check that it exists and its permissions`);
+  const jobState = job.snapshot();
+  let index: IndexHealth = 'missing';
+  let lastIndexedAt: string | null = null;
+  let files: number | null = null;
+  try {
+    if (fs.existsSync(repo.dbPath)) {
+      lastIndexedAt = repo.store.getMeta('last_indexed_at') ?? null;
+      files = repo.store.counts().files;
+      index = lastIndexedAt ? 'ready' : jobState.status === 'running' ? 'building' : 'missing';
+    } else if (jobState.status === 'running') {
+      index = 'building';
+    }
+  } catch (err) {
+    index = 'unreadable';
+    problems.push(describeError(err));
+  }
+  if (jobState.status === 'failed' && jobState.error) problems.push(`the last index pass failed: ${jobState.error}`);
+  return {
+    status: 'ok',
+    repo: repo.root,
+    repo_readable: repoReadable,
+    index,
+    index_path: repo.dbPath,
+    schema_version: SCHEMA_VERSION,
+    last_indexed_at: lastIndexedAt,
+    files,
+    job: jobState.status,
+    problems,
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * The MCP face of sightline: the engine served to coding agents over stdio,
+ * Streamable HTTP or SSE. Tools are thin adapters over engine functions
+ * (tools/), every session shares one runtime (runtime.ts), and the network
+ * transports share one guarded HTTP server (transports/network.ts).
+ */
+import type { Repo } from '../engine/index.js';
+import { Runtime, type TransportName } from './runtime.js';
+import { streamableHttpRoutes } from './transports/http.js';
+import { serveNetwork } from './transports/network.js';
+import { sseRoutes } from './transports/sse.js';
+import { serveStdio } from './transports/stdio.js';
+
+export interface ServeOptions {
+  repo: Repo;
+  transport: TransportName;
+  /** For http and sse. */
+  host: string;
+  port: number;
+  accessLog: boolean;
+  enableWrites: boolean;
+  toolConcurrency: number;
+  logFile?: string;
+  env?: NodeJS.ProcessEnv;
+  info: (message: string) => void;
+  warn: (message: string) => void;
+}
+
+/** Starts serving; the process then runs until a signal (or, on stdio, the end of stdin) stops it. */
+export async function serve(options: ServeOptions): Promise<void> {
+  const runtime = new Runtime(options);
+  if (options.transport === 'stdio') return serveStdio(runtime);
+  const routes = options.transport === 'http' ? streamableHttpRoutes(runtime) : sseRoutes(runtime);
+  return serveNetwork(runtime, routes, { host: options.host, port: options.port, accessLog: options.accessLog });
+}
+
+export { TOKEN_ENV } from './auth.js';
+export { resolveToolConcurrency, TOOL_CONCURRENCY_ENV } from './concurrency.js';
+export { bindRefusal, isLoopbackHost } from './guards.js';
+export { SERVER_NAME, SERVER_VERSION, type TransportName } from './runtime.js';
+export { HTTP_ENDPOINT } from './transports/http.js';
+export { SSE_ENDPOINT, SSE_MESSAGES } from './transports/sse.js';
+export { TOOLS, type ToolDefinition } from './tools/index.js';
+export { applyInit, planInit, type InitPlan, type PlannedFile } from './wiring/index.js';

@@ -1,0 +1,33 @@
+/**
+ * The one place an engine answer or error becomes a CallToolResult: the
+ * envelope as JSON text plus `structuredContent`; errors as `isError: true`
+ * with the user-facing sentence (never a stack trace).
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describeError } from '../errors/index.js';
+import type { RetrievalPhase } from '../engine/index.js';
+
+export function toolResult(envelope: object, phase: RetrievalPhase): CallToolResult {
+  const structured = { ...envelope, retrieval_phase: phase };
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+}
+
+export function toolError(err: unknown): CallToolResult {
+  const error = describeError(err);
+  return { content: [{ type: 'text', text: error }], structuredContent: { status: 'error', error }, isError: true };
+}
+
+/** How many items an answer returned: its first list of results, files or symbols, else one. */
+export function resultCount(envelope: object): number {
+  for (const key of ['results', 'files', 'symbols']) {
+    const list = (envelope as Record<string, unknown>)[key];
+    if (Array.isArray(list)) return list.length;
+  }
+  return 1;
+}
+
+/** A cheap estimate for the log (about four characters a token); answers carry exact counts where they matter. */
+export function estimateTokens(result: CallToolResult): number {
+  const first = result.content[0];
+  return first?.type === 'text' ? Math.ceil(first.text.length / 4) : 0;
+}

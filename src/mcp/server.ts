@@ -1,0 +1,50 @@
+/**
+ * One McpServer per client session, with every tool of the runtime
+ * registered. Each call is logged, runs its body inside the tool-body limit,
+ * and comes back as a CallToolResult; nothing a tool throws reaches the
+ * transport.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describeError, SightlineError } from '../errors/index.js';
+import { estimateTokens, resultCount, toolError, toolResult } from './result.js';
+import { SERVER_NAME, SERVER_VERSION, type Runtime } from './runtime.js';
+import type { ToolDefinition } from './tools/index.js';
+
+export function createMcpServer(runtime: Runtime): McpServer {
+  const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION });
+  for (const tool of runtime.tools) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        annotations: { readOnlyHint: !tool.mutating, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      },
+      (args: Record<string, unknown>) => invoke(runtime, tool, args),
+    );
+  }
+  return server;
+}
+
+async function invoke(runtime: Runtime, tool: ToolDefinition, args: Record<string, unknown>): Promise<CallToolResult> {
+  const { context, limiter, log } = runtime;
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  log.call(tool.name, args);
+  try {
+    const envelope = await limiter.run(() => {
+      if (tool.readsIndex) context.job.ensureIndexed();
+      return tool.run(args, context);
+    });
+    const result = toolResult(envelope, context.job.retrievalPhase);
+    log.result(tool.name, { returned: resultCount(envelope), est_tokens: estimateTokens(result), ms: elapsed() });
+    return result;
+  } catch (err) {
+    log.error(tool.name, describeError(err), elapsed());
+    // A SightlineError is the caller's to fix; anything else is a bug worth seeing on stderr.
+    if (!(err instanceof SightlineError)) runtime.options.warn(`tool ${tool.name} failed: ${(err as Error)?.stack ?? String(err)}`);
+    return toolError(err);
+  }
+}

@@ -1,0 +1,12 @@
+import { health } from '../../engine/index.js';
+import { defineTool } from './tool.js';
+
+export const healthTool = defineTool({
+  name: 'health',
+  title: 'Server health',
+  description:
+    'Whether this server can answer: the repository it serves, whether its index is ready, missing, building or unreadable, ' +
+    'and problems with what to do about them. Call it when other tools fail unexpectedly.',
+  inputSchema: {},
+  run: (_a, { repo, job, server }) => ({ ...health(repo, job), server }),
+});

@@ -1,0 +1,30 @@
+/**
+ * The tool registry: every tool the server can offer, one file each. A new
+ * tool joins by adding its file and one line here.
+ */
+import { healthTool } from './health.js';
+import { indexStatusTool } from './index-status.js';
+import { listFilesTool } from './list-files.js';
+import { locateTool } from './locate.js';
+import { outlineTool } from './outline.js';
+import { readTool } from './read.js';
+import { searchTool } from './search.js';
+import { slowTool } from './slow.js';
+import { startIndexTool } from './start-index.js';
+import { statsTool } from './stats.js';
+import type { ToolDefinition } from './tool.js';
+
+export const TOOLS: ToolDefinition[] = [
+  searchTool,
+  locateTool,
+  readTool,
+  outlineTool,
+  listFilesTool,
+  healthTool,
+  indexStatusTool,
+  statsTool,
+  startIndexTool,
+  slowTool,
+];
+
+export { defineTool, type ServerFacts, type ToolContext, type ToolDefinition } from './tool.js';

@@ -1,0 +1,16 @@
+import { outline } from '../../engine/index.js';
+import { text } from './args.js';
+import { defineTool } from './tool.js';
+
+export const outlineTool = defineTool({
+  name: 'outline',
+  title: 'Outline a file',
+  description:
+    "A file's definitions (classes, functions, methods), nested, with line spans and signatures, and no bodies. " +
+    'Use it to see the shape of a file before reading parts of it with read.',
+  readsIndex: true,
+  inputSchema: {
+    path: text('path', '"src/auth/session.ts"').describe('A file path relative to the repository root.'),
+  },
+  run: (a, { repo }) => outline(repo, a.path),
+});

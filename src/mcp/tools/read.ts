@@ -1,0 +1,19 @@
+import { read } from '../../engine/index.js';
+import { flag, positiveInt, text } from './args.js';
+import { defineTool } from './tool.js';
+
+export const readTool = defineTool({
+  name: 'read',
+  title: 'Read code',
+  description:
+    'The current text of a symbol or of a file range. target is a symbol name ("SessionManager.getUserName") or path[:start[-end]] ("src/auth/session.ts:7-11"). ' +
+    'A range is widened to its enclosing function or class unless expand is false; the text is cut to max_tokens, and next_start_line says where to continue. ' +
+    'Use it after search or locate instead of reading whole files; paths are relative to the repository root and cannot leave it.',
+  readsIndex: true,
+  inputSchema: {
+    target: text('target', '"src/auth/session.ts:7-11" or "SessionManager"').describe('A symbol name, a file path, or path:start-end (1-based, inclusive).'),
+    expand: flag('expand').describe('Widen a line range to the enclosing function or class (default true); false keeps the exact lines.'),
+    max_tokens: positiveInt('max_tokens', 2000).describe('Cut the text to this many tokens (default 6000).'),
+  },
+  run: (a, { repo }) => read(repo, { target: a.target, expand: a.expand ?? true, maxTokens: a.max_tokens }),
+});

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { searchWithinBudget } from '../../engine/index.js';
+import { flag, oneOf, optionalText, positiveInt, stringList, text } from './args.js';
+import { defineTool } from './tool.js';
+
+const FILE_KINDS = ['code', 'test', 'doc', 'config', 'generated'] as const;
+
+export const searchTool = defineTool({
+  name: 'search',
+  title: 'Search code',
+  description:
+    'Ranked code for words, an identifier or a regular expression: use it instead of grep when you know what the code does or a word in it, but not where it is. ' +
+    'Use locate instead when you have an exact symbol name, and read to get the full text around a hit. ' +
+    'Each result has path, start_line, end_line (1-based, inclusive), symbol, kind, score, reasons and a snippet.',
+  readsIndex: true,
+  inputSchema: {
+    query: text('query', '"parse config file" or "getUserName"').describe('Words, an identifier, or (with regex: true) a JavaScript regular expression.'),
+    scope: optionalText('scope', '"src/auth"').describe('Only results under this directory or glob, e.g. "src/auth" or "src/**/*.ts".'),
+    exclude: stringList('exclude', '["test/**", "docs"]').describe('Drop results under these directories or globs.'),
+    kind: z.array(oneOf('kind', FILE_KINDS)).optional().describe('Only these file kinds: code, test, doc, config, generated.'),
+    regex: flag('regex').describe('Treat query as a regular expression matched line by line (for exact syntax such as "TODO|FIXME").'),
+    k: positiveInt('k', 10).describe('How many results (default 10).'),
+    files: flag('files').describe('One result per file, best first: use it to find which files to look at.'),
+    max_tokens: positiveInt('max_tokens', 2000).describe('Token budget for the answer: results past it are left out and counted in omitted.'),
+    force: flag('force').describe('Answer even a very broad query instead of asking you to refine it; use sparingly.'),
+  },
+  run: (a, { repo }) =>
+    searchWithinBudget(repo, {
+      query: a.query,
+      scope: a.scope,
+      exclude: a.exclude,
+      kind: a.kind,
+      regex: a.regex,
+      k: a.k,
+      files: a.files,
+      force: a.force,
+      maxTokens: a.max_tokens,
+    }),
+});

@@ -1,0 +1,43 @@
+/**
+ * What a tool is: a name, a description an agent can act on, a zod input
+ * shape (the SDK validates calls against it and advertises it as JSON
+ * Schema), and a body that calls one engine function. Bodies hold no
+ * retrieval logic.
+ */
+import type { z } from 'zod';
+import type { IndexJob, Repo } from '../../engine/index.js';
+
+/** What the server says about itself in `health`. */
+export interface ServerFacts {
+  name: string;
+  version: string;
+  transport: string;
+  tool_concurrency: number;
+  writes_enabled: boolean;
+  started_at: string;
+}
+
+export interface ToolContext {
+  repo: Repo;
+  job: IndexJob;
+  server: ServerFacts;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Shape;
+  /** Changes the index: advertised only when the server runs with --enable-writes. */
+  mutating?: boolean;
+  /** Reads the index: the first call starts the first index in the background. */
+  readsIndex?: boolean;
+  /** Whether this server offers the tool at all (test-only tools look at the environment). */
+  available?(context: ToolContext): boolean;
+  run(args: z.output<z.ZodObject<Shape>>, context: ToolContext): object | Promise<object>;
+}
+
+export function defineTool<Shape extends z.ZodRawShape>(tool: ToolDefinition<Shape>): ToolDefinition<Shape> {
+  return tool;
+}

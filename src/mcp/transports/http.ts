@@ -1,0 +1,46 @@
+/**
+ * Streamable HTTP at /mcp: one session (and one McpServer) per client,
+ * opened by an initialize request and named by the mcp-session-id header.
+ */
+import { randomUUID } from 'node:crypto';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Runtime } from '../runtime.js';
+import { createMcpServer } from '../server.js';
+import { reject, type Routes } from './network.js';
+
+export const HTTP_ENDPOINT = '/mcp';
+
+export function streamableHttpRoutes(runtime: Runtime): Routes {
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>();
+  return {
+    endpoint: HTTP_ENDPOINT,
+    async handle(req, res, url) {
+      if (url.pathname !== HTTP_ENDPOINT) return false;
+      const id = req.headers['mcp-session-id'];
+      if (id !== undefined) {
+        const session = typeof id === 'string' ? sessions.get(id) : undefined;
+        if (session) await session.transport.handleRequest(req, res);
+        else reject(res, 404, 'unknown or expired session; send a new initialize request without mcp-session-id');
+        return true;
+      }
+      // No session yet: a fresh transport answers; only an initialize request leaves it with a session to keep.
+      const server = createMcpServer(runtime);
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: randomUUID,
+        onsessioninitialized: (sessionId) => void sessions.set(sessionId, { transport, server }),
+      });
+      transport.onclose = () => {
+        if (transport.sessionId) sessions.delete(transport.sessionId);
+      };
+      await server.connect(transport);
+      await transport.handleRequest(req, res);
+      if (!transport.sessionId) await server.close();
+      return true;
+    },
+    async close() {
+      await Promise.all([...sessions.values()].map(({ server }) => server.close()));
+      sessions.clear();
+    },
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * The node:http server both network transports (http, sse) run on. Every
+ * request passes the same gates in the same order: Host names this server
+ * (else 421), Origin is this server or loopback (else 403), the bearer token
+ * matches (else 401); only then does the transport see it.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { logAccess } from '../access-log.js';
+import { bearerMatches, resolveToken, TOKEN_ENV } from '../auth.js';
+import { allowedHostnames, hostAllowed, originAllowed } from '../guards.js';
+import type { Runtime } from '../runtime.js';
+import { exitOnSignals } from '../shutdown.js';
+
+/** One network transport's endpoints. */
+export interface Routes {
+  /** The URL path clients connect to, for the banner. */
+  endpoint: string;
+  /** Answers the request when its path is one of this transport's; false otherwise. */
+  handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean>;
+  /** Ends every session, so that long-lived streams let the server close. */
+  close(): Promise<void>;
+}
+
+export interface NetworkOptions {
+  host: string;
+  port: number;
+  accessLog: boolean;
+}
+
+/** How long SIGTERM waits for requests in flight before cutting connections. */
+const DRAIN_MS = 5_000;
+
+/** A JSON-RPC error body with an HTTP status, as the SDK's own transports answer. */
+export function reject(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+export async function serveNetwork(runtime: Runtime, routes: Routes, options: NetworkOptions): Promise<void> {
+  const { info, warn } = runtime.options;
+  const { token, pinned } = resolveToken(runtime.context.env);
+  const allowed = allowedHostnames(options.host);
+
+  const gate = async (req: IncomingMessage, res: ServerResponse) => {
+    if (!hostAllowed(req.headers.host, allowed)) return reject(res, 421, 'the Host header does not name this server');
+    if (!originAllowed(req.headers.origin, allowed)) return reject(res, 403, 'requests from this Origin are not allowed');
+    if (!bearerMatches(req.headers.authorization, token)) {
+      return reject(res, 401, 'send the token printed at server start as "Authorization: Bearer <token>"', { 'www-authenticate': 'Bearer' });
+    }
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (!(await routes.handle(req, res, url))) reject(res, 404, `no such endpoint; MCP clients connect to ${routes.endpoint}`);
+  };
+  const server = http.createServer((req, res) => {
+    if (options.accessLog) logAccess(req, res, (line) => process.stderr.write(line + '\n'));
+    gate(req, res).catch((err) => {
+      warn(`request failed: ${(err as Error)?.stack ?? String(err)}`);
+      if (!res.headersSent) reject(res, 500, 'internal error');
+      else res.end();
+    });
+  });
+
+  await new Promise<void>((resolve, reject_) => {
+    server.once('error', reject_);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
+  info(`MCP server (${runtime.context.server.transport}) on http://${shownHost}:${port}${routes.endpoint} for ${runtime.context.repo.root}  (Ctrl-C to stop)`);
+  if (pinned) info(`  Clients must send the token pinned by ${TOKEN_ENV}: Authorization: Bearer $${TOKEN_ENV}`);
+  else info(`  Clients must send: Authorization: Bearer ${token}\n  Pin a stable token across restarts with ${TOKEN_ENV}.`);
+
+  // Drain: refuse new connections, let the calls in flight answer, then end the sessions and their streams.
+  const close = async () => {
+    server.close();
+    server.closeIdleConnections();
+    await Promise.race([runtime.limiter.idle(), new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
+    await new Promise((resolve) => setImmediate(resolve)); // the last answers reach their sockets
+    await routes.close();
+    server.closeAllConnections();
+    runtime.close();
+  };
+  // Ctrl-C is the documented way to stop; SIGTERM reports the termination it was asked for (128 + 15).
+  exitOnSignals({ SIGINT: 0, SIGTERM: 143 }, close, warn);
+}

@@ -1,0 +1,22 @@
+/**
+ * stdio: the editor spawns the server and talks over its stdin and stdout.
+ * stdout carries only protocol messages; everything else goes to stderr.
+ * SIGINT, SIGTERM and the end of stdin all close the index and exit 0 — Node
+ * delivers signals to an idle event loop, so an idle server stops too.
+ */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Runtime } from '../runtime.js';
+import { createMcpServer } from '../server.js';
+import { exitOnSignals } from '../shutdown.js';
+
+export async function serveStdio(runtime: Runtime): Promise<void> {
+  const server = createMcpServer(runtime);
+  const close = async () => {
+    await server.close();
+    runtime.close();
+  };
+  exitOnSignals({ SIGINT: 0, SIGTERM: 0 }, close, runtime.options.warn);
+  process.stdin.once('end', () => void close().finally(() => process.exit(0)));
+  await server.connect(new StdioServerTransport());
+  runtime.options.info(`MCP server on stdio for ${runtime.context.repo.root}`);
+}
