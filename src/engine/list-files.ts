@@ -14,7 +14,8 @@ export interface ListedFile {
   language: string | null;
   kind: string;
   lines: number;
-  tokens: number;
+  /** Tokens to read the whole file, estimated from its chunks. */
+  est_tokens: number;
   bytes: number;
 }
 
@@ -35,6 +36,6 @@ export function listFiles(repo: Repo, options: ListFilesOptions = {}): ListFiles
   const files = repo.store.files
     .list()
     .filter((f) => matches(f.path) && (!language || f.language === language))
-    .map((f) => ({ path: f.path, language: f.language, kind: f.kind, lines: f.lineCount, tokens: f.tokens, bytes: f.size }));
+    .map((f) => ({ path: f.path, language: f.language, kind: f.kind, lines: f.lineCount, est_tokens: f.tokens, bytes: f.size }));
   return { status: 'ok', total: files.length, truncated: files.length > max, files: files.slice(0, max) };
 }

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens } from '../budget/index.js';
 import { SightlineError, usageError } from '../errors/index.js';
 import { readSource } from '../walk/index.js';
 import { locate } from './locate.js';

@@ -13,7 +13,8 @@
 import type { Config } from '../config/index.js';
 import type { FileVersion, Store, StoredFile } from '../store/index.js';
 import { walk, type WalkedFile } from '../walk/index.js';
-import { prepareFile, type Prepared } from './prepare.js';
+import { createPreparer } from './pool.js';
+import type { Prepared } from './prepare.js';
 
 export type IndexPhase = 'walking' | 'parsing' | 'writing' | 'done';
 
@@ -45,6 +46,11 @@ const READ_CONCURRENCY = 8;
 
 type Task = { file: WalkedFile; stored?: StoredFile };
 
+/** The stat fast-path: same size, and modified strictly before it was last read. */
+function unchangedSince(file: WalkedFile, size: number, readAtMs: number): boolean {
+  return file.size === size && file.mtimeMs < readAtMs;
+}
+
 export async function indexRepository(
   root: string,
   store: Store,
@@ -71,16 +77,17 @@ export async function indexRepository(
   for (const s of walked.skipped) skip(s.reason);
 
   const stored = new Map(store.files.list().map((f) => [f.path, f]));
+  const skippedBefore = new Map(store.skipped().map((s) => [s.path, s]));
   const seen = new Set<string>();
   const tasks: Task[] = [];
   for (const file of walked.files) {
     seen.add(file.path);
     const prev = stored.get(file.path);
-    if (prev && prev.size === file.size && file.mtimeMs < prev.indexedAtMs) summary.unchanged++;
+    const prevSkip = skippedBefore.get(file.path);
+    if (prev && unchangedSince(file, prev.size, prev.indexedAtMs)) summary.unchanged++;
+    else if (!prev && prevSkip && prevSkip.reason !== 'unreadable' && unchangedSince(file, prevSkip.size, prevSkip.checkedAtMs)) skip(prevSkip.reason);
     else tasks.push({ file, stored: prev });
   }
-
-  store.clearSkipped();
   let pending: { task: Task; result: Prepared }[] = [];
   const flush = () => {
     if (pending.length === 0) return;
@@ -110,7 +117,7 @@ export async function indexRepository(
           if (prev) { store.removeFile(file.path); summary.removed++; }
           return;
         }
-        store.recordSkipped(file.path, result.reason, result.detail);
+        store.recordSkipped({ path: file.path, reason: result.reason, detail: result.detail, size: file.size, mtimeMs: file.mtimeMs, checkedAtMs: result.checkedAtMs });
         // An unreadable file keeps its last good version; one that became binary or huge is dropped.
         if (prev && result.reason !== 'unreadable') { store.removeFile(file.path); summary.removed++; }
         return;
@@ -123,10 +130,11 @@ export async function indexRepository(
 
   let done = 0;
   let next = 0;
+  const preparer = createPreparer(tasks.length);
   const worker = async () => {
     while (next < tasks.length) {
       const task = tasks[next++]!;
-      const result = await prepareFile({
+      const result = await preparer.prepare({
         path: task.file.path,
         abs: task.file.abs,
         mtimeMs: task.file.mtimeMs,
@@ -140,14 +148,19 @@ export async function indexRepository(
     }
   };
   progress({ phase: 'parsing', done: 0, total: tasks.length });
-  await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+  try {
+    await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+  } finally {
+    await preparer.close();
+  }
   flush();
 
   const gone = [...stored.keys()].filter((p) => !seen.has(p));
-  if (gone.length > 0) {
-    store.transaction(() => { for (const p of gone) store.removeFile(p); });
-    summary.removed += gone.length;
-  }
+  store.transaction(() => {
+    for (const p of gone) store.removeFile(p);
+    for (const p of skippedBefore.keys()) if (!seen.has(p)) store.forgetSkipped(p);
+  });
+  summary.removed += gone.length;
   store.setMeta('last_indexed_at', new Date().toISOString());
   summary.elapsedMs = Math.round(performance.now() - started);
   progress({ phase: 'done', done: tasks.length, total: tasks.length });

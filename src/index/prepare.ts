@@ -3,7 +3,7 @@
  * parse, count tokens, derive FTS terms. Pure with respect to the store, so it
  * can run on any thread.
  */
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens } from '../budget/index.js';
 import { parseFile } from '../parse/index.js';
 import { indexText } from '../search/index.js';
 import type { FileVersion } from '../store/index.js';
@@ -14,7 +14,7 @@ export type Prepared =
   | { kind: 'version'; version: FileVersion }
   /** Same bytes as the stored version (only touched): nothing to rewrite. */
   | { kind: 'same'; size: number; indexedAtMs: number }
-  | { kind: 'skip'; reason: 'binary' | 'unreadable' | 'vanished' | 'too_large'; detail: string };
+  | { kind: 'skip'; reason: 'binary' | 'unreadable' | 'vanished' | 'too_large'; detail: string; checkedAtMs: number };
 
 export interface PrepareInput {
   path: string;
@@ -35,7 +35,7 @@ export async function prepareFile(input: PrepareInput): Promise<Prepared> {
   // so the stat fast-path re-reads it next time.
   const indexedAtMs = Date.now();
   const source = await readSource(input.abs, input.maxFileBytes);
-  if (!source.ok) return { kind: 'skip', reason: source.reason, detail: source.detail };
+  if (!source.ok) return { kind: 'skip', reason: source.reason, detail: source.detail, checkedAtMs: indexedAtMs };
   if (input.storedDigest === source.digest) {
     return { kind: 'same', size: source.bytes, indexedAtMs };
   }
@@ -70,7 +70,7 @@ export async function prepareFile(input: PrepareInput): Promise<Prepared> {
         digest: source.digest,
         indexedAtMs,
         lineCount,
-        tokens: countTokens(source.text),
+        tokens: chunks.reduce((sum, c) => sum + c.chunk.tokens, 0),
         invalidUtf8: source.invalidUtf8,
       },
       chunks,

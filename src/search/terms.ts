@@ -12,8 +12,23 @@ const CAMEL_BOUNDARY = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})
 
 const MAX_TERM_LENGTH = 64;
 
+const SIMPLE_WORD = /^[a-z]+$/;
+/** Identifiers repeat heavily within a repository: splitting each distinct one once saves most of the work. */
+const wordCache = new Map<string, string[]>();
+const WORD_CACHE_LIMIT = 200_000;
+
 /** The words of one identifier, lower-cased, e.g. `HTTPServer2` → http, server, 2. */
 export function identifierWords(identifier: string): string[] {
+  if (SIMPLE_WORD.test(identifier)) return [identifier];
+  let words = wordCache.get(identifier);
+  if (words) return words;
+  words = splitIdentifier(identifier);
+  if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear();
+  wordCache.set(identifier, words);
+  return words;
+}
+
+function splitIdentifier(identifier: string): string[] {
   const words: string[] = [];
   for (const piece of identifier.split('_')) {
     if (!piece) continue;

@@ -22,6 +22,16 @@ export interface FileVersion {
   symbols: SymbolRecord[];
 }
 
+/** A file seen but not indexed, and the stat it had when that was decided. */
+export interface SkippedFile {
+  path: string;
+  reason: string;
+  detail: string | null;
+  size: number;
+  mtimeMs: number;
+  checkedAtMs: number;
+}
+
 export interface StoreCounts {
   files: number;
   chunks: number;
@@ -44,7 +54,9 @@ export class Store {
     this.files = new FileTable(db);
     this.chunks = new ChunkTable(db);
     this.symbols = new SymbolTable(db);
-    this.putSkipped = db.prepare('INSERT OR REPLACE INTO skipped(path, reason, detail) VALUES (?, ?, ?)');
+    this.putSkipped = db.prepare(
+      'INSERT OR REPLACE INTO skipped(path, reason, detail, size, mtime_ms, checked_at_ms) VALUES (@path, @reason, @detail, @size, @mtimeMs, @checkedAtMs)',
+    );
     this.dropSkipped = db.prepare('DELETE FROM skipped WHERE path = ?');
   }
 
@@ -79,20 +91,18 @@ export class Store {
     this.files.delete(existing.id);
   }
 
-  recordSkipped(path: string, reason: string, detail?: string): void {
-    this.putSkipped.run(path, reason, detail ?? null);
+  recordSkipped(entry: SkippedFile): void {
+    this.putSkipped.run({ ...entry, detail: entry.detail ?? null });
   }
 
-  clearSkipped(): void {
-    this.db.exec('DELETE FROM skipped');
+  forgetSkipped(path: string): void {
+    this.dropSkipped.run(path);
   }
 
-  skipped(): { path: string; reason: string; detail: string | null }[] {
-    return this.db.prepare('SELECT path, reason, detail FROM skipped ORDER BY path').all() as {
-      path: string;
-      reason: string;
-      detail: string | null;
-    }[];
+  skipped(): SkippedFile[] {
+    return this.db
+      .prepare('SELECT path, reason, detail, size, mtime_ms AS mtimeMs, checked_at_ms AS checkedAtMs FROM skipped ORDER BY path')
+      .all() as SkippedFile[];
   }
 
   getMeta(key: string): string | undefined {

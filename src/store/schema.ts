@@ -5,7 +5,7 @@
  * is rebuilt rather than misread.
  */
 export const APP_ID = 'sightline';
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export const CREATE_SCHEMA = `
 CREATE TABLE meta (
@@ -23,7 +23,7 @@ CREATE TABLE files (
   digest        TEXT NOT NULL,
   indexed_at_ms REAL NOT NULL,
   line_count    INTEGER NOT NULL,
-  tokens        INTEGER NOT NULL,
+  tokens        INTEGER NOT NULL, -- sum of its chunks' exact counts: an estimate of reading it whole
   invalid_utf8  INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 
@@ -56,11 +56,15 @@ CREATE INDEX symbols_by_name ON symbols(name_lc);
 CREATE INDEX symbols_by_key ON symbols(name_key);
 CREATE INDEX symbols_by_file ON symbols(file_id, start_line);
 
--- Files the walk saw but did not index, with the reason (for stats and doctor).
+-- Files the walk saw but did not index, with the reason (for stats and doctor) and the
+-- stat they had when checked, so an unchanged binary is not read again on every pass.
 CREATE TABLE skipped (
-  path    TEXT PRIMARY KEY,
-  reason  TEXT NOT NULL,
-  detail  TEXT
+  path          TEXT PRIMARY KEY,
+  reason        TEXT NOT NULL,
+  detail        TEXT,
+  size          INTEGER NOT NULL,
+  mtime_ms      REAL NOT NULL,
+  checked_at_ms REAL NOT NULL
 ) STRICT;
 
 -- Lexical index over code-aware terms (see search/terms.ts); rowid = chunks.id.

@@ -48,8 +48,10 @@ describe('incremental indexing', () => {
     const stored = repo.store.files.get('a.ts')!;
     // Same size, new content, mtime equal to the indexing instant: the fast path must not trust it.
     fs.writeFileSync(path.join(root, 'a.ts'), 'export const omega = 1;\n');
-    const t = new Date(stored.indexedAtMs);
+    // (+0.5 ms: utimes takes float seconds, which could otherwise round just below the instant)
+    const t = (stored.indexedAtMs + 0.5) / 1000;
     fs.utimesSync(path.join(root, 'a.ts'), t, t);
+    expect(fs.statSync(path.join(root, 'a.ts')).mtimeMs).toBeGreaterThanOrEqual(stored.indexedAtMs);
     const s = await repo.index();
     expect(s.updated).toBe(1);
     expect(search(repo, { query: 'omega' }).results).toHaveLength(1);
@@ -81,6 +83,23 @@ describe('incremental indexing', () => {
     expect(paths.some((p) => p.startsWith('node_modules'))).toBe(false);
     expect(repo.store.files.get('latin1.py')!.invalidUtf8).toBe(true);
     expect(search(repo, { query: 'return ok' }).results[0]!.path).toBe('latin1.py');
+    repo.close();
+  });
+
+  it('does not re-read an unchanged skipped file, but re-checks it once it changes', async () => {
+    const { root, repo } = setup({ 'img.bin': Buffer.from([0, 1, 2, 3]), 'a.ts': 'export const a = 1;\n' });
+    age(root, 'img.bin');
+    await repo.index();
+    const first = repo.store.skipped().find((s) => s.path === 'img.bin')!;
+    expect(first.reason).toBe('binary');
+    const again = await repo.index();
+    expect(again.skipped.binary).toBe(1);
+    expect(repo.store.skipped().find((s) => s.path === 'img.bin')!.checkedAtMs).toBe(first.checkedAtMs);
+    fs.writeFileSync(path.join(root, 'img.bin'), 'now it is text\n');
+    const third = await repo.index();
+    expect(third.added).toBe(1);
+    expect(repo.store.skipped().some((s) => s.path === 'img.bin')).toBe(false);
+    fs.rmSync(path.join(root, 'img.bin'));
     repo.close();
   });
 
