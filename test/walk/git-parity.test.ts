@@ -6,15 +6,6 @@ import { describe, expect, it } from 'vitest';
 import { walk } from '../../src/walk/index.js';
 import { makeTree } from './helpers.js';
 
-function hasGit(): boolean {
-  try {
-    execFileSync('git', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const spec: Record<string, string> = {
   '.git-info-exclude': '',
   '.gitignore': ['*.log', '!important.log', '/root-only.txt', 'build-*/', 'docs/**/draft*', '**/cache', 'b/', '*.o', '# comment', ''].join('\n'),
@@ -62,7 +53,7 @@ const spec: Record<string, string> = {
   'spaces/trailing.txt': 'x',
 };
 
-describe.skipIf(!hasGit())('parity with git (skipped when git is not installed)', () => {
+describe('parity with git', () => {
   it('returns exactly the files git considers untracked and not ignored', async () => {
     const root = makeTree(spec);
     execFileSync('git', ['init', '-q', root], { stdio: 'ignore' });

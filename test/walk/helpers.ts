@@ -47,4 +47,3 @@ afterEach(() => {
   }
 });
 
-export const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { digest, isBinary, readSource } from '../../src/walk/index.js';
-import { isRoot, makeTree } from './helpers.js';
+import { makeTree } from './helpers.js';
 
 describe('isBinary', () => {
   it('detects a NUL byte within the first 8,000 bytes only', () => {
@@ -101,13 +101,7 @@ describe('readSource', () => {
     expect(r.ok === false && r.reason).toBe('unreadable');
   });
 
-  it.skipIf(isRoot)('reports a chmod 000 file as unreadable (skipped as root: root bypasses file permissions)', async () => {
-    const root = makeTree({ 'locked.ts': 'secret' });
-    const p = path.join(root, 'locked.ts');
-    fs.chmodSync(p, 0o000);
-    const r = await readSource(p);
-    expect(r.ok === false && r.reason).toBe('unreadable');
-  });
+  // A chmod 000 file is covered end to end in test/cli/cli.test.ts (run as an unprivileged user when root).
 
   it('reports a FIFO as unreadable without blocking', async (ctx) => {
     const root = makeTree({});

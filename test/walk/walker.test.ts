@@ -197,29 +197,11 @@ describe('performance', () => {
     return root;
   }
 
-  async function best(root: string, runs: number): Promise<{ ms: number; files: number }> {
-    let ms = Infinity;
-    let files = 0;
-    for (let i = 0; i < runs; i++) {
-      const t = performance.now();
-      const r = await walk({ root });
-      ms = Math.min(ms, performance.now() - t);
-      files = r.files.length;
-    }
-    return { ms, files };
-  }
-
-  it('walks 2,000 files in well under 100 ms', async () => {
-    const root = bigTree(2000, 25);
-    const { ms, files } = await best(root, 5);
-    expect(files).toBe(2000 + 11);
-    expect(ms).toBeLessThan(100);
-  });
-
-  it('walks 20,000 files in well under 1 s', async () => {
+  // Timing belongs in bench/ (npm run bench:index); here only completeness at scale is asserted.
+  it('walks a 20,000-file tree completely, honouring nested rules', async () => {
     const root = bigTree(20000, 50);
-    const { ms, files } = await best(root, 2);
-    expect(files).toBe(20000 + 11);
-    expect(ms).toBeLessThan(1000);
+    const r = await walk({ root });
+    expect(r.files).toHaveLength(20000 + 11);
+    expect(r.files.every((f, i) => i === 0 || r.files[i - 1]!.path < f.path)).toBe(true);
   }, 120_000);
 });
