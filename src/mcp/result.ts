@@ -4,7 +4,7 @@
  * with the user-facing sentence (never a stack trace).
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { describeError } from '../errors/index.js';
+import { describeError, SightlineError } from '../errors/index.js';
 import type { RetrievalPhase } from '../engine/index.js';
 
 export function toolResult(envelope: object, phase: RetrievalPhase): CallToolResult {
@@ -12,9 +12,11 @@ export function toolResult(envelope: object, phase: RetrievalPhase): CallToolRes
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
 }
 
-export function toolError(err: unknown): CallToolResult {
-  const error = describeError(err);
-  return { content: [{ type: 'text', text: error }], structuredContent: { status: 'error', error }, isError: true };
+export function toolError(err: unknown, phase: RetrievalPhase): CallToolResult {
+  // While the first index builds, "not found" may only mean "not indexed yet".
+  const pending = phase === 'building' && err instanceof SightlineError && err.code === 'not_found';
+  const error = describeError(err) + (pending ? '; the first index is still being built, so retry once index_status says completed' : '');
+  return { content: [{ type: 'text', text: error }], structuredContent: { status: 'error', error, retrieval_phase: phase }, isError: true };
 }
 
 /** How many items an answer returned: its first list of results, files or symbols, else one. */

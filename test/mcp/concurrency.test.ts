@@ -1,0 +1,102 @@
+/**
+ * At most N tool bodies run at once, on every transport and across sessions,
+ * counted inside the body by the test-only slow tool; the transport keeps
+ * answering meanwhile, even at N=1 over stdio.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeRepo, removeDir, SAMPLE_FILES, tempDir } from '../helpers/fixture.js';
+import { call, connectNetwork, connectStdio, startNetworkServer, stop, type Connected } from './harness.js';
+
+let root: string;
+let home: string;
+beforeAll(() => {
+  root = makeRepo(SAMPLE_FILES);
+  home = tempDir('sightline-home-');
+});
+afterAll(() => {
+  removeDir(root);
+  removeDir(home);
+});
+
+const SLOW_MS = '150';
+
+/** Fires `count` slow calls spread over the clients, plus a tools/list and a cheap call in the middle. */
+async function burst(clients: Connected[], count: number) {
+  let slowDone = 0;
+  const slow = Array.from({ length: count }, (_, i) =>
+    call(clients[i % clients.length]!.client, 'test_slow').then((r) => {
+      slowDone++;
+      return r.peak_running as number;
+    }),
+  );
+  const listed = clients[0]!.client.listTools().then((r) => ({ tools: r.tools.length, slowDoneBefore: slowDone }));
+  const cheap = call(clients[0]!.client, 'index_status');
+  const peaks = await Promise.all(slow);
+  return { peak: Math.max(...peaks), listed: await listed, cheap: await cheap };
+}
+
+describe('tool concurrency', () => {
+  it('N=2 over http: 20 slow calls from two sessions never run more than 2 bodies, and the rest still answers', async () => {
+    const server = await startNetworkServer('http', ['--repo', root, '--tool-concurrency', '2'], { SIGHTLINE_HOME: home, SIGHTLINE_TEST_SLOW_TOOL_MS: SLOW_MS });
+    const clients = [await connectNetwork(server), await connectNetwork(server)];
+    try {
+      const { peak, listed, cheap } = await burst(clients, 20);
+      expect(peak).toBe(2);
+      expect(cheap.status).toBe('ok');
+      expect(listed.tools).toBeGreaterThan(0);
+      expect(listed.slowDoneBefore).toBeLessThan(20); // listing did not wait for the burst
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+      await stop(server);
+    }
+  });
+
+  it('N=2 over stdio and sse hold the same bound', async () => {
+    const stdio = await connectStdio(['--repo', root], { SIGHTLINE_HOME: home, SIGHTLINE_TEST_SLOW_TOOL_MS: SLOW_MS });
+    const server = await startNetworkServer('sse', ['--repo', root], { SIGHTLINE_HOME: home, SIGHTLINE_TEST_SLOW_TOOL_MS: SLOW_MS });
+    const sse = await connectNetwork(server);
+    try {
+      expect((await burst([stdio], 8)).peak).toBe(2);
+      expect((await burst([sse], 8)).peak).toBe(2);
+    } finally {
+      await stdio.close();
+      await sse.close();
+      await stop(server);
+    }
+  });
+
+  it('N=1 over stdio still answers: one body at a time, tools/list and a cheap call go through', async () => {
+    const conn = await connectStdio(['--repo', root, '--tool-concurrency', '1'], { SIGHTLINE_HOME: home, SIGHTLINE_TEST_SLOW_TOOL_MS: SLOW_MS });
+    try {
+      const { peak, listed, cheap } = await burst([conn], 6);
+      expect(peak).toBe(1);
+      expect(cheap.status).toBe('ok');
+      expect(listed.slowDoneBefore).toBeLessThan(6);
+      expect((await call(conn.client, 'health')).server.tool_concurrency).toBe(1);
+    } finally {
+      await conn.close();
+    }
+  });
+});
+
+describe('choosing N: flag, then SIGHTLINE_MCP_TOOL_CONCURRENCY, then 2; bad values warn and are skipped', () => {
+  const cases: [string, string[], Record<string, string>, number, RegExp | null][] = [
+    ['default', [], {}, 2, null],
+    ['env', [], { SIGHTLINE_MCP_TOOL_CONCURRENCY: '3' }, 3, null],
+    ['flag over env', ['--tool-concurrency', '1'], { SIGHTLINE_MCP_TOOL_CONCURRENCY: '3' }, 1, null],
+    ['bad flag falls to env', ['--tool-concurrency', 'abc'], { SIGHTLINE_MCP_TOOL_CONCURRENCY: '3' }, 3, /--tool-concurrency="abc" is not a positive integer; ignored/],
+    ['bad env falls to default', [], { SIGHTLINE_MCP_TOOL_CONCURRENCY: '0' }, 2, /SIGHTLINE_MCP_TOOL_CONCURRENCY="0" is not a positive integer; ignored/],
+    ['fractions are not integers', ['--tool-concurrency', '1.5'], {}, 2, /is not a positive integer/],
+    ['blank env is unset', [], { SIGHTLINE_MCP_TOOL_CONCURRENCY: ' ' }, 2, null],
+  ];
+  it.each(cases)('%s', async (_name, args, env, expected, warning) => {
+    const conn = await connectStdio(['--repo', root, ...args], { SIGHTLINE_HOME: home, ...env });
+    try {
+      expect((await call(conn.client, 'health')).server.tool_concurrency).toBe(expected);
+      if (warning) expect(conn.stderr()).toMatch(warning);
+      else expect(conn.stderr()).not.toContain('warning');
+    } finally {
+      await conn.close();
+    }
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * The MCP Inspector's CLI (a dev dependency, run from node_modules, never
+ * fetched) against the stdio server: tools/list and a tools/call.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI } from '../helpers/cli.js';
+import { makeRepo, removeDir, SAMPLE_FILES, tempDir } from '../helpers/fixture.js';
+
+const INSPECTOR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../node_modules/@modelcontextprotocol/inspector/cli/build/cli.js');
+
+let root: string;
+let home: string;
+beforeAll(() => {
+  root = makeRepo(SAMPLE_FILES);
+  home = tempDir('sightline-home-');
+});
+afterAll(() => {
+  removeDir(root);
+  removeDir(home);
+});
+
+function inspect(...args: string[]) {
+  const r = spawnSync(process.execPath, [INSPECTOR, '--cli', '-e', `SIGHTLINE_HOME=${home}`, process.execPath, CLI, 'serve', '--repo', root, ...args], {
+    encoding: 'utf8',
+    // No registry, no proxy: anything it tried to fetch would fail.
+    env: { PATH: process.env.PATH, HOME: home, npm_config_offline: 'true' },
+    timeout: 30_000,
+  });
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
+describe('MCP Inspector CLI', () => {
+  it('tools/list shows every read-only tool', () => {
+    const { tools } = inspect('--method', 'tools/list');
+    expect(tools.map((t: { name: string }) => t.name).sort()).toEqual(['health', 'index_status', 'list_files', 'locate', 'outline', 'read', 'search', 'stats']);
+  });
+
+  it('tools/call runs a tool and gets JSON text and structuredContent back', () => {
+    const r = inspect('--method', 'tools/call', '--tool-name', 'read', '--tool-arg', 'target=src/util/crypto.ts');
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toEqual(expect.objectContaining({ status: 'ok', path: 'src/util/crypto.ts', retrieval_phase: 'building' }));
+    expect(r.structuredContent.content).toContain('export function hashToken');
+    expect(JSON.parse(r.content[0].text)).toEqual(r.structuredContent);
+  });
+
+  it('tools/call with a path outside the repository gets isError', () => {
+    const r = inspect('--method', 'tools/call', '--tool-name', 'read', '--tool-arg', 'target=../../etc/passwd');
+    expect(r.isError).toBe(true);
+    expect(r.content[0].text).toMatch(/outside the repository/);
+  });
+});
