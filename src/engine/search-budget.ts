@@ -3,7 +3,7 @@
  * JSON fits `maxTokens`; each result carries its `tokens`. It stands in for
  * budgets in `search` itself until the gate (src/budget) packs answers.
  */
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens } from '../budget/index.js';
 import { usageError } from '../errors/index.js';
 import type { ResultItem, SearchEnvelope } from './envelope.js';
 import type { Repo } from './repo.js';

@@ -13,6 +13,7 @@
 import type { Config } from '../config/index.js';
 import type { FileVersion, Store, StoredFile } from '../store/index.js';
 import { walk, type WalkedFile } from '../walk/index.js';
+import { indexHistory } from './history.js';
 import { createPreparer } from './pool.js';
 import type { Prepared } from './prepare.js';
 
@@ -41,7 +42,7 @@ export interface IndexSummary {
   elapsedMs: number;
 }
 
-const BATCH_FILES = 200;
+const BATCH_FILES = 64;
 const READ_CONCURRENCY = 8;
 
 type Task = { file: WalkedFile; stored?: StoredFile };
@@ -161,6 +162,7 @@ export async function indexRepository(
     for (const p of skippedBefore.keys()) if (!seen.has(p)) store.forgetSkipped(p);
   });
   summary.removed += gone.length;
+  await indexHistory(root, store);
   store.setMeta('last_indexed_at', new Date().toISOString());
   summary.elapsedMs = Math.round(performance.now() - started);
   progress({ phase: 'done', done: tasks.length, total: tasks.length });

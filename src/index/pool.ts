@@ -17,6 +17,8 @@ export interface Preparer {
 /** Below this many files to read, workers are not worth their start-up. */
 const WORKER_THRESHOLD = 150;
 const WORKER_URL = new URL('./prepare-worker.js', import.meta.url);
+/** A worker holds a few files at a time: small heap generations make it collect early instead of growing. */
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 160, maxYoungGenerationSizeMb: 8 };
 
 /** Prepares on this thread; the parser and tokenizer load only when a file needs them. */
 const inThread: Preparer = {
@@ -43,7 +45,7 @@ class WorkerPool implements Preparer {
 
   constructor(size: number) {
     this.workers = Array.from({ length: size }, () => {
-      const slot = { worker: new Worker(WORKER_URL), inFlight: 0 };
+      const slot = { worker: new Worker(WORKER_URL, { resourceLimits: WORKER_LIMITS }), inFlight: 0 };
       slot.worker.on('message', (msg: { id: number; result?: Prepared; error?: string }) => {
         slot.inFlight--;
         const p = this.pending.get(msg.id);

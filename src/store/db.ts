@@ -17,7 +17,8 @@ function corrupt(dbPath: string, why: string): SightlineError {
   );
 }
 
-function ioError(dbPath: string, err: unknown): SightlineError {
+/** The disk refusing a write (read-only, full, permissions) as a sentence that names the fix. */
+export function ioError(dbPath: string, err: unknown): SightlineError {
   const code = (err as NodeJS.ErrnoException).code ?? (err as { code?: string }).code;
   const reason =
     code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'SQLITE_READONLY' || code === 'SQLITE_CANTOPEN'
@@ -29,11 +30,11 @@ function ioError(dbPath: string, err: unknown): SightlineError {
 }
 
 function configure(db: Db): void {
+  db.pragma('busy_timeout = 5000'); // first: switching to WAL needs a lock another process may hold
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  db.pragma('cache_size = -32000');
+  db.pragma('cache_size = -16000');
   db.pragma('temp_store = MEMORY');
 }
 
@@ -60,14 +61,19 @@ function createSchema(db: Db): void {
   put.run('created_at', new Date().toISOString());
 }
 
-/** Upgrades an existing database in place; false when no migration path exists. */
-function migrate(db: Db, from: number): boolean {
-  if (from > SCHEMA_VERSION) return false;
-  for (let v = from; v < SCHEMA_VERSION; v++) if (!MIGRATIONS[v]) return false;
+/**
+ * Upgrades an existing database in place; false when no migration path exists.
+ * The write lock is taken first and the version read again under it, so two
+ * processes opening an old index at once migrate it exactly once.
+ */
+function migrate(db: Db, dbPath: string, seen: number): boolean {
+  if (seen > SCHEMA_VERSION) return false;
+  for (let v = seen; v < SCHEMA_VERSION; v++) if (!MIGRATIONS[v]) return false;
   db.transaction(() => {
+    const from = readVersion(db, dbPath)!;
     for (let v = from; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
     db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION));
-  })();
+  }).immediate();
   return true;
 }
 
@@ -97,12 +103,13 @@ export function openDb(dbPath: string): OpenedDb {
     }
     try {
       configure(db);
-      const version = readVersion(db, dbPath);
+      let version = readVersion(db, dbPath);
       if (version === null) {
-        db.transaction(() => createSchema(db))();
-        return { db, fresh: true };
+        // Under the write lock, and only if no other process created it meanwhile.
+        version = db.transaction(() => readVersion(db, dbPath) ?? (createSchema(db), null)).immediate();
+        if (version === null) return { db, fresh: true };
       }
-      if (version === SCHEMA_VERSION || migrate(db, version)) return { db, fresh: false };
+      if (version === SCHEMA_VERSION || migrate(db, dbPath, version)) return { db, fresh: false };
       // Built by an incompatible version: rebuild rather than misread.
       db.close();
       if (attempt > 0) throw corrupt(dbPath, 'could not be rebuilt');
