@@ -22,9 +22,13 @@ export { fileKindOf, languageOf } from './kind.js';
 /** Files whose average line is longer than this (minified bundles) are not given to tree-sitter. */
 const MINIFIED_AVG_LINE = 300;
 const MINIFIED_MIN_SIZE = 2000;
-/** Parse budget: base + per character; on expiry the file falls back to line windows. */
-const PARSE_BUDGET_BASE_MS = 1000;
-const PARSE_BUDGET_PER_MB_MS = 3000;
+/**
+ * Wall-clock parse budget (base + per MB of text); on expiry the file falls back to line windows.
+ * Generous on purpose: it only guards against pathological inputs, and a tight budget would make
+ * results depend on machine load (normal parsing runs at several MB/s).
+ */
+const PARSE_BUDGET_BASE_MS = 10_000;
+const PARSE_BUDGET_PER_MB_MS = 10_000;
 
 /** A C++ header with a .h extension. */
 const CPP_IN_H = /^\s*(class\s+\w+[^;]*\{|namespace\s+[\w:]*\s*\{|template\s*<|#include\s*<(iostream|string|vector|memory|map)>)/m;

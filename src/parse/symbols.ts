@@ -44,7 +44,7 @@ export function endRow(node: Node, lastRow: number): number {
 }
 
 export function truncateSignature(line: string): string {
-  let s = line.trim();
+  let s = line.replace(/\r/g, ' ').trim();
   if (s.length > MAX_SIGNATURE) {
     s = s.slice(0, MAX_SIGNATURE);
     const last = s.charCodeAt(s.length - 1);
@@ -133,7 +133,8 @@ export function publicSymbols(table: SymbolTable): ParsedSymbol[] {
 }
 
 /**
- * The main symbol of rows s..e: the largest definition the range holds entirely, otherwise the
+ * The main symbol of rows s..e: the largest definition the range holds entirely (functions, classes
+ * ... before variables and constants), otherwise the
  * innermost definition the range sits in, otherwise the definition it overlaps most; -1 if none.
  */
 export function mainSymbolOf(table: SymbolTable, s: number, e: number): number {
@@ -148,13 +149,16 @@ export function mainSymbolOf(table: SymbolTable, s: number, e: number): number {
     if (entries[mid]!.start < s) lo = mid + 1;
     else hi = mid;
   }
+  // Rank: definitions before variables/constants, then by size; ties go to the first.
   let best = -1;
-  let bestSize = -1;
+  let bestRank = -1;
   for (let k = lo; k < n && entries[k]!.start <= e; k++) {
     const en = entries[k]!;
-    if (en.end <= e && en.end - en.start > bestSize) {
+    if (en.end > e) continue;
+    const rank = (en.kind === 'variable' || en.kind === 'constant' ? 0 : 1_000_000_000) + (en.end - en.start);
+    if (rank > bestRank) {
       best = k;
-      bestSize = en.end - en.start;
+      bestRank = rank;
     }
   }
   if (best >= 0) return best;

@@ -42,6 +42,25 @@ export interface ParsedChunk {
   text: string;
 }
 
+/** call | import | type use | inheritance (extends, implements, embeds, mixes in) | a namespace/package declaration. */
+export type RefKind = 'call' | 'import' | 'type' | 'inherit' | 'namespace';
+
+export interface ParsedRef {
+  kind: RefKind;
+  /** The name referenced: callee, type, base; for an import the member taken ('*' for the whole module). */
+  name: string;
+  /** What precedes the name, separators made '.': `ns` in `ns.f()`, `self`, `a.b` in `a::b::c()`; '?' for an expression; null when bare. */
+  qualifier: string | null;
+  /** Imports: the module as written ('./x.js', '..pkg', 'crate::a', 'stdio.h'); null otherwise. */
+  module: string | null;
+  /** Imports: the local name bound; null when the module's names spill into scope, '' when nothing is bound. */
+  alias: string | null;
+  /** 1-based. */
+  line: number;
+  /** Index in `symbols` of the innermost enclosing definition; -1 at top level. */
+  from: number;
+}
+
 export interface ParsedFile {
   /** Tree-sitter language id, a plain language id ('markdown', 'json', ...), or null for plain text. */
   language: string | null;
@@ -49,4 +68,6 @@ export interface ParsedFile {
   /** Covers every non-blank line at least once, ordered by startLine. */
   chunks: ParsedChunk[];
   symbols: ParsedSymbol[];
+  /** Calls, imports, type uses and inheritance, in document order (empty without a grammar). */
+  references: ParsedRef[];
 }

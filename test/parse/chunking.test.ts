@@ -36,6 +36,41 @@ describe('cAST chunking', () => {
     expect(file.chunks[0]!.text).toContain('def method_0');
   });
 
+  it('keeps a class header and closing brace with the neighbouring method even at the size limit', async () => {
+    const method = (n: number) => [`  m${n}(v: number): number {`, fill(77, (i) => `    v += ${i};`), '    return v;', '  }'].join('\n');
+    const text = `export class Tight {\n${fill(3, (n) => method(n))}\n}\n`;
+    const file = await parseFile('tight.ts', text);
+    checkInvariants(text, file);
+    // Every chunk holds method code: neither the header line nor the closing brace is left alone.
+    for (const c of file.chunks) expect(c.text).toMatch(/v \+= \d+;/);
+    expect(file.chunks.length).toBe(3);
+    expect(file.chunks[0]!.startLine).toBe(1);
+    expect(file.chunks[2]!.endLine).toBe(text.split('\n').length - 1);
+  });
+
+  it('does not let a preprocessor line swallow the next line (nodes that end at column 0)', async () => {
+    const defines = fill(60, (i) => `#define VALUE_${i} ${i}`);
+    const body = fill(30, (i) => `    total += VALUE_${i} * scale;`);
+    const text = `${defines}\nint compute(int scale)\n{\n    int total = 0;\n${body}\n    return total;\n}\n`;
+    const file = await parseFile('defs.c', text);
+    checkInvariants(text, file);
+    expect(file.chunks.map((c) => [c.startLine, c.endLine])).toEqual([
+      [1, 60],
+      [61, text.split('\n').length - 1],
+    ]);
+    expect(file.chunks[1]!.symbol).toBe('compute');
+  });
+
+  it('names a chunk after its function or class rather than a bigger constant', async () => {
+    const text = `SETTINGS = {\n${fill(12, (i) => `    "key_${i}": ${i},`)}\n}\n\n\ndef use(key):\n    return SETTINGS[key]\n`;
+    const file = await parseFile('conf.py', text);
+    expect(file.chunks.length).toBe(1);
+    expect(file.chunks[0]!.symbol).toBe('use');
+    expect(file.chunks[0]!.breadcrumb).toBe('conf.py > function use');
+    const onlyConst = await parseFile('c.py', 'A = 1\nBIG = [\n    1,\n    2,\n]\n');
+    expect(onlyConst.chunks[0]!.symbol).toBe('BIG');
+  });
+
   it('merges small neighbouring functions into one chunk', async () => {
     const text = fill(12, (i) => `function f${i}(a) {\n  return a + ${i};\n}\n`);
     const file = await parseFile('small.js', text);
@@ -113,7 +148,8 @@ describe('cAST chunking', () => {
   });
 
   it('covers text inside a big Python docstring (rows no child node covers)', async () => {
-    const text = `def f():\n    """\n${fill(200, (i) => `    Doc line ${i} \\n with escapes`)}\n    """\n    return 1\n`;
+    // Only the first line has an escape sequence: string_content's only child sits on that line.
+    const text = `def f():\n    """Title \\n escaped\n${fill(200, (i) => `    Doc line ${i} without escapes`)}\n    """\n    return 1\n`;
     const file = await parseFile('doc.py', text);
     checkInvariants(text, file);
     for (const c of file.chunks) expect(c.endLine - c.startLine + 1).toBeLessThanOrEqual(MAX_CHUNK_LINES + 3);

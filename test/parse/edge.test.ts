@@ -100,13 +100,10 @@ describe('edge cases', () => {
   it('handles a 1 MB file', async () => {
     const big = fill(30000, (i) => (i % 40 === 0 ? `\ndef func_${i}(a, b):` : `    a = a + b * ${i}  # filler ${i}`)) + '\n';
     expect(big.length).toBeGreaterThan(1_000_000);
-    const t0 = performance.now();
     const file = await parseFile('big.py', big);
-    const ms = performance.now() - t0;
     checkInvariants(big, file);
     expect(file.symbols.length).toBe(750);
     expect(sym(file, 'func_29960').startLine).toBe(lineOf(big, 'def func_29960('));
-    expect(ms).toBeLessThan(20_000);
   });
 
   it('falls back to windows for minified code instead of parsing it', async () => {
