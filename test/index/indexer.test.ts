@@ -59,7 +59,7 @@ describe('incremental indexing', () => {
   });
 
   it('skips binary, huge and ignored files, keeps invalid UTF-8, and counts each', async () => {
-    const { root, repo } = setup(
+    const { repo } = setup(
       {
         'bin.dat': Buffer.from([0x50, 0x4b, 0x00, 0x01, 0x02]),
         'huge.txt': 'x'.repeat(5000) + '\n',

@@ -2,11 +2,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EXCLUDES, walk } from '../../src/walk/index.js';
+import { DEFAULT_EXCLUDES, walk, type WalkResult } from '../../src/walk/index.js';
 import { makeTree, tempDir, writeTree } from './helpers.js';
 
 const paths = (r: { files: { path: string }[] }) => r.files.map((f) => f.path);
-const skipOf = (r: { skipped: { path: string }[] }, p: string) => r.skipped.find((s) => s.path === p);
+const skipOf = (r: WalkResult, p: string) => r.skipped.find((s) => s.path === p);
 
 describe('default excludes', () => {
   it('lists the documented directory names', () => {
