@@ -40,6 +40,11 @@ export interface LangSpec {
   attach: ReadonlySet<string>;
   /** Parent kinds under which a 'function' is reported as a 'method'. */
   methodParents: ReadonlySet<InternalKind>;
+  /**
+   * Inside function bodies only these node types are walked (to find nested function and class
+   * declarations cheaply); defaults to `descend`.
+   */
+  bodyDescend?: ReadonlySet<string>;
 }
 
 // ---------------------------------------------------------------- helpers
@@ -171,6 +176,7 @@ function jsSpec(typescript: boolean): LangSpec {
     wrap: set('export_statement', 'lexical_declaration', 'variable_declaration', 'ambient_declaration', 'expression_statement'),
     attach: set('decorator'),
     methodParents: new Set(CLASSLIKE),
+    bodyDescend: set('statement_block', 'arrow_function', 'function_expression', 'function', 'generator_function'),
   };
 }
 
@@ -198,6 +204,7 @@ const python: LangSpec = {
   wrap: set('decorated_definition', 'expression_statement'),
   attach: set(),
   methodParents: new Set(CLASSLIKE),
+  bodyDescend: set('block', 'decorated_definition'),
 };
 
 // ---------------------------------------------------------------- Go

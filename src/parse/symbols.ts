@@ -90,15 +90,18 @@ export function extractSymbols(root: Node, spec: LangSpec, t: LineTable): Symbol
   /** Visit a list of sibling nodes (named children of the root, a body, a wrapper ...). */
   const visit = (children: (Node | null)[], parent: number, wrappers: Node[] | null, depth: number): void => {
     if (depth > MAX_WALK_DEPTH) return;
+    const parentKind = parent >= 0 ? entries[parent]!.kind : null;
+    const inBody = parentKind === 'function' || parentKind === 'method';
+    const descend = inBody && spec.bodyDescend ? spec.bodyDescend : spec.descend;
     for (const child of children) {
       if (!child) continue;
       const type = child.type;
       const extractor = spec.defs[type];
-      const info = extractor ? extractor(child, parent >= 0 ? entries[parent]!.kind : null) : null;
+      const info = extractor ? extractor(child, parentKind) : null;
       if (info) {
         const idx = addEntry(child, info, parent, wrappers);
         if (info.container) visit(child.namedChildren, idx, null, depth + 1);
-      } else if (spec.descend.has(type)) {
+      } else if (descend.has(type)) {
         const grandChildren = child.namedChildren;
         let nextWrappers: Node[] | null = null;
         if (spec.wrap.has(type)) {

@@ -167,6 +167,30 @@ describe('edge cases', () => {
     ]);
   });
 
+  it('finds Python definitions nested in function bodies (decorator wrappers), not local variables', async () => {
+    const text = [
+      'def deco(f):',
+      '    CACHE = {}',
+      '    @functools.wraps(f)',
+      '    def wrapper(*args):',
+      '        return f(*args)',
+      '    return wrapper',
+      '',
+      'class Outer:',
+      '    class Inner:',
+      '        def m(self):',
+      '            pass',
+    ].join('\n');
+    const file = await parseFile('deco.py', text);
+    expect(file.symbols.map((s) => `${s.kind} ${s.qualified} ${s.startLine}-${s.endLine}`)).toEqual([
+      'function deco 1-6',
+      'function deco.wrapper 3-5',
+      'class Outer 8-11',
+      'class Outer.Inner 9-11',
+      'method Outer.Inner.m 10-11',
+    ]);
+  });
+
   it('treats C++ content in a .h header as C++', async () => {
     const text = '#pragma once\nnamespace ns {\nclass Widget {\n public:\n  void draw() {}\n};\n}\n';
     const file = await parseFile('include/widget.h', text);
