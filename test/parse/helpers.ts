@@ -44,8 +44,3 @@ export function checkInvariants(text: string, file: ParsedFile): void {
     expect(s.signature.length).toBeLessThanOrEqual(200);
   }
 }
-
-/** The chunk whose range holds line `line` and whose symbol is `symbol`. */
-export function chunkAt(file: ParsedFile, line: number) {
-  return file.chunks.filter((c) => c.startLine <= line && line <= c.endLine);
-}
