@@ -15,6 +15,17 @@ const DEFAULT_EXCLUDE_DIRS = ['.git', 'node_modules', 'dist', 'build', 'target',
 const RANGES = {
   maxFileBytes: [1_024, 64 * 1_048_576],
   toolConcurrency: [1, 64],
+  embedDimensions: [0, 8_192],
+  embedBatchSize: [1, 2_048],
+  embedConcurrency: [1, 32],
+  fusionK0: [1, 1_000],
+  fusionKeywordWeight: [0, 10],
+  fusionSemanticWeight: [0, 10],
+  cutoffRelative: [0, 1],
+  cutoffFloor: [0, 1],
+  cutoffOutlierRatio: [1, 100],
+  cutoffSafeHarbor: [0, 100],
+  queryCacheSize: [0, 10_000],
 } as const satisfies Record<string, readonly [number, number]>;
 
 export const ConfigSchema = z.object({
@@ -25,6 +36,21 @@ export const ConfigSchema = z.object({
   excludeDirs: z.array(z.string()).describe('directory names skipped at any depth'),
   maxFileBytes: z.number().int().describe('files larger than this are skipped'),
   toolConcurrency: z.number().int().describe('MCP tool bodies that may run at once'),
+  embedder: z.enum(['builtin', 'onnx', 'http', 'none']).describe('semantic: the embedder (docs/semantic.md); none is keyword-only'),
+  modelDir: z.string().describe('semantic: onnx model folder (config.json, tokenizer.json, onnx/model.onnx)'),
+  embedUrl: z.string().describe('semantic: http base URL of an OpenAI-compatible API, e.g. http://localhost:11434/v1'),
+  embedModel: z.string().describe('semantic: http model name'),
+  embedDimensions: z.number().int().describe('semantic: http vector width to ask for (0: the model default)'),
+  embedBatchSize: z.number().int().describe('semantic: texts per embedding request'),
+  embedConcurrency: z.number().int().describe('semantic: http requests in flight'),
+  fusionK0: z.number().describe('fusion: RRF rank constant k0'),
+  fusionKeywordWeight: z.number().describe('fusion: weight of the keyword list'),
+  fusionSemanticWeight: z.number().describe('fusion: weight of the vector list'),
+  cutoffRelative: z.number().describe('cutoff: drop results under this share of the top score'),
+  cutoffFloor: z.number().describe('cutoff: drop results under this normalised score, always'),
+  cutoffOutlierRatio: z.number().describe('cutoff: a top score this many times the second is judged against the second'),
+  cutoffSafeHarbor: z.number().int().describe('cutoff: the first N results face only the floor'),
+  queryCacheSize: z.number().int().describe('cache: answers kept per repository (0: off)'),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigKey = keyof Config;
@@ -38,6 +64,22 @@ export function defaultConfig(): Config {
     excludeDirs: [...DEFAULT_EXCLUDE_DIRS],
     maxFileBytes: 1_048_576,
     toolConcurrency: 2,
+    // Semantic retrieval: defaults and their reasons are in src/search/fusion.ts and cutoff.ts.
+    embedder: 'builtin',
+    modelDir: '',
+    embedUrl: '',
+    embedModel: '',
+    embedDimensions: 0,
+    embedBatchSize: 64,
+    embedConcurrency: 2,
+    fusionK0: 60,
+    fusionKeywordWeight: 1,
+    fusionSemanticWeight: 1,
+    cutoffRelative: 0.3,
+    cutoffFloor: 0.05,
+    cutoffOutlierRatio: 3,
+    cutoffSafeHarbor: 3,
+    queryCacheSize: 50,
   };
 }
 

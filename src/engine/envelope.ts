@@ -20,6 +20,8 @@ export interface ResultItem {
 export interface SearchEnvelope {
   status: 'ok';
   mode: RetrievalMode;
+  /** Vectors: building (some chunks pending), serving (complete) or keyword_only (no embedder). */
+  retrieval_phase?: 'building' | 'serving' | 'keyword_only';
   query: string;
   total: number;
   results: ResultItem[];

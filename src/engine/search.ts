@@ -1,6 +1,6 @@
 /** `search`: ranked chunks (or distinct files) for a keyword query or a regular expression. */
 import { usageError } from '../errors/index.js';
-import { pathFilter, rankChunks, rankFiles, searchTerms } from '../search/index.js';
+import { cachedAnswer, hybridChunks, hybridFiles, pathFilter, searchTerms, type SearchMode } from '../search/index.js';
 import { round, type ResultItem, type SearchEnvelope } from './envelope.js';
 import type { Repo } from './repo.js';
 import { numberedLine, snippetFor } from './snippet.js';
@@ -19,6 +19,8 @@ export interface SearchOptions {
   files?: boolean;
   /** Never refuse (accepted now; the gate arrives with budgets). */
   force?: boolean;
+  /** Retrieval wanted: hybrid (default), keyword only, or semantic only; the answer's `mode` says what ran. */
+  mode?: SearchMode;
 }
 
 export const DEFAULT_K = 10;
@@ -30,7 +32,14 @@ function validK(k: number | undefined): number {
   return Math.min(k, MAX_K);
 }
 
+/** Answers repeat from a per-repository cache until the index or the configuration changes (search/cache.ts). */
 export function search(repo: Repo, options: SearchOptions): SearchEnvelope {
+  const wanted = options.mode ?? 'hybrid';
+  const settled = (a: SearchEnvelope) => a.mode === wanted || a.retrieval_phase === 'keyword_only' || !!options.regex;
+  return cachedAnswer(repo.store, repo.config.queryCacheSize, { ...options }, repo.config, () => searchUncached(repo, options), settled);
+}
+
+function searchUncached(repo: Repo, options: SearchOptions): SearchEnvelope {
   const query = options.query?.trim() ?? '';
   if (!query) throw usageError('the query is empty: pass the words, identifier or pattern to look for');
   const k = validK(options.k);
@@ -42,9 +51,12 @@ export function search(repo: Repo, options: SearchOptions): SearchEnvelope {
     throw usageError(`the query "${query}" has no searchable words (only punctuation); use regex: true to match symbols literally`);
   }
   const termSet = new Set(terms);
-  const ranked = rankChunks(repo.store, query, { accept, kinds: options.kind, limit: options.files ? MAX_K * 4 : k });
-  const items: ResultItem[] = options.files
-    ? rankFiles(ranked).slice(0, k).map((f) => ({
+  const rankOptions = { accept, kinds: options.kind, limit: k };
+  // Hybrid retrieval (search/hybrid.ts): vector hits fused with the keyword ranking.
+  const files = options.files ? hybridFiles(repo.store, repo.config, query, rankOptions, options.mode) : null;
+  const chunks = files ? null : hybridChunks(repo.store, repo.config, query, rankOptions, options.mode);
+  const items: ResultItem[] = files
+    ? files.results.map((f) => ({
         path: f.file.path,
         start_line: f.best.chunk.startLine,
         end_line: f.best.chunk.endLine,
@@ -54,7 +66,7 @@ export function search(repo: Repo, options: SearchOptions): SearchEnvelope {
         reasons: f.reasons,
         snippet: snippetFor(f.best.chunk.text, f.best.chunk.startLine, termSet),
       }))
-    : ranked.map((r) => ({
+    : chunks!.results.map((r) => ({
         path: r.file.path,
         start_line: r.chunk.startLine,
         end_line: r.chunk.endLine,
@@ -64,7 +76,8 @@ export function search(repo: Repo, options: SearchOptions): SearchEnvelope {
         reasons: r.reasons,
         snippet: snippetFor(r.chunk.text, r.chunk.startLine, termSet),
       }));
-  return { status: 'ok', mode: 'keyword', query, total: items.length, results: items };
+  const { mode, phase } = files ?? chunks!;
+  return { status: 'ok', mode, retrieval_phase: phase, query, total: items.length, results: items };
 }
 
 function compileRegex(pattern: string): RegExp {

@@ -13,11 +13,12 @@
 import type { Config } from '../config/index.js';
 import type { FileVersion, Store, StoredFile } from '../store/index.js';
 import { walk, type WalkedFile } from '../walk/index.js';
+import { embedPass, type EmbedSummary } from './embed-pass.js';
 import { indexHistory } from './history.js';
 import { createPreparer } from './pool.js';
 import type { Prepared } from './prepare.js';
 
-export type IndexPhase = 'walking' | 'parsing' | 'writing' | 'done';
+export type IndexPhase = 'walking' | 'parsing' | 'writing' | 'embedding' | 'done';
 
 export interface IndexProgress {
   phase: IndexPhase;
@@ -39,6 +40,8 @@ export interface IndexSummary {
   skipped: Record<string, number>;
   chunks: number;
   symbols: number;
+  /** The embedding pass that followed (embed-pass.ts); null with no embedder. */
+  embed?: EmbedSummary | null;
   elapsedMs: number;
 }
 
@@ -164,6 +167,8 @@ export async function indexRepository(
   summary.removed += gone.length;
   await indexHistory(root, store);
   store.setMeta('last_indexed_at', new Date().toISOString());
+  // Vectors after the lexical pass, on their own thread: keyword search answers meanwhile.
+  summary.embed = await embedPass(store, config, progress);
   summary.elapsedMs = Math.round(performance.now() - started);
   progress({ phase: 'done', done: tasks.length, total: tasks.length });
   return summary;

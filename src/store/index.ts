@@ -14,6 +14,7 @@ export type { ChunkRecord, ChunkTerms, StoredChunk, LexicalHit } from './chunks.
 export type { SymbolRecord, StoredSymbol } from './symbols.js';
 export { FIELD_WEIGHTS } from './chunks.js';
 export { SCHEMA_VERSION } from './schema.js';
+export { sameIdentity, vectorsOf, VectorTable, type PendingChunk, type VectorIdentity, type VectorMatrix } from './vectors.js';
 export { removeDbFiles };
 
 export interface FileVersion {

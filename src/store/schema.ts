@@ -5,7 +5,18 @@
  * is rebuilt rather than misread.
  */
 export const APP_ID = 'sightline';
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
+
+/**
+ * Embedding vectors (store/vectors.ts), of the space named by meta
+ * 'embedder_identity'. A chunk without a row is pending. Added in version 6.
+ */
+const VECTOR_TABLES = `
+CREATE TABLE vectors (
+  chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+  vec      BLOB NOT NULL -- float32 little-endian, as wide as the space
+) STRICT;
+`;
 
 export const CREATE_SCHEMA = `
 CREATE TABLE meta (
@@ -73,6 +84,8 @@ CREATE VIRTUAL TABLE chunks_fts USING fts5(
   content = '', contentless_delete = 1,
   tokenize = 'unicode61 remove_diacritics 0'
 );
-`;
+${VECTOR_TABLES}`;
 
-export const MIGRATIONS: Record<number, string> = {};
+export const MIGRATIONS: Record<number, string> = {
+  2: VECTOR_TABLES,
+};
