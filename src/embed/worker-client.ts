@@ -1,0 +1,95 @@
+/**
+ * The index pass's handle on the embedding thread: batches go out, vectors
+ * come back, and the main thread stays free to answer keyword searches. Where
+ * no compiled worker exists (a TypeScript test run), the worker module is
+ * loaded through tsx.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { SightlineError } from '../errors/index.js';
+import type { EmbedderIdentity, EmbedderSpec } from './types.js';
+import type { WorkerReply, WorkerRequest } from './protocol.js';
+
+const COMPILED = new URL('./worker.js', import.meta.url);
+const SOURCE = new URL('./worker.ts', import.meta.url);
+
+export function embedWorkerAvailable(): boolean {
+  return fs.existsSync(fileURLToPath(COMPILED)) || fs.existsSync(fileURLToPath(SOURCE));
+}
+
+/** Starts the embedding thread for `spec`. */
+export function startWorker(spec: EmbedderSpec): Worker {
+  if (fs.existsSync(fileURLToPath(COMPILED))) return new Worker(COMPILED, { workerData: { spec } });
+  // Running from TypeScript sources (tests): register tsx inside the thread, then load the worker.
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href; // the ESM entry
+  const boot = `import(${JSON.stringify(tsx)}).then((t) => { t.register(); return import(${JSON.stringify(SOURCE.href)}); });`;
+  return new Worker(boot, { eval: true, workerData: { spec } });
+}
+
+/** Waits for the worker to open its embedder. */
+export function workerReady(worker: Worker): Promise<EmbedderIdentity> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (m: WorkerReply) => {
+      worker.off('error', onError);
+      worker.off('message', onMessage);
+      if (m.type === 'ready') resolve(m.identity);
+      else reject(new SightlineError('usage', m.type === 'open-failed' ? m.message : 'the embedding thread answered out of turn'));
+    };
+    const onError = (err: Error) => {
+      worker.off('message', onMessage);
+      reject(err);
+    };
+    worker.on('message', onMessage);
+    worker.once('error', onError);
+  });
+}
+
+export class EmbedWorker {
+  private readonly pending = new Map<number, { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void }>();
+  private nextId = 0;
+  private failure: Error | null = null;
+
+  private constructor(private readonly worker: Worker, readonly identity: EmbedderIdentity) {
+    worker.on('message', (m: WorkerReply) => {
+      if (m.type !== 'result' && m.type !== 'failed') return;
+      const p = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      if (m.type === 'failed') p?.reject(new SightlineError('io', m.message));
+      else p?.resolve(Array.from({ length: m.data.length / m.dims }, (_, i) => m.data.subarray(i * m.dims, (i + 1) * m.dims)));
+    });
+    worker.on('error', (err) => this.failAll(err));
+    worker.on('exit', (code) => this.failAll(new SightlineError('io', `the embedding thread stopped (exit ${code})`)));
+  }
+
+  static async start(spec: EmbedderSpec): Promise<EmbedWorker> {
+    const worker = startWorker(spec);
+    try {
+      return new EmbedWorker(worker, await workerReady(worker));
+    } catch (err) {
+      await worker.terminate();
+      throw err;
+    }
+  }
+
+  embed(texts: string[]): Promise<Float32Array[]> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ type: 'embed', id, texts } satisfies WorkerRequest);
+    });
+  }
+
+  private failAll(err: Error): void {
+    this.failure ??= err;
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+  }
+
+  async close(): Promise<void> {
+    this.worker.removeAllListeners('exit');
+    await this.worker.terminate();
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The embedding pass, run after the lexical pass: every chunk without a
+ * vector is embedded on the embedding thread and its vector stored only if
+ * the chunk still holds that text. Keyword search keeps answering from the
+ * main thread meanwhile. A change of embedder (name, model or width) drops
+ * the old space first; spaces never mix. A batch that fails stops the pass
+ * and leaves the rest pending for the next one.
+ */
+import type { Config } from '../config/index.js';
+import { describeError } from '../errors/index.js';
+import { BuiltinEmbedder, EmbedWorker, embedderSpec, embeddingText, type EmbedderIdentity, type EmbedderSpec } from '../embed/index.js';
+import { sameIdentity, vectorsOf, type PendingChunk, type Store } from '../store/index.js';
+
+export interface EmbedSummary {
+  embedded: number;
+  /** Chunks still without a vector (a failed batch, or chunks that changed while embedding). */
+  pending: number;
+  /** Why the pass stopped early; null when it finished. */
+  error: string | null;
+  identity: EmbedderIdentity | null;
+}
+
+export interface EmbedProgress {
+  phase: 'embedding';
+  done: number;
+  total: number;
+}
+
+/** Chunks per message to the embedding thread: big enough to amortise the hop, small enough to commit often. */
+const PAGE = 256;
+/** Pages in flight: the thread embeds one while the main thread stores the other. */
+const IN_FLIGHT = 2;
+
+/** True when the stored space is the one `spec` would produce, judged without starting a model. */
+function currentSpace(spec: EmbedderSpec, stored: EmbedderIdentity | null): boolean {
+  if (!stored || spec.kind === 'none' || stored.name !== spec.kind) return false;
+  if (spec.kind === 'builtin') return sameIdentity(stored, BuiltinEmbedder.open(spec.modelPath).identity);
+  if (spec.kind === 'http') return stored.model === spec.model && (!spec.dimensions || stored.dims === spec.dimensions);
+  return stored.model.startsWith(`${spec.modelDir.replace(/\/+$/, '').split('/').pop()}@`);
+}
+
+export async function embedPass(store: Store, config: Config, onProgress: (p: EmbedProgress) => void = () => {}): Promise<EmbedSummary | null> {
+  const spec = embedderSpec(config);
+  if (spec.kind === 'none') return null;
+  const vectors = vectorsOf(store);
+  const stored = vectors.identity() as EmbedderIdentity | null;
+  let pending = vectors.pendingCount();
+  if (pending === 0 && currentSpace(spec, stored)) return { embedded: 0, pending: 0, error: null, identity: stored };
+
+  let worker: EmbedWorker;
+  try {
+    worker = await EmbedWorker.start(spec);
+  } catch (err) {
+    return { embedded: 0, pending, error: `embedding did not start: ${describeError(err)}; keyword search is unaffected`, identity: null };
+  }
+  const summary: EmbedSummary = { embedded: 0, pending, error: null, identity: worker.identity };
+  try {
+    if (!sameIdentity(stored, worker.identity)) {
+      store.transaction(() => vectors.reset(worker.identity));
+      pending = vectors.pendingCount();
+    }
+    const total = pending;
+    let afterId = 0;
+    const inFlight: { page: PendingChunk[]; vecs: Promise<Float32Array[]> }[] = [];
+    const refill = () => {
+      while (inFlight.length < IN_FLIGHT) {
+        const page = vectors.pending(afterId, PAGE);
+        if (page.length === 0) return;
+        afterId = page[page.length - 1]!.id;
+        const vecs = worker.embed(page.map(embeddingText));
+        vecs.catch(() => {}); // awaited below; a rejection before then is not unhandled
+        inFlight.push({ page, vecs });
+      }
+    };
+    onProgress({ phase: 'embedding', done: 0, total });
+    for (refill(); inFlight.length > 0; refill()) {
+      const { page, vecs } = inFlight.shift()!;
+      const got = await vecs;
+      store.transaction(() => {
+        page.forEach((chunk, i) => {
+          if (vectors.put(chunk, got[i]!)) summary.embedded++;
+        });
+        vectors.bump();
+      });
+      onProgress({ phase: 'embedding', done: summary.embedded, total });
+    }
+  } catch (err) {
+    summary.error = `embedding stopped: ${describeError(err)}; the chunks left are retried on the next index pass`;
+  } finally {
+    await worker.close();
+  }
+  summary.pending = vectors.pendingCount();
+  return summary;
+}

@@ -1,0 +1,79 @@
+/**
+ * An LRU cache of answers per repository. The key holds the normalised
+ * question, the index version and a fingerprint of the configuration, so an
+ * index write or a config change can never serve a stale answer: it simply
+ * stops matching.
+ */
+import { digest } from '../walk/index.js';
+import type { Store } from '../store/index.js';
+
+export class LruCache<V> {
+  private readonly map = new Map<string, V>();
+  constructor(readonly capacity: number) {}
+
+  get(key: string): V | undefined {
+    const v = this.map.get(key);
+    if (v !== undefined) {
+      this.map.delete(key); // refresh recency
+      this.map.set(key, v);
+    }
+    return v;
+  }
+
+  set(key: string, value: V): void {
+    if (this.capacity <= 0) return;
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value!);
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+}
+
+/**
+ * Changes whenever the database does: `data_version` moves on another
+ * connection's commit, `total_changes()` on this connection's writes.
+ */
+export function indexVersion(store: Store): string {
+  const data = store.db.pragma('data_version', { simple: true }) as number;
+  const own = store.db.prepare('SELECT total_changes()').pluck().get() as number;
+  return `${data}:${own}`;
+}
+
+/** Whitespace, and letter case outside a regular expression, do not change what a question means. */
+export function normalizeQuery(query: string, caseSensitive = false): string {
+  const q = query.trim().replace(/\s+/g, ' ');
+  return caseSensitive ? q : q.toLowerCase();
+}
+
+const caches = new WeakMap<Store['db'], LruCache<unknown>>();
+
+/**
+ * `compute()`'s answer for this question, from the cache when the index and
+ * configuration are unchanged. `keep` says whether an answer may be cached
+ * (one that fell back for a passing reason should not be).
+ */
+export function cachedAnswer<T>(
+  store: Store,
+  capacity: number,
+  question: { query: string; [option: string]: unknown },
+  config: unknown,
+  compute: () => T,
+  keep: (answer: T) => boolean = () => true,
+): T {
+  if (capacity <= 0) return compute();
+  let cache = caches.get(store.db) as LruCache<T> | undefined;
+  if (!cache || cache.capacity !== capacity) caches.set(store.db, (cache = new LruCache<T>(capacity)));
+  const key = [
+    digest(JSON.stringify({ ...question, query: normalizeQuery(question.query, question.regex === true) })),
+    indexVersion(store),
+    digest(JSON.stringify(config)),
+  ].join('|');
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const answer = compute();
+  if (keep(answer)) cache.set(key, answer);
+  return answer;
+}

@@ -1,0 +1,74 @@
+/**
+ * Exact vector search in-process: the stored vectors are loaded once into
+ * one Float32Array (reloaded when a pass writes more) and scored by dot
+ * product — the vectors are unit length, so that is cosine similarity.
+ * At 100k chunks × 128 dims this is a few milliseconds; no ANN is needed.
+ */
+import { queryEmbedder, type EmbedderSpec } from '../embed/index.js';
+import { sameIdentity, vectorsOf, type Store, type VectorMatrix } from '../store/index.js';
+
+export interface VectorHit {
+  chunkId: number;
+  similarity: number;
+}
+
+export type RetrievalPhase = 'building' | 'serving' | 'keyword_only';
+
+const loaded = new WeakMap<Store['db'], { version: string; matrix: VectorMatrix }>();
+
+function matrixOf(store: Store, dims: number): VectorMatrix {
+  const vectors = vectorsOf(store);
+  const version = vectors.version();
+  const cached = loaded.get(store.db);
+  if (cached && cached.version === version && cached.matrix.dims === dims) return cached.matrix;
+  const matrix = vectors.load(dims);
+  loaded.set(store.db, { version, matrix });
+  return matrix;
+}
+
+/** The `limit` rows of `matrix` most similar to `q`, best first. */
+export function nearest(matrix: VectorMatrix, q: Float32Array, limit: number): VectorHit[] {
+  const { data, ids, dims } = matrix;
+  const n = ids.length;
+  const top: VectorHit[] = [];
+  let floor = -Infinity;
+  for (let r = 0; r < n; r++) {
+    let s = 0;
+    const at = r * dims;
+    for (let d = 0; d < dims; d++) s += data[at + d]! * q[d]!;
+    if (top.length >= limit && s <= floor) continue;
+    let i = top.length < limit ? top.length : limit - 1;
+    if (top.length < limit) top.push({ chunkId: ids[r]!, similarity: s });
+    while (i > 0 && top[i - 1]!.similarity < s) {
+      top[i] = top[i - 1]!;
+      i--;
+    }
+    top[i] = { chunkId: ids[r]!, similarity: s };
+    if (top.length >= limit) floor = top[limit - 1]!.similarity;
+  }
+  return top;
+}
+
+/**
+ * Chunks nearest to the query in the stored space, or null when vector search
+ * cannot answer now: no embedder, its query side not started yet, or the
+ * index holds another embedder's space (it is being re-embedded).
+ */
+export function vectorSearch(store: Store, spec: EmbedderSpec, query: string, limit: number): VectorHit[] | null {
+  const embedder = queryEmbedder(spec);
+  if (!embedder) return null;
+  const identity = vectorsOf(store).identity();
+  if (!identity || !sameIdentity(identity, embedder.identity)) return null;
+  const q = embedder.embedQuery(query);
+  if (!q || q.length !== identity.dims) return null;
+  return nearest(matrixOf(store, identity.dims), q, limit);
+}
+
+/** keyword_only with no embedder; serving once every chunk has a vector of the current space; building before. */
+export function retrievalPhase(store: Store, spec: EmbedderSpec): RetrievalPhase {
+  if (spec.kind === 'none') return 'keyword_only';
+  const vectors = vectorsOf(store);
+  const embedder = queryEmbedder(spec);
+  if (!embedder || !sameIdentity(vectors.identity(), embedder.identity)) return 'building';
+  return vectors.pendingCount() === 0 ? 'serving' : 'building';
+}

@@ -1,0 +1,133 @@
+/**
+ * Embedding vectors, one row per chunk, all of one space: the embedder
+ * identity recorded in meta. A vector is written only if its chunk still has
+ * the exact text that was embedded (checked in the INSERT itself), so a row
+ * never describes an older version; a chunk without a row is pending and is
+ * picked up by the next embedding pass. Rows go with their chunk (ON DELETE
+ * CASCADE), so replacing a file drops its vectors in the same transaction.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Db } from './db.js';
+
+export interface VectorIdentity {
+  name: string;
+  model: string;
+  dims: number;
+}
+
+/** A chunk waiting for a vector, with what its embedding text is built from. */
+export interface PendingChunk {
+  id: number;
+  breadcrumb: string;
+  text: string;
+  /** The signature of the definition the chunk sits in, when that starts above the chunk. */
+  signature: string | null;
+}
+
+/** Every stored vector, row-major, for exact in-process search. */
+export interface VectorMatrix {
+  ids: Float64Array;
+  data: Float32Array;
+  dims: number;
+}
+
+const IDENTITY_KEY = 'embedder_identity';
+/** Bumped on every write, so an in-memory copy knows when to reload. */
+const VERSION_KEY = 'vectors_version';
+
+export function sameIdentity(a: VectorIdentity | null, b: VectorIdentity | null): boolean {
+  return !!a && !!b && a.name === b.name && a.model === b.model && a.dims === b.dims;
+}
+
+export class VectorTable {
+  private readonly insert;
+  private readonly pendingPage;
+  private readonly getMeta;
+  private readonly setMeta;
+
+  constructor(private readonly db: Db) {
+    this.insert = db.prepare(
+      'INSERT OR REPLACE INTO vectors(chunk_id, vec) SELECT id, ? FROM chunks WHERE id = ? AND text = ? AND breadcrumb = ?',
+    );
+    this.pendingPage = db.prepare(
+      `SELECT c.id, c.breadcrumb, c.text,
+              (SELECT s.signature FROM symbols s
+                WHERE s.file_id = c.file_id AND s.qualified = c.symbol AND s.start_line < c.start_line LIMIT 1) AS signature
+       FROM chunks c WHERE c.id > ? AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id)
+       ORDER BY c.id LIMIT ?`,
+    );
+    this.getMeta = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
+    this.setMeta = db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)');
+  }
+
+  identity(): VectorIdentity | null {
+    const raw = this.getMeta.get(IDENTITY_KEY) as string | undefined;
+    return raw ? (JSON.parse(raw) as VectorIdentity) : null;
+  }
+
+  /** Switches the space: every vector of another identity goes. Call inside a transaction. */
+  reset(identity: VectorIdentity): void {
+    this.db.prepare('DELETE FROM vectors').run();
+    this.setMeta.run(IDENTITY_KEY, JSON.stringify(identity));
+    this.bump();
+  }
+
+  /** Pending chunks with ids above `afterId`, in id order (keyset pages never loop). */
+  pending(afterId: number, limit: number): PendingChunk[] {
+    return this.pendingPage.all(afterId, limit) as PendingChunk[];
+  }
+
+  pendingCount(): number {
+    return this.db.prepare('SELECT count(*) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id)').pluck().get() as number;
+  }
+
+  count(): number {
+    return this.db.prepare('SELECT count(*) FROM vectors').pluck().get() as number;
+  }
+
+  /**
+   * Stores the vector of `chunk` if the chunk still holds the text it was
+   * embedded from; false when it changed meanwhile (it stays pending). Call inside a transaction.
+   */
+  put(chunk: PendingChunk, vec: Float32Array): boolean {
+    const blob = Buffer.from(vec.buffer, vec.byteOffset, vec.byteLength);
+    return this.insert.run(blob, chunk.id, chunk.text, chunk.breadcrumb).changes > 0;
+  }
+
+  /**
+   * Marks a write; call inside the transaction that wrote. A fresh random
+   * token rather than a counter, so a cleared index cannot repeat an old value.
+   */
+  bump(): void {
+    this.setMeta.run(VERSION_KEY, randomUUID());
+  }
+
+  version(): string {
+    return (this.getMeta.get(VERSION_KEY) as string | undefined) ?? '';
+  }
+
+  load(dims: number): VectorMatrix {
+    const n = this.count();
+    const ids = new Float64Array(n);
+    const data = new Float32Array(n * dims);
+    let i = 0;
+    for (const row of this.db.prepare('SELECT chunk_id, vec FROM vectors').raw().iterate() as IterableIterator<[number, Buffer]>) {
+      if (i >= n) break; // rows added since the count: the next load takes them
+      const [id, blob] = row;
+      if (blob.byteLength !== dims * 4) continue;
+      ids[i] = id;
+      data.set(new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength)), i * dims);
+      i++;
+    }
+    return { ids: ids.subarray(0, i), data: data.subarray(0, i * dims), dims };
+  }
+}
+
+const tables = new WeakMap<Db, VectorTable>();
+
+/** The vector table of a store's database (one per connection). */
+export function vectorsOf(store: { db: Db }): VectorTable {
+  let t = tables.get(store.db);
+  if (!t) tables.set(store.db, (t = new VectorTable(store.db)));
+  return t;
+}

@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Config } from '../../src/config/index.js';
+import { embedderSpec } from '../../src/embed/index.js';
+import { queryEmbedderReady } from '../../src/embed/query.js';
+import { Repo, search } from '../../src/engine/index.js';
+import { makeRepo, removeDir, SAMPLE_FILES, tempDir, writeFiles } from '../helpers/fixture.js';
+
+const cleanup: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f();
+});
+
+async function indexed(flags: Partial<Config> = {}): Promise<Repo> {
+  const root = makeRepo(SAMPLE_FILES);
+  const home = tempDir();
+  const repo = Repo.open(root, { flags: { home, ...flags }, env: {} });
+  cleanup.push(() => removeDir(root), () => removeDir(home), () => repo.close());
+  await repo.index();
+  return repo;
+}
+
+const semanticReason = (reasons: string[]) => reasons.some((r) => /^semantic:-?\d\.\d{3}$/.test(r));
+
+describe('hybrid search', () => {
+  it('fuses vector hits into the keyword ranking and says so', async () => {
+    const repo = await indexed();
+    const answer = search(repo, { query: 'serve requests over a socket' });
+    expect(answer).toMatchObject({ mode: 'hybrid', retrieval_phase: 'serving' });
+    expect(answer.results.some((r) => semanticReason(r.reasons))).toBe(true);
+    expect(answer.results.every((r) => r.score > 0 && r.score <= 1)).toBe(true);
+    const files = search(repo, { query: 'serve requests over a socket', files: true });
+    expect(files.mode).toBe('hybrid');
+    expect(new Set(files.results.map((r) => r.path)).size).toBe(files.results.length);
+  });
+
+  it('answers keyword-only or semantic-only when asked', async () => {
+    const repo = await indexed();
+    const keyword = search(repo, { query: 'session token', mode: 'keyword' });
+    expect(keyword.mode).toBe('keyword');
+    expect(keyword.results.some((r) => semanticReason(r.reasons))).toBe(false);
+    const semantic = search(repo, { query: 'session token', mode: 'semantic' });
+    expect(semantic.mode).toBe('semantic');
+    expect(semantic.results.length).toBeGreaterThan(0);
+    expect(semantic.results.every((r) => r.reasons.length === 1 && semanticReason(r.reasons))).toBe(true);
+  });
+
+  it('is keyword_only with no embedder', async () => {
+    const repo = await indexed({ embedder: 'none' });
+    expect(search(repo, { query: 'session token' })).toMatchObject({ mode: 'keyword', retrieval_phase: 'keyword_only' });
+  });
+
+  it('serves a repeated question from the cache until the index changes', async () => {
+    const repo = await indexed();
+    const first = search(repo, { query: 'hash a token' });
+    expect(search(repo, { query: '  Hash a TOKEN ' })).toBe(first);
+    expect(search(repo, { query: 'hash a token', k: 3 })).not.toBe(first);
+    writeFiles(repo.root, { 'src/util/crypto.ts': SAMPLE_FILES['src/util/crypto.ts'] + '\nexport const TOKEN_BYTES = 32;\n' });
+    await repo.index();
+    expect(search(repo, { query: 'hash a token' })).not.toBe(first);
+  });
+});
+
+describe('hybrid search with an http embedder', () => {
+  it('embeds the query on its thread and blocks only the search that asks', async () => {
+    // The server runs in another process: the search blocks this thread while the query is embedded.
+    const server: ChildProcess = spawn(process.execPath, [fileURLToPath(new URL('./fixtures/fake-embeddings.mjs', import.meta.url)), '8'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    cleanup.push(() => server.kill());
+    const [line] = (await once(server.stdout!, 'data')) as [Buffer];
+    const url = line.toString().trim();
+    const repo = await indexed({ embedder: 'http', embedUrl: url, embedModel: 'fake-embed', embedDimensions: 8 });
+    expect(await queryEmbedderReady(embedderSpec(repo.config))).not.toBeNull();
+    const answer = search(repo, { query: 'session token' });
+    expect(answer).toMatchObject({ mode: 'hybrid', retrieval_phase: 'serving' });
+    expect(answer.results.some((r) => semanticReason(r.reasons))).toBe(true);
+  });
+});

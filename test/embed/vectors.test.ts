@@ -1,0 +1,116 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Config } from '../../src/config/index.js';
+import { Repo } from '../../src/engine/index.js';
+import { embedPass } from '../../src/index/embed-pass.js';
+import { retrievalPhase } from '../../src/search/index.js';
+import { vectorsOf } from '../../src/store/index.js';
+import { embedderSpec } from '../../src/embed/index.js';
+import { makeRepo, removeDir, SAMPLE_FILES, tempDir, writeFiles } from '../helpers/fixture.js';
+import { startFakeEmbeddings, type FakeEmbeddings } from './fixtures/fake-embeddings.mjs';
+
+const cleanup: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f();
+});
+
+function open(flags: Partial<Config> = {}, files = SAMPLE_FILES): Repo {
+  const root = makeRepo(files);
+  const home = tempDir();
+  const repo = Repo.open(root, { flags: { home, ...flags }, env: {} });
+  cleanup.push(() => removeDir(root), () => removeDir(home), () => repo.close());
+  return repo;
+}
+
+async function fake(script: string[] = []): Promise<FakeEmbeddings> {
+  const f = await startFakeEmbeddings({ dims: 8, script });
+  cleanup.push(() => f.close());
+  return f;
+}
+
+function withConfig(repo: Repo, over: Partial<Config>): Config {
+  return { ...repo.config, ...over };
+}
+
+describe('vectors in the index', () => {
+  it('embeds every chunk after the lexical pass and records the space', async () => {
+    const repo = open();
+    const summary = await repo.index();
+    const vectors = vectorsOf(repo.store);
+    const chunks = repo.store.counts().chunks;
+    expect(summary.embed).toMatchObject({ embedded: chunks, pending: 0, error: null });
+    expect(vectors.count()).toBe(chunks);
+    expect(vectors.identity()).toMatchObject({ name: 'builtin' });
+    expect(retrievalPhase(repo.store, embedderSpec(repo.config))).toBe('serving');
+  });
+
+  it('never stores a vector for text the chunk no longer holds', async () => {
+    const repo = open({ embedder: 'none' });
+    await repo.index();
+    const vectors = vectorsOf(repo.store);
+    const [first] = vectors.pending(0, 1);
+    repo.store.db.prepare('UPDATE chunks SET text = text || ? WHERE id = ?').run('\n// edited', first!.id);
+    const stored = repo.store.transaction(() => vectors.put(first!, new Float32Array([1, 0])));
+    expect(stored).toBe(false);
+    expect(vectors.pending(0, 1)[0]!.id).toBe(first!.id);
+  });
+
+  it('drops a file’s vectors in the transaction that replaces the file; the new chunks wait for the next pass', async () => {
+    const repo = open();
+    await repo.index();
+    const vectors = vectorsOf(repo.store);
+    const before = vectors.count();
+    const file = repo.store.files.get('src/util/crypto.ts')!;
+    const old = repo.store.chunks.ofFileId(file.id).length;
+    writeFiles(repo.root, { 'src/util/crypto.ts': SAMPLE_FILES['src/util/crypto.ts'] + '\nexport const ALGORITHM = "sha256";\n' });
+    const lexicalOnly = withConfig(repo, { embedder: 'none' });
+    const { indexRepository } = await import('../../src/index/index.js');
+    await indexRepository(repo.root, repo.store, lexicalOnly);
+    const fresh = repo.store.chunks.ofFileId(repo.store.files.get('src/util/crypto.ts')!.id).length;
+    expect(vectors.count()).toBe(before - old);
+    expect(vectors.pendingCount()).toBe(fresh);
+    expect(retrievalPhase(repo.store, embedderSpec(repo.config))).toBe('building');
+    const again = await embedPass(repo.store, repo.config);
+    expect(again).toMatchObject({ embedded: fresh, pending: 0 });
+  });
+
+  it('re-embeds everything when the embedder changes, never mixing spaces', async () => {
+    const repo = open();
+    await repo.index();
+    const chunks = repo.store.counts().chunks;
+    const server = await fake();
+    const http = withConfig(repo, { embedder: 'http', embedUrl: server.url, embedModel: 'fake-embed', embedDimensions: 8 });
+    const summary = await embedPass(repo.store, http);
+    expect(summary).toMatchObject({ embedded: chunks, pending: 0, identity: { name: 'http', model: 'fake-embed', dims: 8 } });
+    const vectors = vectorsOf(repo.store);
+    expect(vectors.identity()).toEqual({ name: 'http', model: 'fake-embed', dims: 8 });
+    expect(vectors.load(8).ids).toHaveLength(chunks);
+    // Back to builtin: the other space is dropped and rebuilt, and until then builtin answers by keyword.
+    expect(retrievalPhase(repo.store, embedderSpec(repo.config))).toBe('building');
+    expect(await embedPass(repo.store, repo.config)).toMatchObject({ embedded: chunks, identity: { name: 'builtin' } });
+  });
+
+  it('leaves the chunks of a failed batch pending and embeds them on the next pass', async () => {
+    const repo = open({ embedder: 'none' });
+    await repo.index();
+    const chunks = repo.store.counts().chunks;
+    const server = await fake(['400']);
+    const http = withConfig(repo, { embedder: 'http', embedUrl: server.url, embedModel: 'fake-embed', embedDimensions: 8, embedBatchSize: 2 });
+    const failed = await embedPass(repo.store, http);
+    expect(failed!.error).toMatch(/embedding stopped: .*400.*retried on the next index pass/);
+    expect(failed!.pending).toBeGreaterThan(0);
+    expect(failed!.embedded + failed!.pending).toBe(chunks);
+    const retried = await embedPass(repo.store, http);
+    expect(retried).toMatchObject({ embedded: failed!.pending, pending: 0, error: null });
+  });
+
+  it('reports keyword_only with no embedder, and an unreachable endpoint as an error of the pass, not of the index', async () => {
+    const repo = open({ embedder: 'none' });
+    const summary = await repo.index();
+    expect(summary.embed).toBeNull();
+    expect(retrievalPhase(repo.store, embedderSpec(repo.config))).toBe('keyword_only');
+    const down = withConfig(repo, { embedder: 'http', embedUrl: 'http://127.0.0.1:9/v1', embedModel: 'm' });
+    const res = await embedPass(repo.store, down);
+    expect(res!.error).toMatch(/did not start/);
+    expect(res!.pending).toBe(repo.store.counts().chunks);
+  });
+});
