@@ -8,9 +8,9 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { logAccess } from '../access-log.js';
 import { bearerMatches, resolveToken, TOKEN_ENV } from '../auth.js';
-import { allowedHostnames, hostAllowed, originAllowed } from '../guards.js';
+import { allowedHostnames, hostAllowed, hostnameOf, originAllowed } from '../guards.js';
 import type { Runtime } from '../runtime.js';
-import { exitOnSignals } from '../shutdown.js';
+import { stopOnSignals, stopper } from '../shutdown.js';
 
 /** One network transport's endpoints. */
 export interface Routes {
@@ -65,13 +65,12 @@ export async function serveNetwork(runtime: Runtime, routes: Routes, options: Ne
     server.listen(options.port, options.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const shownHost = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
-  info(`MCP server (${runtime.context.server.transport}) on http://${shownHost}:${port}${routes.endpoint} for ${runtime.context.repo.root}  (Ctrl-C to stop)`);
+  info(`MCP server (${runtime.context.server.transport}) on http://${hostnameOf(options.host) ?? options.host}:${port}${routes.endpoint} for ${runtime.context.repo.root}  (Ctrl-C to stop)`);
   if (pinned) info(`  Clients must send the token pinned by ${TOKEN_ENV}: Authorization: Bearer $${TOKEN_ENV}`);
   else info(`  Clients must send: Authorization: Bearer ${token}\n  Pin a stable token across restarts with ${TOKEN_ENV}.`);
 
   // Drain: refuse new connections, let the calls in flight answer, then end the sessions and their streams.
-  const close = async () => {
+  const stop = stopper(async () => {
     server.close();
     server.closeIdleConnections();
     await Promise.race([runtime.limiter.idle(), new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
@@ -79,7 +78,7 @@ export async function serveNetwork(runtime: Runtime, routes: Routes, options: Ne
     await routes.close();
     server.closeAllConnections();
     runtime.close();
-  };
+  }, warn);
   // Ctrl-C is the documented way to stop; SIGTERM reports the termination it was asked for (128 + 15).
-  exitOnSignals({ SIGINT: 0, SIGTERM: 143 }, close, warn);
+  stopOnSignals(stop, { SIGINT: 0, SIGTERM: 143 });
 }

@@ -7,16 +7,16 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Runtime } from '../runtime.js';
 import { createMcpServer } from '../server.js';
-import { exitOnSignals } from '../shutdown.js';
+import { stopOnSignals, stopper } from '../shutdown.js';
 
 export async function serveStdio(runtime: Runtime): Promise<void> {
   const server = createMcpServer(runtime);
-  const close = async () => {
+  const stop = stopper(async () => {
     await server.close();
     runtime.close();
-  };
-  exitOnSignals({ SIGINT: 0, SIGTERM: 0 }, close, runtime.options.warn);
-  process.stdin.once('end', () => void close().finally(() => process.exit(0)));
+  }, runtime.options.warn);
+  stopOnSignals(stop, { SIGINT: 0, SIGTERM: 0 });
+  process.stdin.once('end', () => stop(0));
   await server.connect(new StdioServerTransport());
   runtime.options.info(`MCP server on stdio for ${runtime.context.repo.root}`);
 }
