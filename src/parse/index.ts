@@ -13,10 +13,11 @@ import { TREE_SITTER_LANGUAGES, fileKindOf, languageOf } from './kind.js';
 import { SPECS } from './languages.js';
 import { buildLineTable, type LineTable } from './lines.js';
 import { markdownChunks, windowChunks } from './plain.js';
+import { extractRefs } from './refs.js';
 import { extractSymbols, publicSymbols } from './symbols.js';
-import type { ParsedChunk, ParsedFile, ParsedSymbol } from './types.js';
+import type { ParsedChunk, ParsedFile, ParsedRef, ParsedSymbol } from './types.js';
 
-export type { FileKind, ParsedChunk, ParsedFile, ParsedSymbol, SymbolKind } from './types.js';
+export type { FileKind, ParsedChunk, ParsedFile, ParsedRef, ParsedSymbol, RefKind, SymbolKind } from './types.js';
 export { fileKindOf, languageOf } from './kind.js';
 
 /** Files whose average line is longer than this (minified bundles) are not given to tree-sitter. */
@@ -42,7 +43,8 @@ async function treeChunks(
   t: LineTable,
   path: string,
   text: string,
-): Promise<{ chunks: ParsedChunk[]; symbols: ParsedSymbol[] } | null> {
+  references: boolean,
+): Promise<{ chunks: ParsedChunk[]; symbols: ParsedSymbol[]; references: ParsedRef[] } | null> {
   const spec = SPECS[language];
   if (!spec) return null;
   const parser = await getParser(language);
@@ -54,13 +56,19 @@ async function treeChunks(
     const root = tree.rootNode;
     const table = extractSymbols(root, spec, t);
     const chunks = chunkTree(root, t, spec, table, path);
-    return { chunks, symbols: publicSymbols(table) };
+    const refs = references && parser.language ? extractRefs(language, parser.language, root, table) : [];
+    return { chunks, symbols: publicSymbols(table), references: refs };
   } finally {
     tree.delete();
   }
 }
 
-export async function parseFile(path: string, text: string): Promise<ParsedFile> {
+export interface ParseOptions {
+  /** Extract references (calls, imports, type uses, inheritance); default true. */
+  references?: boolean;
+}
+
+export async function parseFile(path: string, text: string, options: ParseOptions = {}): Promise<ParsedFile> {
   let language: string | null = null;
   let kind: ParsedFile['kind'] = 'code';
   try {
@@ -68,23 +76,23 @@ export async function parseFile(path: string, text: string): Promise<ParsedFile>
     kind = fileKindOf(path, text);
     if (language === 'c' && /\.h$/i.test(path) && CPP_IN_H.test(text)) language = 'cpp';
     const t = buildLineTable(text);
-    if (t.count === 0) return { language, kind, chunks: [], symbols: [] };
+    if (t.count === 0) return { language, kind, chunks: [], symbols: [], references: [] };
     const minified = text.length >= MINIFIED_MIN_SIZE && text.length / t.count > MINIFIED_AVG_LINE;
     if (language !== null && TREE_SITTER_LANGUAGES.has(language) && !minified) {
       try {
-        const res = await treeChunks(language, t, path, text);
-        if (res) return { language, kind, chunks: res.chunks, symbols: res.symbols };
+        const res = await treeChunks(language, t, path, text, options.references ?? true);
+        if (res) return { language, kind, ...res };
       } catch {
         // fall through to line windows
       }
     }
-    return { language, kind, chunks: plainChunks(t, path, language), symbols: [] };
+    return { language, kind, chunks: plainChunks(t, path, language), symbols: [], references: [] };
   } catch {
     // Last resort: never throw.
     try {
-      return { language, kind, chunks: windowChunks(buildLineTable(text), path), symbols: [] };
+      return { language, kind, chunks: windowChunks(buildLineTable(text), path), symbols: [], references: [] };
     } catch {
-      return { language, kind, chunks: [], symbols: [] };
+      return { language, kind, chunks: [], symbols: [], references: [] };
     }
   }
 }
