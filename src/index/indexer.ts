@@ -11,6 +11,7 @@
  * 5. Files the walk no longer sees are removed.
  */
 import type { Config } from '../config/index.js';
+import { resolveGraph, type ResolveSummary } from '../graph/index.js';
 import type { FileVersion, Store, StoredFile } from '../store/index.js';
 import { walk, type WalkedFile } from '../walk/index.js';
 import { embedPass, type EmbedSummary } from './embed-pass.js';
@@ -28,6 +29,8 @@ export interface IndexProgress {
 
 export interface IndexOptions {
   onProgress?: (p: IndexProgress) => void;
+  /** Extract and resolve the code graph (default true; off only to measure what it costs). */
+  graph?: boolean;
 }
 
 export interface IndexSummary {
@@ -40,6 +43,8 @@ export interface IndexSummary {
   skipped: Record<string, number>;
   chunks: number;
   symbols: number;
+  /** The code graph's resolution pass: edges pending, edges answered. */
+  graph?: ResolveSummary;
   /** The embedding pass that followed (embed-pass.ts); null with no embedder. */
   embed?: EmbedSummary | null;
   elapsedMs: number;
@@ -144,6 +149,7 @@ export async function indexRepository(
         mtimeMs: task.file.mtimeMs,
         maxFileBytes: config.maxFileBytes,
         storedDigest: task.stored?.digest,
+        references: options.graph,
       });
       pending.push({ task, result });
       done++;
@@ -165,6 +171,7 @@ export async function indexRepository(
     for (const p of skippedBefore.keys()) if (!seen.has(p)) store.forgetSkipped(p);
   });
   summary.removed += gone.length;
+  if (options.graph !== false) summary.graph = resolveGraph(store, root); // answers the edges the writes above left pending
   await indexHistory(root, store);
   store.setMeta('last_indexed_at', new Date().toISOString());
   // Vectors after the lexical pass, on their own thread: keyword search answers meanwhile.

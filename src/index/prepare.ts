@@ -23,6 +23,8 @@ export interface PrepareInput {
   maxFileBytes: number;
   /** Digest of the stored version, if any. */
   storedDigest?: string;
+  /** Extract references for the code graph (default true). */
+  references?: boolean;
 }
 
 /** Path words go into their own FTS field, so `src/auth/session.ts` matches `auth session`. */
@@ -39,7 +41,7 @@ export async function prepareFile(input: PrepareInput): Promise<Prepared> {
   if (input.storedDigest === source.digest) {
     return { kind: 'same', size: source.bytes, indexedAtMs };
   }
-  const parsed = await parseFile(input.path, source.text);
+  const parsed = await parseFile(input.path, source.text, { references: input.references });
   const filePathTerms = pathTerms(input.path);
   const chunks = parsed.chunks.map((c, ord) => ({
     chunk: {
@@ -82,6 +84,7 @@ export async function prepareFile(input: PrepareInput): Promise<Prepared> {
         startLine: s.startLine,
         endLine: s.endLine,
       })),
+      edges: parsed.references,
     },
   };
 }

@@ -8,10 +8,12 @@ import { openDb, removeDbFiles, type Db } from './db.js';
 import { ChunkTable, type ChunkRecord, type ChunkTerms } from './chunks.js';
 import { FileTable, type FileRecord } from './files.js';
 import { SymbolTable, type SymbolRecord } from './symbols.js';
+import { EdgeTable, type EdgeRecord } from './edges.js';
 
 export type { FileRecord, StoredFile } from './files.js';
 export type { ChunkRecord, ChunkTerms, StoredChunk, LexicalHit } from './chunks.js';
 export type { SymbolRecord, StoredSymbol } from './symbols.js';
+export type { Confidence, EdgeRecord, EdgeStatus, EdgeTarget, LinkedSymbol, StoredEdge, StoredLink, StoredTarget } from './edges.js';
 export { FIELD_WEIGHTS } from './chunks.js';
 export { SCHEMA_VERSION } from './schema.js';
 export { sameIdentity, vectorsOf, VectorTable, type PendingChunk, type VectorIdentity, type VectorMatrix } from './vectors.js';
@@ -21,6 +23,8 @@ export interface FileVersion {
   file: FileRecord;
   chunks: { chunk: ChunkRecord; terms: ChunkTerms }[];
   symbols: SymbolRecord[];
+  /** References (the code graph); `from` indexes `symbols`. */
+  edges?: EdgeRecord[];
 }
 
 /** A file seen but not indexed, and the stat it had when that was decided. */
@@ -44,6 +48,7 @@ export class Store {
   readonly files: FileTable;
   readonly chunks: ChunkTable;
   readonly symbols: SymbolTable;
+  readonly edges: EdgeTable;
   private readonly putSkipped;
   private readonly dropSkipped;
 
@@ -55,6 +60,7 @@ export class Store {
     this.files = new FileTable(db);
     this.chunks = new ChunkTable(db);
     this.symbols = new SymbolTable(db);
+    this.edges = new EdgeTable(db);
     this.putSkipped = db.prepare(
       'INSERT OR REPLACE INTO skipped(path, reason, detail, size, mtime_ms, checked_at_ms) VALUES (@path, @reason, @detail, @size, @mtimeMs, @checkedAtMs)',
     );
@@ -77,19 +83,24 @@ export class Store {
 
   /** Replaces whatever version of the file is stored with `version`. Call inside a transaction. */
   putFile(version: FileVersion): void {
-    this.removeFile(version.file.path);
+    const isNew = !this.removeFile(version.file.path);
     const fileId = this.files.add(version.file);
     for (const { chunk, terms } of version.chunks) this.chunks.add(fileId, chunk, terms);
-    for (const s of version.symbols) this.symbols.add(fileId, s);
+    const symbolIds = version.symbols.map((s) => this.symbols.add(fileId, s));
+    this.edges.addAll(fileId, version.edges ?? [], symbolIds);
+    this.edges.invalidateNames(version.symbols.map((s) => s.name));
+    if (isNew) this.edges.invalidateImportsFor(version.file.path);
     this.dropSkipped.run(version.file.path);
   }
 
-  /** Removes a file and everything derived from it. Call inside a transaction. */
-  removeFile(path: string): void {
+  /** Removes a file and everything derived from it; false when it was not stored. Call inside a transaction. */
+  removeFile(path: string): boolean {
     const existing = this.files.get(path);
-    if (!existing) return;
+    if (!existing) return false;
+    this.edges.invalidateTargetsIn(existing.id);
     this.chunks.deleteTermsOfFile(existing.id);
     this.files.delete(existing.id);
+    return true;
   }
 
   recordSkipped(entry: SkippedFile): void {

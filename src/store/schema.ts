@@ -5,7 +5,7 @@
  * is rebuilt rather than misread.
  */
 export const APP_ID = 'sightline';
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /**
  * Embedding vectors (store/vectors.ts), of the space named by meta
@@ -84,7 +84,37 @@ CREATE VIRTUAL TABLE chunks_fts USING fts5(
   content = '', contentless_delete = 1,
   tokenize = 'unicode61 remove_diacritics 0'
 );
-${VECTOR_TABLES}`;
+${VECTOR_TABLES}
+-- The code graph (store/edges.ts): references extracted from a file version, replaced with it.
+-- kind: call | import | type | inherit | namespace; status: pending until resolved.
+CREATE TABLE edges (
+  id          INTEGER PRIMARY KEY,
+  file_id     INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  from_symbol INTEGER REFERENCES symbols(id) ON DELETE CASCADE, -- enclosing definition; NULL at top level
+  kind        TEXT NOT NULL,
+  name        TEXT NOT NULL,
+  qualifier   TEXT,
+  module      TEXT,
+  alias       TEXT,
+  line        INTEGER NOT NULL,
+  status      TEXT NOT NULL DEFAULT 'pending',
+  candidates  INTEGER NOT NULL DEFAULT 0
+) STRICT;
+CREATE INDEX edges_by_file ON edges(file_id, line);
+CREATE INDEX edges_by_name ON edges(name);
+CREATE INDEX edges_by_status ON edges(status, kind);
+CREATE INDEX edges_by_from ON edges(from_symbol);
+-- What a reference resolved to: one row per candidate, with the resolver's confidence (exact | import | name).
+CREATE TABLE edge_targets (
+  edge_id    INTEGER NOT NULL REFERENCES edges(id) ON DELETE CASCADE,
+  file_id    INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  symbol_id  INTEGER REFERENCES symbols(id) ON DELETE CASCADE,
+  confidence TEXT NOT NULL
+) STRICT;
+CREATE INDEX edge_targets_by_edge ON edge_targets(edge_id);
+CREATE INDEX edge_targets_by_file ON edge_targets(file_id);
+CREATE INDEX edge_targets_by_symbol ON edge_targets(symbol_id);
+`;
 
 export const MIGRATIONS: Record<number, string> = {
   2: VECTOR_TABLES,

@@ -58,8 +58,10 @@ export class SymbolTable {
     this.names = db.prepare('SELECT DISTINCT name_lc FROM symbols').pluck();
   }
 
-  add(fileId: number, s: SymbolRecord): void {
-    this.insert.run(fileId, s.name, s.name.toLowerCase(), identifierWords(s.name).join(''), s.qualified, s.kind, s.signature, s.startLine, s.endLine);
+  /** Inserts a definition and returns its id. */
+  add(fileId: number, s: SymbolRecord): number {
+    const row = this.insert.run(fileId, s.name, s.name.toLowerCase(), identifierWords(s.name).join(''), s.qualified, s.kind, s.signature, s.startLine, s.endLine);
+    return Number(row.lastInsertRowid);
   }
 
   /** Definitions whose simple name equals `name`, ignoring case. */

@@ -1,0 +1,67 @@
+/**
+ * The resolution pass, run after an index pass has written its files. It answers every pending
+ * edge (imports first, since a file's calls are read through its imports) and writes all answers
+ * in one transaction. Writing a file marks pending only the edges whose answer may change (see
+ * store/edges.ts), so after an edit this pass touches that file's edges, the edges that resolved
+ * into it, and the edges named after what it defines, and nothing else.
+ */
+import type { Store, StoredEdge } from '../store/index.js';
+import { GraphContext, type Resolution } from './context.js';
+import { Layout } from './layout.js';
+import { resolveImport } from './resolve-imports.js';
+import { resolveReference } from './resolve-refs.js';
+
+export interface ResolveSummary {
+  /** Edges that were pending when the pass started. */
+  pending: number;
+  /** Edges answered (pending ones, plus those read through an import whose files changed). */
+  answered: number;
+  elapsedMs: number;
+}
+
+const ORDER: Record<string, number> = { import: 0, inherit: 1, type: 2, call: 3 };
+
+function compute(edge: StoredEdge, ctx: GraphContext, depth: number): Resolution {
+  if (edge.kind === 'import') return resolveImport(edge, ctx, depth);
+  return resolveReference(edge, ctx, depth);
+}
+
+/** The repository's files and namespaces as the resolver sees them. */
+export function loadLayout(store: Store, root: string): Layout {
+  const files = store.files.list().map((f) => ({ id: f.id, path: f.path, language: f.language }));
+  return new Layout(root, files, store.edges.namespaces());
+}
+
+export function resolveGraph(store: Store, root: string): ResolveSummary {
+  const started = performance.now();
+  const pending = store.edges.pending();
+  if (pending.length === 0) return { pending: 0, answered: 0, elapsedMs: 0 };
+  const ctx = new GraphContext(store, loadLayout(store, root), compute);
+  pending.sort((a, b) => (ORDER[a.kind] ?? 9) - (ORDER[b.kind] ?? 9) || a.id - b.id);
+  for (const e of pending) ctx.resolution(e);
+  for (const fileId of filesWithMovedImports(ctx, pending)) {
+    for (const e of ctx.fileEdges(fileId)) {
+      if (e.kind !== 'import' && e.status !== 'pending') ctx.resolution(e, 0, true);
+    }
+  }
+  store.transaction(() => {
+    for (const [id, r] of ctx.answered) store.edges.resolve(id, r.status, r.candidates, r.targets);
+  });
+  return { pending: pending.length, answered: ctx.answered.size, elapsedMs: Math.round(performance.now() - started) };
+}
+
+/**
+ * Files whose imports now lead to other files than before, while their other edges were not
+ * pending: those edges were read through the old imports and are answered again.
+ */
+function filesWithMovedImports(ctx: GraphContext, pending: StoredEdge[]): Set<number> {
+  const out = new Set<number>();
+  for (const e of pending) {
+    if (e.kind !== 'import' || out.has(e.fileId)) continue;
+    if (!ctx.fileEdges(e.fileId).some((x) => x.kind !== 'import' && x.kind !== 'namespace' && x.status !== 'pending')) continue;
+    const before = new Set(ctx.store.edges.targetsOf(e.id).map((t) => t.fileId));
+    const after = new Set(ctx.resolution(e).targets.map((t) => t.fileId));
+    if (before.size !== after.size || [...after].some((f) => !before.has(f))) out.add(e.fileId);
+  }
+  return out;
+}

@@ -1,0 +1,337 @@
+/**
+ * The code graph's rows. `edges` holds the references extracted from one file version (written
+ * and dropped with the file); `edge_targets` holds what each reference resolved to, possibly
+ * several candidates, each with a confidence. An edge is `pending` until the resolver has looked
+ * at it; writing or removing a file marks pending exactly the edges whose answer may change, in
+ * the same transaction, so a crash before resolution leaves work to resume, never a wrong answer.
+ */
+import type { Db } from './db.js';
+
+export type EdgeStatus = 'pending' | 'resolved' | 'ambiguous' | 'unresolved';
+export type Confidence = 'exact' | 'import' | 'name';
+
+export interface EdgeRecord {
+  kind: string;
+  name: string;
+  qualifier: string | null;
+  module: string | null;
+  alias: string | null;
+  line: number;
+  /** Index into the file version's symbols of the enclosing definition; -1 at top level. */
+  from: number;
+}
+
+export interface StoredEdge {
+  id: number;
+  fileId: number;
+  /** Id of the enclosing definition; null at top level. */
+  fromSymbol: number | null;
+  kind: string;
+  name: string;
+  qualifier: string | null;
+  module: string | null;
+  alias: string | null;
+  line: number;
+  status: EdgeStatus;
+  /** How many candidates the resolver found (more than it stores when ambiguous past the cap). */
+  candidates: number;
+}
+
+export interface EdgeTarget {
+  fileId: number;
+  symbolId: number | null;
+  confidence: Confidence;
+}
+
+export interface StoredTarget extends EdgeTarget {
+  edgeId: number;
+}
+
+/** A definition as seen from an edge. */
+export interface LinkedSymbol {
+  id: number;
+  name: string;
+  qualified: string;
+  kind: string;
+  startLine: number;
+  endLine: number;
+  signature: string;
+}
+
+/** One reference with both of its ends: where it is written, and what it resolved to (if anything). */
+export interface StoredLink {
+  edgeId: number;
+  kind: string;
+  /** The name as written, and what preceded it. */
+  name: string;
+  qualifier: string | null;
+  module: string | null;
+  line: number;
+  status: EdgeStatus;
+  candidates: number;
+  sourceFile: number;
+  sourcePath: string;
+  /** The enclosing definition of the reference; null at file level. */
+  source: LinkedSymbol | null;
+  /** Null when the reference did not resolve. */
+  targetFile: number | null;
+  targetPath: string | null;
+  /** Null for a module-level target (an import of the module itself). */
+  target: LinkedSymbol | null;
+  confidence: Confidence | null;
+}
+
+const LINK_SELECT = `SELECT e.id AS edge_id, e.kind, e.name, e.qualifier, e.module, e.line, e.status, e.candidates,
+  e.file_id AS s_file, sf.path AS s_path,
+  ss.id AS s_id, ss.name AS s_name, ss.qualified AS s_qualified, ss.kind AS s_kind, ss.start_line AS s_start, ss.end_line AS s_end, ss.signature AS s_sig,
+  t.file_id AS t_file, tf.path AS t_path, t.confidence AS confidence,
+  ts.id AS t_id, ts.name AS t_name, ts.qualified AS t_qualified, ts.kind AS t_kind, ts.start_line AS t_start, ts.end_line AS t_end, ts.signature AS t_sig`;
+const LINK_JOINS = `JOIN files sf ON sf.id = e.file_id LEFT JOIN symbols ss ON ss.id = e.from_symbol
+  LEFT JOIN files tf ON tf.id = t.file_id LEFT JOIN symbols ts ON ts.id = t.symbol_id`;
+
+interface LinkRow {
+  edge_id: number;
+  kind: string;
+  name: string;
+  qualifier: string | null;
+  module: string | null;
+  line: number;
+  status: EdgeStatus;
+  candidates: number;
+  s_file: number;
+  s_path: string;
+  s_id: number | null;
+  s_name: string;
+  s_qualified: string;
+  s_kind: string;
+  s_start: number;
+  s_end: number;
+  s_sig: string;
+  t_file: number | null;
+  t_path: string | null;
+  confidence: Confidence | null;
+  t_id: number | null;
+  t_name: string;
+  t_qualified: string;
+  t_kind: string;
+  t_start: number;
+  t_end: number;
+  t_sig: string;
+}
+
+function linkFromRow(r: LinkRow): StoredLink {
+  return {
+    edgeId: r.edge_id,
+    kind: r.kind,
+    name: r.name,
+    qualifier: r.qualifier,
+    module: r.module,
+    line: r.line,
+    status: r.status,
+    candidates: r.candidates,
+    sourceFile: r.s_file,
+    sourcePath: r.s_path,
+    source: r.s_id === null ? null : { id: r.s_id, name: r.s_name, qualified: r.s_qualified, kind: r.s_kind, startLine: r.s_start, endLine: r.s_end, signature: r.s_sig },
+    targetFile: r.t_file,
+    targetPath: r.t_path,
+    target: r.t_id === null ? null : { id: r.t_id, name: r.t_name, qualified: r.t_qualified, kind: r.t_kind, startLine: r.t_start, endLine: r.t_end, signature: r.t_sig },
+    confidence: r.confidence,
+  };
+}
+
+interface EdgeRow {
+  id: number;
+  file_id: number;
+  from_symbol: number | null;
+  kind: string;
+  name: string;
+  qualifier: string | null;
+  module: string | null;
+  alias: string | null;
+  line: number;
+  status: EdgeStatus;
+  candidates: number;
+}
+
+function fromRow(r: EdgeRow): StoredEdge {
+  return {
+    id: r.id,
+    fileId: r.file_id,
+    fromSymbol: r.from_symbol,
+    kind: r.kind,
+    name: r.name,
+    qualifier: r.qualifier,
+    module: r.module,
+    alias: r.alias,
+    line: r.line,
+    status: r.status,
+    candidates: r.candidates,
+  };
+}
+
+/** Names that make an unresolved import worth another look once `path` exists: its stem and its directory. */
+export function importKeys(path: string): string[] {
+  const parts = path.split('/');
+  const base = parts.pop() ?? path;
+  const stem = base.replace(/\.[^.]+$/, '');
+  const keys = new Set([stem]);
+  if (parts.length > 0) keys.add(parts[parts.length - 1]!);
+  return [...keys].filter((k) => k.length > 0);
+}
+
+const IN_CHUNK = 500;
+
+export class EdgeTable {
+  private readonly insert;
+  private readonly ofFileStmt;
+  private readonly pendingStmt;
+  private readonly targetsStmt;
+  private readonly clearTargets;
+  private readonly insertTarget;
+  private readonly setStatus;
+  private readonly markTargeting;
+  private readonly markNamed;
+  private readonly markImports;
+
+  constructor(private readonly db: Db) {
+    this.insert = db.prepare(
+      `INSERT INTO edges(file_id, from_symbol, kind, name, qualifier, module, alias, line, status)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.ofFileStmt = db.prepare('SELECT * FROM edges WHERE file_id = ? ORDER BY line, id');
+    this.pendingStmt = db.prepare("SELECT * FROM edges WHERE status = 'pending' ORDER BY file_id, id");
+    this.targetsStmt = db.prepare('SELECT edge_id AS edgeId, file_id AS fileId, symbol_id AS symbolId, confidence FROM edge_targets WHERE edge_id = ?');
+    this.clearTargets = db.prepare('DELETE FROM edge_targets WHERE edge_id = ?');
+    this.insertTarget = db.prepare('INSERT INTO edge_targets(edge_id, file_id, symbol_id, confidence) VALUES (?, ?, ?, ?)');
+    this.setStatus = db.prepare('UPDATE edges SET status = ?, candidates = ? WHERE id = ?');
+    this.markTargeting = db.prepare(
+      "UPDATE edges SET status = 'pending' WHERE status != 'pending' AND id IN (SELECT edge_id FROM edge_targets WHERE file_id = ?)",
+    );
+    this.markNamed = db.prepare("UPDATE edges SET status = 'pending' WHERE name = ? AND status != 'pending'");
+    this.markImports = db.prepare(
+      "UPDATE edges SET status = 'pending' WHERE status = 'unresolved' AND kind = 'import' AND instr(module, ?) > 0",
+    );
+  }
+
+  /**
+   * Inserts a file version's references, pending resolution (a namespace declaration has nothing
+   * to resolve). `symbolIds[i]` is the id of the version's i-th symbol.
+   */
+  addAll(fileId: number, edges: EdgeRecord[], symbolIds: number[]): void {
+    for (const e of edges) {
+      const from = e.from >= 0 ? (symbolIds[e.from] ?? null) : null;
+      this.insert.run(fileId, from, e.kind, e.name, e.qualifier, e.module, e.alias, e.line, e.kind === 'namespace' ? 'resolved' : 'pending');
+    }
+  }
+
+  /**
+   * Before a file's version is replaced or removed: everything that resolved into it must be
+   * looked at again (its symbols are about to get new ids or vanish).
+   */
+  invalidateTargetsIn(fileId: number): void {
+    this.markTargeting.run(fileId);
+  }
+
+  /** After a version is written: references elsewhere to the names it defines may now resolve differently. */
+  invalidateNames(names: Iterable<string>): void {
+    for (const n of new Set(names)) this.markNamed.run(n);
+  }
+
+  /** After a new path appears: unresolved imports that mention its stem or directory get another try. */
+  invalidateImportsFor(path: string): void {
+    for (const key of importKeys(path)) this.markImports.run(key);
+  }
+
+  ofFile(fileId: number): StoredEdge[] {
+    return (this.ofFileStmt.all(fileId) as EdgeRow[]).map(fromRow);
+  }
+
+  /** Every declared package / namespace, by file. */
+  namespaces(): { fileId: number; name: string }[] {
+    return this.db.prepare("SELECT file_id AS fileId, name FROM edges WHERE kind = 'namespace'").all() as { fileId: number; name: string }[];
+  }
+
+  pending(): StoredEdge[] {
+    return (this.pendingStmt.all() as EdgeRow[]).map(fromRow);
+  }
+
+  /** Replaces an edge's targets and records the outcome. Call inside a transaction. */
+  resolve(edgeId: number, status: Exclude<EdgeStatus, 'pending'>, candidates: number, targets: EdgeTarget[]): void {
+    this.clearTargets.run(edgeId);
+    for (const t of targets) this.insertTarget.run(edgeId, t.fileId, t.symbolId, t.confidence);
+    this.setStatus.run(status, candidates, edgeId);
+  }
+
+  targetsOf(edgeId: number): StoredTarget[] {
+    return this.targetsStmt.all(edgeId) as StoredTarget[];
+  }
+
+  /** References that resolved to any of these definitions. */
+  linksIntoSymbols(symbolIds: number[], kinds?: string[]): StoredLink[] {
+    return this.links('t.symbol_id IN', symbolIds, kinds);
+  }
+
+  /** References that resolved into any of these files (to one of their definitions, or to the module). */
+  linksIntoFiles(fileIds: number[], kinds?: string[]): StoredLink[] {
+    return this.links('t.file_id IN', fileIds, kinds);
+  }
+
+  /** References written in a file (between two lines, inclusive), resolved or not. */
+  linksFrom(fileId: number, startLine = 1, endLine = Number.MAX_SAFE_INTEGER, kinds?: string[]): StoredLink[] {
+    const kindSql = kinds?.length ? `AND e.kind IN (${kinds.map(() => '?').join(',')})` : '';
+    const rows = this.db
+      .prepare(`${LINK_SELECT} FROM edges e LEFT JOIN edge_targets t ON t.edge_id = e.id ${LINK_JOINS}
+                WHERE e.file_id = ? AND e.line BETWEEN ? AND ? ${kindSql} ORDER BY e.line, e.id`)
+      .all(fileId, startLine, endLine, ...(kinds ?? [])) as LinkRow[];
+    return rows.map(linkFromRow);
+  }
+
+  private links(where: string, ids: number[], kinds?: string[]): StoredLink[] {
+    const out: StoredLink[] = [];
+    const kindSql = kinds?.length ? `AND e.kind IN (${kinds.map(() => '?').join(',')})` : '';
+    for (let i = 0; i < ids.length; i += IN_CHUNK) {
+      const slice = ids.slice(i, i + IN_CHUNK);
+      const rows = this.db
+        .prepare(`${LINK_SELECT} FROM edge_targets t JOIN edges e ON e.id = t.edge_id ${LINK_JOINS}
+                  WHERE ${where} (${slice.map(() => '?').join(',')}) ${kindSql} ORDER BY sf.path, e.line, e.id`)
+        .all(...slice, ...(kinds ?? [])) as LinkRow[];
+      out.push(...rows.map(linkFromRow));
+    }
+    return out;
+  }
+
+  /** Resolved references between different files, counted per (source file, target file). */
+  fileLinks(): { from: number; to: number; count: number }[] {
+    return this.db
+      .prepare(
+        `SELECT e.file_id AS "from", t.file_id AS "to", count(DISTINCT e.id) AS count
+         FROM edge_targets t JOIN edges e ON e.id = t.edge_id
+         WHERE e.file_id != t.file_id AND e.status = 'resolved' GROUP BY e.file_id, t.file_id`,
+      )
+      .all() as { from: number; to: number; count: number }[];
+  }
+
+  /** Definitions under a path prefix referenced from the most other files (resolved, non-import edges). */
+  mostReferenced(limit: number, pathPrefix: string): (LinkedSymbol & { path: string; files: number })[] {
+    return this.db
+      .prepare(
+        `SELECT ts.id, ts.name, ts.qualified, ts.kind, ts.start_line AS startLine, ts.end_line AS endLine, ts.signature, tf.path, r.files
+         FROM (SELECT t.symbol_id AS symbol_id, count(DISTINCT e.file_id) AS files
+               FROM edge_targets t JOIN edges e ON e.id = t.edge_id JOIN files tf ON tf.id = t.file_id
+               WHERE t.symbol_id IS NOT NULL AND e.file_id != t.file_id AND e.status = 'resolved' AND e.kind != 'import'
+                 AND substr(tf.path, 1, length(?)) = ?
+               GROUP BY t.symbol_id ORDER BY files DESC, t.symbol_id LIMIT ?) r
+         JOIN symbols ts ON ts.id = r.symbol_id JOIN files tf ON tf.id = ts.file_id
+         ORDER BY r.files DESC, tf.path, ts.start_line`,
+      )
+      .all(pathPrefix, pathPrefix, limit) as (LinkedSymbol & { path: string; files: number })[];
+  }
+
+  counts(): { edges: number; resolved: number; ambiguous: number; unresolved: number; pending: number; targets: number } {
+    const rows = this.db.prepare('SELECT status, count(*) AS n FROM edges GROUP BY status').all() as { status: EdgeStatus; n: number }[];
+    const by = Object.fromEntries(rows.map((r) => [r.status, r.n])) as Partial<Record<EdgeStatus, number>>;
+    const targets = this.db.prepare('SELECT count(*) FROM edge_targets').pluck().get() as number;
+    const edges = rows.reduce((s, r) => s + r.n, 0);
+    return { edges, resolved: by.resolved ?? 0, ambiguous: by.ambiguous ?? 0, unresolved: by.unresolved ?? 0, pending: by.pending ?? 0, targets };
+  }
+}
