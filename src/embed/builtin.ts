@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SightlineError } from '../errors/index.js';
 import { digest } from '../walk/index.js';
-import { featuresOf, type FeatureSpace } from './features.js';
+import { forEachFeature, type FeatureSpace } from './features.js';
 import type { Embedder, EmbedderIdentity } from './types.js';
 
 const MAGIC = 'SLEMB001';
@@ -68,17 +68,29 @@ export function loadStaticModel(file: string): StaticModel {
   };
 }
 
+/** Per-thread scratch: feature counts by row, and the rows touched, reused across texts. */
+const scratch = new WeakMap<StaticModel, { counts: Float32Array; touched: Int32Array }>();
+
 /** One unit vector (all zeros for a text with no features). */
 export function embedStatic(model: StaticModel, text: string): Float32Array {
   const { dims, rows, scales } = model;
+  let s = scratch.get(model);
+  if (!s) scratch.set(model, (s = { counts: new Float32Array(scales.length), touched: new Int32Array(scales.length) }));
+  const { counts, touched } = s;
+  let n = 0;
+  forEachFeature(text, model.space, (row) => {
+    if (counts[row]++ === 0) touched[n++] = row;
+  });
   const out = new Float32Array(dims);
-  for (const [row, weight] of featuresOf(text, model.space)) {
-    const w = weight * scales[row];
+  for (let t = 0; t < n; t++) {
+    const row = touched[t]!;
+    const w = (1 + Math.log(counts[row]!)) * scales[row]!;
+    counts[row] = 0;
     const at = row * dims;
-    for (let d = 0; d < dims; d++) out[d] += w * rows[at + d];
+    for (let d = 0; d < dims; d++) out[d] += w * rows[at + d]!;
   }
   let norm = 0;
-  for (let d = 0; d < dims; d++) norm += out[d] * out[d];
+  for (let d = 0; d < dims; d++) norm += out[d]! * out[d]!;
   if (norm > 0) {
     const inv = 1 / Math.sqrt(norm);
     for (let d = 0; d < dims; d++) out[d] *= inv;

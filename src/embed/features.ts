@@ -6,56 +6,102 @@
  * also yields its whole form. A vocabulary term is one feature; an unknown
  * single word falls back to hashed character trigrams of "<word>". A feature
  * weighs 1 + ln(count).
+ *
+ * Written as a character scanner rather than regular expressions: this is
+ * the embedder's hot loop.
  */
 
-const IDENT = /[A-Za-z0-9_]+/g;
-const CAMEL = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])/;
 const MAX_IDENT = 64;
-const DIGITS = /^[0-9]+$/;
+const OTHER = 0;
+const LOWER = 1;
+const UPPER = 2;
+const DIGIT = 3;
+const UNDER = 4;
+
+const CLASS = new Uint8Array(128);
+for (let c = 97; c <= 122; c++) CLASS[c] = LOWER;
+for (let c = 65; c <= 90; c++) CLASS[c] = UPPER;
+for (let c = 48; c <= 57; c++) CLASS[c] = DIGIT;
+CLASS[95] = UNDER;
+
+const classOf = (text: string, i: number): number => {
+  const c = text.charCodeAt(i);
+  return c < 128 ? CLASS[c]! : OTHER;
+};
 
 export interface FeatureSpace {
   vocab: Map<string, number>;
   buckets: number;
 }
 
+/** A camelCase or letter/digit edge between i - 1 and i (inside one underscore-free piece). */
+function boundary(text: string, i: number, end: number): boolean {
+  const a = classOf(text, i - 1);
+  const b = classOf(text, i);
+  if (b === UPPER) return a === LOWER || a === DIGIT || (a === UPPER && i + 1 < end && classOf(text, i + 1) === LOWER);
+  return (a === DIGIT) !== (b === DIGIT); // letter↔digit
+}
+
+const words: string[] = [];
+
 /** Calls `emit(term, isSingleWord)` for each term of `text`, in order. */
 export function forEachModelTerm(text: string, emit: (term: string, single: boolean) => void): void {
-  for (const m of text.matchAll(IDENT)) {
-    const raw = m[0];
-    if (raw.length > MAX_IDENT) continue;
-    const words: string[] = [];
-    for (const piece of raw.split('_')) {
-      if (!piece) continue;
-      for (const w of piece.split(CAMEL)) if (w.length >= 2 && !DIGITS.test(w)) words.push(w.toLowerCase());
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    if (classOf(text, i) === OTHER) {
+      i++;
+      continue;
     }
-    if (words.length > 1) emit(words.join(''), false);
-    for (const w of words) emit(w, true);
+    let end = i;
+    while (end < n && classOf(text, end) !== OTHER) end++;
+    if (end - i <= MAX_IDENT) {
+      words.length = 0;
+      let start = i;
+      for (let j = i; j <= end; j++) {
+        const cut = j === end || classOf(text, j) === UNDER || (j > start && classOf(text, j - 1) !== UNDER && boundary(text, j, end));
+        if (!cut) continue;
+        if (j - start >= 2 && classOf(text, start) !== UNDER) {
+          const w = text.slice(start, j);
+          if (!/^[0-9]+$/.test(w)) words.push(w.toLowerCase());
+        }
+        start = j < end && classOf(text, j) === UNDER ? j + 1 : j;
+      }
+      if (words.length > 1) emit(words.join(''), false);
+      for (const w of words) emit(w, true);
+    }
+    i = end;
   }
 }
 
 /** FNV-1a, 32-bit, over the string's code units (the features are ASCII, so these are its UTF-8 bytes). */
 export function fnv1a(s: string): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
   return h;
+}
+
+/** Calls `emit(row)` once per feature occurrence of `text`. */
+export function forEachFeature(text: string, space: FeatureSpace, emit: (row: number) => void): void {
+  const base = space.vocab.size;
+  forEachModelTerm(text, (term, single) => {
+    const row = space.vocab.get(term);
+    if (row !== undefined) emit(row);
+    else if (single) {
+      const w = `<${term}>`;
+      for (let k = 0; k + 3 <= w.length; k++) {
+        let h = 0x811c9dc5;
+        for (let m = k; m < k + 3; m++) h = Math.imul(h ^ w.charCodeAt(m), 0x01000193) >>> 0;
+        emit(base + (h % space.buckets));
+      }
+    }
+  });
 }
 
 /** Feature rows and their weights for one text. */
 export function featuresOf(text: string, space: FeatureSpace): Map<number, number> {
   const counts = new Map<number, number>();
-  const add = (row: number) => counts.set(row, (counts.get(row) ?? 0) + 1);
-  const base = space.vocab.size;
-  forEachModelTerm(text, (term, single) => {
-    const row = space.vocab.get(term);
-    if (row !== undefined) add(row);
-    else if (single) {
-      const w = `<${term}>`;
-      for (let i = 0; i + 3 <= w.length; i++) add(base + (fnv1a(w.slice(i, i + 3)) % space.buckets));
-    }
-  });
+  forEachFeature(text, space, (row) => counts.set(row, (counts.get(row) ?? 0) + 1));
   for (const [row, c] of counts) counts.set(row, 1 + Math.log(c));
   return counts;
 }

@@ -8,7 +8,9 @@ import { describeError, SightlineError } from '../errors/index.js';
 import type { RetrievalPhase } from '../engine/index.js';
 
 export function toolResult(envelope: object, phase: RetrievalPhase): CallToolResult {
-  const structured = { ...envelope, retrieval_phase: phase };
+  // The first index still running wins; after it, a search's own phase says how far its vectors are.
+  const own = (envelope as { retrieval_phase?: string }).retrieval_phase;
+  const structured = { ...envelope, retrieval_phase: phase === 'building' ? phase : (own ?? phase) };
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
 }
 

@@ -6,6 +6,7 @@
  */
 import { queryEmbedder, type EmbedderSpec } from '../embed/index.js';
 import { sameIdentity, vectorsOf, type Store, type VectorMatrix } from '../store/index.js';
+import { indexVersion } from './cache.js';
 
 export interface VectorHit {
   chunkId: number;
@@ -33,9 +34,17 @@ export function nearest(matrix: VectorMatrix, q: Float32Array, limit: number): V
   const top: VectorHit[] = [];
   let floor = -Infinity;
   for (let r = 0; r < n; r++) {
-    let s = 0;
     const at = r * dims;
-    for (let d = 0; d < dims; d++) s += data[at + d]! * q[d]!;
+    let s0 = 0, s1 = 0, s2 = 0, s3 = 0; // four accumulators: independent adds pipeline
+    let d = 0;
+    for (; d + 3 < dims; d += 4) {
+      s0 += data[at + d]! * q[d]!;
+      s1 += data[at + d + 1]! * q[d + 1]!;
+      s2 += data[at + d + 2]! * q[d + 2]!;
+      s3 += data[at + d + 3]! * q[d + 3]!;
+    }
+    for (; d < dims; d++) s0 += data[at + d]! * q[d]!;
+    const s = s0 + s1 + s2 + s3;
     if (top.length >= limit && s <= floor) continue;
     let i = top.length < limit ? top.length : limit - 1;
     if (top.length < limit) top.push({ chunkId: ids[r]!, similarity: s });
@@ -64,11 +73,22 @@ export function vectorSearch(store: Store, spec: EmbedderSpec, query: string, li
   return nearest(matrixOf(store, identity.dims), q, limit);
 }
 
+const complete = new WeakMap<Store['db'], { version: string; complete: boolean }>();
+
+/** Whether every chunk has a vector; counted again only after the index changed (the count scans every chunk). */
+function allEmbedded(store: Store): boolean {
+  const version = indexVersion(store);
+  const cached = complete.get(store.db);
+  if (cached?.version === version) return cached.complete;
+  const answer = vectorsOf(store).pendingCount() === 0;
+  complete.set(store.db, { version, complete: answer });
+  return answer;
+}
+
 /** keyword_only with no embedder; serving once every chunk has a vector of the current space; building before. */
 export function retrievalPhase(store: Store, spec: EmbedderSpec): RetrievalPhase {
   if (spec.kind === 'none') return 'keyword_only';
-  const vectors = vectorsOf(store);
   const embedder = queryEmbedder(spec);
-  if (!embedder || !sameIdentity(vectors.identity(), embedder.identity)) return 'building';
-  return vectors.pendingCount() === 0 ? 'serving' : 'building';
+  if (!embedder || !sameIdentity(vectorsOf(store).identity(), embedder.identity)) return 'building';
+  return allEmbedded(store) ? 'serving' : 'building';
 }

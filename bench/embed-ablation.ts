@@ -1,0 +1,118 @@
+/**
+ * npm run bench:embed-ablation -- <records.jsonl> [--mirrors DIR] [--repo owner/name] [--limit N] [--work DIR] [--out FILE]
+ *
+ * The semantic ablation on bench:quality's records: each record's checkout is
+ * indexed once (lexical pass, then the builtin embedding pass) and asked
+ * `search --files` three ways — keyword, semantic only, hybrid — plus hybrid
+ * at other semantic weights, with a leave-one-repository-out choice of that
+ * weight. Prints strict Acc@k, Recall@5 and MRR per language and overall.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Repo, repoId, search, type SearchOptions } from '../src/engine/index.js';
+import { hybridFiles } from '../src/search/index.js';
+import { Checkout, findMirror } from './quality/checkout.js';
+import { averages, METRIC_NAMES, score, type Scores } from './quality/metrics.js';
+import { byRepository, loadRecords, type BenchRecord } from './quality/records.js';
+import { table, usage } from './util.js';
+
+const K = 10;
+const MODES = ['keyword', 'semantic', 'hybrid'] as const;
+/** Semantic weights tried for hybrid (keyword weight 1). */
+const WEIGHTS = [0.25, 0.5, 0.75, 1, 1.5];
+
+interface Outcome {
+  record: BenchRecord;
+  byMode: Record<(typeof MODES)[number], Scores>;
+  byWeight: Scores[];
+}
+
+function options() {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      mirrors: { type: 'string', default: '../.mirror' },
+      repo: { type: 'string' },
+      limit: { type: 'string' },
+      work: { type: 'string', default: path.join(os.tmpdir(), 'sightline-embed-ablation') },
+      out: { type: 'string' },
+    },
+  });
+  if (!positionals[0]) usage('usage: npm run bench:embed-ablation -- <records.jsonl> [--mirrors DIR] [--repo owner/name] [--limit N] [--work DIR] [--out FILE]');
+  return { file: positionals[0], limit: values.limit ? Number(values.limit) : Infinity, mirrors: path.resolve(values.mirrors), work: path.resolve(values.work), repo: values.repo, out: values.out };
+}
+
+async function runRepository(name: string, records: BenchRecord[], opts: ReturnType<typeof options>): Promise<Outcome[]> {
+  const checkout = new Checkout(findMirror(opts.mirrors, name), opts.work, name, true);
+  const home = path.join(opts.work, 'home');
+  fs.rmSync(path.join(home, repoId(checkout.root)), { recursive: true, force: true });
+  const out: Outcome[] = [];
+  let repo: Repo | null = null;
+  try {
+    for (const record of records) {
+      checkout.moveTo(record.base_commit);
+      repo ??= Repo.open(checkout.root, { flags: { home, queryCacheSize: 0 }, env: {} });
+      const summary = await repo.index();
+      if (summary.embed?.error) process.stderr.write(`${record.id}: ${summary.embed.error}\n`);
+      const ask = (mode: SearchOptions['mode']) => search(repo!, { query: record.query, files: true, k: K, force: true, mode }).results.map((r) => r.path);
+      const byMode = Object.fromEntries(MODES.map((m) => [m, score(ask(m), record.gold_code_files)])) as Outcome['byMode'];
+      const byWeight = WEIGHTS.map((w) => {
+        const config = { ...repo!.config, fusionSemanticWeight: w };
+        const files = hybridFiles(repo!.store, config, record.query, { limit: K }).results.map((f) => f.file.path);
+        return score(files, record.gold_code_files);
+      });
+      out.push({ record, byMode, byWeight });
+      process.stderr.write(`${record.id}: Acc@5 keyword ${byMode.keyword.acc[5]} semantic ${byMode.semantic.acc[5]} hybrid ${byMode.hybrid.acc[5]}\n`);
+    }
+  } finally {
+    repo?.close();
+  }
+  return out;
+}
+
+/** For each repository, the weight with the best mean Acc@5 (then MRR) on the other repositories, scored on this one. */
+function leaveOneRepoOut(outcomes: Outcome[]): Scores[] {
+  const repos = [...new Set(outcomes.map((o) => o.record.repo))];
+  const pick = new Map<string, number>();
+  for (const held of repos) {
+    const rest = outcomes.filter((o) => o.record.repo !== held);
+    let best = 0;
+    let bestKey = -Infinity;
+    WEIGHTS.forEach((_, i) => {
+      const a = averages(rest.map((o) => o.byWeight[i]!));
+      const key = a[2]! * 1000 + a[5]!;
+      if (key > bestKey) [best, bestKey] = [i, key];
+    });
+    pick.set(held, best);
+  }
+  return outcomes.map((o) => o.byWeight[pick.get(o.record.repo)!]!);
+}
+
+async function main(): Promise<void> {
+  const opts = options();
+  let records = loadRecords(opts.file);
+  if (opts.repo) records = records.filter((r) => r.repo.toLowerCase() === opts.repo!.toLowerCase());
+  records = records.slice(0, opts.limit);
+  fs.mkdirSync(opts.work, { recursive: true });
+  const outcomes: Outcome[] = [];
+  for (const [name, list] of byRepository(records)) {
+    process.stderr.write(`${name}: ${list.length} record(s)\n`);
+    outcomes.push(...(await runRepository(name, list, opts)));
+  }
+  const loo = leaveOneRepoOut(outcomes);
+  const languages = [...new Set(outcomes.map((o) => o.record.language))].sort();
+  const rows: (string | number)[][] = [];
+  for (const language of [...languages, 'ALL']) {
+    const idx = outcomes.flatMap((o, i) => (language === 'ALL' || o.record.language === language ? [i] : []));
+    for (const mode of MODES) rows.push([language, String(idx.length), mode, ...averages(idx.map((i) => outcomes[i]!.byMode[mode]))]);
+    rows.push([language, String(idx.length), 'hybrid, weight chosen leave-one-repo-out', ...averages(idx.map((i) => loo[i]!))]);
+  }
+  console.log(`${outcomes.length} records; search --files, k=${K}; embedder builtin\n`);
+  console.log(table(['language', 'n', 'mode', ...METRIC_NAMES], rows) + '\n');
+  console.log(table(['semantic weight (keyword 1)', ...METRIC_NAMES], WEIGHTS.map((w, i) => [String(w), ...averages(outcomes.map((o) => o.byWeight[i]!))])));
+  if (opts.out) fs.writeFileSync(opts.out, JSON.stringify(outcomes.map((o) => ({ id: o.record.id, repo: o.record.repo, language: o.record.language, byMode: o.byMode, byWeight: o.byWeight })), null, 1));
+}
+
+await main();
