@@ -1,2 +1,28 @@
-/** Token budgets: exact counting (and, later, the gate and context packing). */
+/**
+ * Token budgets: exact counting, the gate (ok or refine), trimming, context
+ * packing with receipts, and usage over the last hour.
+ */
 export { countTokens } from './tokens.js';
+export { jsonTokens, selfCountedJson, selfCountedTokens } from './count.js';
+export { gateLimits, trimBudget, type GateLimits } from './limits.js';
+export {
+  assess,
+  gate,
+  oneShotLedger,
+  relevantHits,
+  summarize,
+  type GateDecision,
+  type GateHit,
+  type GateInput,
+  type GateSummary,
+  type RefineEnvelope,
+  type RefineReason,
+  type RefusalLedger,
+  type Suggestion,
+} from './gate.js';
+export { commonDirectory, distribution, type DirectoryHits } from './distribution.js';
+export { scopeSuggestions, termSuggestions, type Yield } from './suggest.js';
+export { trimToBudget, type Trimmed } from './trim.js';
+export { pack, type PackCandidate, type Packed, type PackOptions } from './pack.js';
+export { parseKnown, receiptFor, wholeFileReceipt, type ReceiptBook } from './receipts.js';
+export { UsageMeter, USAGE_WINDOW_MS, type UsageReport, type UsageTotals } from './usage.js';

@@ -5,90 +5,24 @@
  * 0 ok, 1 internal error, 2 usage (bad argument, missing path), 3 corrupt
  * index, 4 disk refused.
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
-import { describeError, SightlineError } from '../errors/index.js';
+import { Command, Option } from 'commander';
 import {
   dryRun,
+  gatedLocate,
+  gatedRead,
+  gatedSearch,
   listFiles,
-  locate,
   outline,
-  read,
-  Repo,
-  search,
   stats,
   type IndexSummary,
   type LocateKind,
 } from '../engine/index.js';
+import { registerContext } from './context.js';
 import { registerInit } from './init.js';
 import { progressBar } from './progress.js';
 import * as render from './render.js';
 import { registerServe } from './serve.js';
-
-interface CommonOptions {
-  repo: string;
-  json?: boolean;
-  config?: string;
-}
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
-  return n;
-}
-
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
-}
-
-function print(text: string): void {
-  process.stdout.write(text.endsWith('\n') ? text : text + '\n');
-}
-
-function emit<T>(options: CommonOptions, value: T, text: (v: T) => string): void {
-  print(options.json ? JSON.stringify(value) : text(value));
-}
-
-function fail(err: unknown, json: boolean | undefined): never {
-  const message = describeError(err);
-  if (json) print(JSON.stringify({ status: 'error', error: message }));
-  process.stderr.write(`sightline: ${message}\n`);
-  if (process.env.SIGHTLINE_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
-  process.exit(err instanceof SightlineError ? err.exitCode : 1);
-}
-
-/** Opens the repository, runs the verb, closes the index, maps errors to exit codes. */
-async function withRepo(options: CommonOptions, body: (repo: Repo) => Promise<void> | void, openFlags = {}): Promise<void> {
-  let repo: Repo | undefined;
-  try {
-    repo = Repo.open(options.repo, { configPath: options.config, flags: openFlags });
-    await body(repo);
-  } catch (err) {
-    repo?.close();
-    fail(err, options.json);
-  }
-  repo.close();
-}
-
-/** Indexes first when the repository has never been indexed (search and locate). */
-async function indexOnFirstUse(repo: Repo): Promise<void> {
-  if (repo.hasIndex()) return;
-  const bar = progressBar();
-  process.stderr.write(process.stderr.isTTY ? '' : 'sightline: no index yet; indexing first\n');
-  const summary = await repo.ensureIndexed(bar.update);
-  bar.done();
-  if (summary && process.stderr.isTTY) process.stderr.write(render.renderIndexSummary(summary) + '\n');
-}
-
-function common(cmd: Command): Command {
-  return cmd
-    .option('--repo <path>', 'repository root', '.')
-    .option('--config <file>', 'config file (default: <repo>/sightline.config.json)')
-    .option('--json', 'print one JSON object instead of text');
-}
-
-function examples(...lines: string[]): string {
-  return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
-}
+import { collect, common, emit, examples, fail, indexOnFirstUse, orRefine, positiveInt, withRepo, type CommonOptions } from './verb.js';
 
 export function buildProgram(): Command {
   const program = new Command('sightline')
@@ -134,12 +68,16 @@ export function buildProgram(): Command {
       .option('--exclude <glob>', 'drop results under these globs (repeatable)', collect)
       .option('--kind <kind>', 'only these file kinds: code, test, doc, config, generated (repeatable)', collect)
       .option('--regex', 'treat the query as a regular expression, matched line by line')
-      .option('--force', 'never refuse (answer even a very broad query)')
-      .addHelpText('after', examples('sightline search "parse config file"', 'sightline search getUserName --files -k 5', 'sightline search "TODO|FIXME" --regex --scope src', 'sightline search "retry backoff" --json')),
-  ).action(async (words: string[], o: CommonOptions & { k?: number; files?: boolean; scope?: string; exclude?: string[]; kind?: string[]; regex?: boolean; force?: boolean }) => {
+      .option('--force', 'answer even a very broad query instead of asking to refine it (still trimmed to --max-tokens)')
+      .option('--max-tokens <n>', 'trim the results to this many tokens (default 6000, never above 24000)', positiveInt)
+      .option('--session <id>', 'count refusals across calls under this name: after 3 in a row the gate opens')
+      .addHelpText('after', examples('sightline search "parse config file"', 'sightline search getUserName --files -k 5', 'sightline search "TODO|FIXME" --regex --scope src', 'sightline search "retry backoff" --json --session task-42')),
+  ).action(async (words: string[], o: CommonOptions & { k?: number; files?: boolean; scope?: string; exclude?: string[]; kind?: string[]; regex?: boolean; force?: boolean; maxTokens?: number; session?: string }) => {
     await withRepo(o, async (repo) => {
       await indexOnFirstUse(repo);
-      emit(o, search(repo, { query: words.join(' '), k: o.k, files: o.files, scope: o.scope, exclude: o.exclude, kind: o.kind, regex: o.regex, force: o.force }), render.renderSearch);
+      const query = words.join(' ');
+      const answer = gatedSearch(repo, { query, k: o.k, files: o.files, scope: o.scope, exclude: o.exclude, kind: o.kind, regex: o.regex, force: o.force, maxTokens: o.maxTokens, session: o.session });
+      emit(o, answer, orRefine(render.renderSearch));
     });
   });
 
@@ -150,11 +88,15 @@ export function buildProgram(): Command {
       .addOption(new Option('--kind <kind>', 'definition, reference or any').choices(['definition', 'reference', 'any']).default('any'))
       .option('--scope <dir-or-glob>', 'only under this directory or glob')
       .option('--max-results <n>', 'cap on results', positiveInt)
-      .addHelpText('after', examples('sightline locate Repo', 'sightline locate Store.open --kind definition', 'sightline locate search --kind reference --scope src/cli')),
-  ).action(async (name: string, o: CommonOptions & { kind: LocateKind; scope?: string; maxResults?: number }) => {
+      .option('--max-tokens <n>', 'trim the results to this many tokens (default 6000, never above 24000)', positiveInt)
+      .option('--force', 'answer even for a name used everywhere instead of asking to refine')
+      .option('--session <id>', 'count refusals across calls under this name: after 3 in a row the gate opens')
+      .addHelpText('after', examples('sightline locate Repo', 'sightline locate Store.open --kind definition', 'sightline locate search --kind reference --scope src/cli --session task-42')),
+  ).action(async (name: string, o: CommonOptions & { kind: LocateKind; scope?: string; maxResults?: number; maxTokens?: number; force?: boolean; session?: string }) => {
     await withRepo(o, async (repo) => {
       await indexOnFirstUse(repo);
-      emit(o, locate(repo, { query: name, kind: o.kind, scope: o.scope, maxResults: o.maxResults }), render.renderLocate);
+      const answer = gatedLocate(repo, { query: name, kind: o.kind, scope: o.scope, maxResults: o.maxResults, maxTokens: o.maxTokens, force: o.force, session: o.session });
+      emit(o, answer, orRefine(render.renderLocate));
     });
   });
 
@@ -172,10 +114,15 @@ export function buildProgram(): Command {
       .command('read <target>')
       .description('the current text of a symbol or path[:start[-end]], widened to the enclosing block')
       .option('--no-expand', 'keep the exact line range')
-      .option('--max-tokens <n>', 'cut the text to this many tokens', positiveInt)
-      .addHelpText('after', examples('sightline read src/cli/main.ts:10-20', 'sightline read Repo', 'sightline read README.md --max-tokens 500')),
-  ).action(async (target: string, o: CommonOptions & { expand: boolean; maxTokens?: number }) => {
-    await withRepo(o, async (repo) => emit(o, await read(repo, { target, expand: o.expand, maxTokens: o.maxTokens }), render.renderRead));
+      .option('--max-tokens <n>', 'cut the text to this many tokens (default 6000, never above 24000)', positiveInt)
+      .option('--force', 'read even a span too big to answer whole, cut to --max-tokens')
+      .option('--session <id>', 'count refusals across calls under this name: after 3 in a row the gate opens')
+      .addHelpText('after', examples('sightline read src/cli/main.ts:10-20', 'sightline read Repo', 'sightline read README.md --max-tokens 500', 'sightline read src/big.ts --force --json')),
+  ).action(async (target: string, o: CommonOptions & { expand: boolean; maxTokens?: number; force?: boolean; session?: string }) => {
+    await withRepo(o, async (repo) => {
+      const answer = await gatedRead(repo, { target, expand: o.expand, maxTokens: o.maxTokens, force: o.force, session: o.session });
+      emit(o, answer, orRefine(render.renderRead));
+    });
   });
 
   common(
@@ -201,6 +148,7 @@ export function buildProgram(): Command {
 
   registerServe(program);
   registerInit(program);
+  registerContext(program);
 
   return program;
 }

@@ -15,6 +15,15 @@ const DEFAULT_EXCLUDE_DIRS = ['.git', 'node_modules', 'dist', 'build', 'target',
 const RANGES = {
   maxFileBytes: [1_024, 64 * 1_048_576],
   toolConcurrency: [1, 64],
+  maxFiles: [1, 10_000],
+  maxHits: [1, 100_000],
+  maxTokens: [100, 200_000],
+  minRelevance: [0, 1],
+  absoluteMaxTokens: [1_000, 200_000],
+  compoundMargin: [0, 1],
+  maxRefusals: [1, 100],
+  contextBudgetTokens: [128, 200_000],
+  contextTop: [1, 50],
   embedDimensions: [0, 8_192],
   embedBatchSize: [1, 2_048],
   embedConcurrency: [1, 32],
@@ -36,6 +45,16 @@ export const ConfigSchema = z.object({
   excludeDirs: z.array(z.string()).describe('directory names skipped at any depth'),
   maxFileBytes: z.number().int().describe('files larger than this are skipped'),
   toolConcurrency: z.number().int().describe('MCP tool bodies that may run at once'),
+  maxFiles: z.number().int().describe('gate: more distinct files than this is too broad (refine)'),
+  maxHits: z.number().int().describe('gate: more hits than this is too broad (refine)'),
+  maxTokens: z.number().int().describe('gate: answers that pass are trimmed to this many tokens'),
+  minRelevance: z.number().describe('gate: a best hit below this normalised 0-1 relevance asks to refine'),
+  absoluteMaxTokens: z.number().int().describe('gate: no answer exceeds this many tokens, even with force'),
+  compoundMargin: z.number().describe('gate: a single limit missed by at most this share still passes'),
+  maxRefusals: z.number().int().describe('gate: consecutive refusals in one session before the gate opens'),
+  contextBudgetTokens: z.number().int().describe('context: default budget_tokens of a bundle'),
+  contextTop: z.number().int().describe('context: default number of files in a bundle'),
+  contextDetail: z.enum(['paths', 'outline', 'slices', 'auto']).describe('context: default detail level'),
   embedder: z.enum(['builtin', 'onnx', 'http', 'none']).describe('semantic: the embedder (docs/semantic.md); none is keyword-only'),
   modelDir: z.string().describe('semantic: onnx model folder (config.json, tokenizer.json, onnx/model.onnx)'),
   embedUrl: z.string().describe('semantic: http base URL of an OpenAI-compatible API, e.g. http://localhost:11434/v1'),
@@ -64,6 +83,16 @@ export function defaultConfig(): Config {
     excludeDirs: [...DEFAULT_EXCLUDE_DIRS],
     maxFileBytes: 1_048_576,
     toolConcurrency: 2,
+    maxFiles: 25,
+    maxHits: 120,
+    maxTokens: 6_000,
+    minRelevance: 0.35,
+    absoluteMaxTokens: 24_000,
+    compoundMargin: 0.15,
+    maxRefusals: 3,
+    contextBudgetTokens: 8_192,
+    contextTop: 10,
+    contextDetail: 'auto',
     // Semantic retrieval: defaults and their reasons are in src/search/fusion.ts and cutoff.ts.
     embedder: 'builtin',
     modelDir: '',
@@ -156,6 +185,10 @@ function clampRanges(config: Config, warn: (m: string) => void): Config {
       warn(`${key}=${v} is outside ${lo}..${hi}; using ${clamped}`);
       out[key] = clamped;
     }
+  }
+  if (out.maxTokens > out.absoluteMaxTokens) {
+    warn(`maxTokens=${out.maxTokens} is above absoluteMaxTokens=${out.absoluteMaxTokens}; using ${out.absoluteMaxTokens}`);
+    out.maxTokens = out.absoluteMaxTokens;
   }
   return out;
 }

@@ -4,9 +4,9 @@
  */
 export { Repo, resolveRepoRoot, repoId, type OpenRepoOptions } from './repo.js';
 export { search, DEFAULT_K, type SearchOptions } from './search.js';
-export { locate, type LocateEnvelope, type LocateKind, type LocateOptions } from './locate.js';
+export { gatedLocate, locate, type GatedLocateEnvelope, type LocateEnvelope, type LocateKind, type LocateOptions } from './locate.js';
 export { outline, type OutlineEntry, type OutlineEnvelope } from './outline.js';
-export { read, DEFAULT_READ_TOKENS, type ReadEnvelope, type ReadOptions } from './read.js';
+export { gatedRead, read, type ReadEnvelope, type ReadOptions } from './read.js';
 export { listFiles, type ListFilesEnvelope, type ListFilesOptions, type ListedFile } from './list-files.js';
 export { dryRun, type DryRunReport } from './dry-run.js';
 export { stats, type StatsEnvelope } from './stats.js';
@@ -14,4 +14,6 @@ export { errorEnvelope, type ErrorEnvelope, type ResultItem, type RetrievalMode,
 export type { IndexProgress, IndexSummary } from '../index/index.js';
 export { IndexJob, type IndexJobState, type IndexJobStatus, type RetrievalPhase } from './jobs.js';
 export { health, type HealthEnvelope, type IndexHealth } from './health.js';
-export { searchWithinBudget, type BudgetedSearchEnvelope } from './search-budget.js';
+export { gatedSearch, type CitedResult, type GatedSearchEnvelope } from './search-gate.js';
+export { citationProbe, type GatedFields, type GateOptions } from './gated.js';
+export { packContext, MAX_BUDGET_TOKENS, MAX_TOP, MIN_BUDGET_TOKENS, type ContextDetail, type ContextEntry, type ContextEnvelope, type ContextOptions } from './context.js';

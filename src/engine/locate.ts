@@ -3,10 +3,13 @@
  * come from the symbol table; references are exact identifier matches in the
  * indexed text, found through the lexical index and confirmed line by line.
  */
+import { scopeSuggestions, type RefineEnvelope, type Suggestion } from '../budget/index.js';
+import type { Citation } from '../cite/index.js';
 import { usageError } from '../errors/index.js';
 import { identifierWords, pathFilter } from '../search/index.js';
 import type { StoredSymbol } from '../store/index.js';
 import { round, type ResultItem } from './envelope.js';
+import { limitsOf, runGate, type GatedFields, type GateOptions } from './gated.js';
 import type { Repo } from './repo.js';
 import { numberedLine } from './snippet.js';
 
@@ -19,11 +22,17 @@ export interface LocateOptions {
   maxResults?: number;
 }
 
+export type LocateResult = ResultItem & { symbol_kind?: string; signature?: string };
+
 export interface LocateEnvelope {
   status: 'ok';
   query: string;
   total: number;
-  results: (ResultItem & { symbol_kind?: string; signature?: string })[];
+  results: LocateResult[];
+}
+
+export interface GatedLocateEnvelope extends Omit<LocateEnvelope, 'results'>, GatedFields {
+  results: (LocateResult & Citation & { tokens: number })[];
 }
 
 const DEFAULT_MAX_RESULTS = 50;
@@ -45,8 +54,7 @@ export function locate(repo: Repo, options: LocateOptions): LocateEnvelope {
   if (!/[\p{L}\p{N}_$]/u.test(query)) throw usageError('locate needs a symbol name, e.g. "UserService" or "Config.load"');
   const kind = options.kind ?? 'any';
   if (!['definition', 'reference', 'any'].includes(kind)) throw usageError(`kind must be definition, reference or any (got ${kind})`);
-  const max = options.maxResults ?? DEFAULT_MAX_RESULTS;
-  if (!Number.isInteger(max) || max < 1) throw usageError(`max_results must be a positive integer (got ${max})`);
+  const max = maxResultsOf(options);
   const accept = pathFilter({ scope: options.scope });
   const { name, qualifier } = splitQualified(query);
   const kindOf = new Map(repo.store.files.list().map((f) => [f.id, f.kind]));
@@ -75,6 +83,36 @@ export function locate(repo: Repo, options: LocateOptions): LocateEnvelope {
   }
   if (kind !== 'definition') results.push(...references(repo, name, definitions, accept, kindOf));
   return { status: 'ok', query, total: results.length, results: results.slice(0, max) };
+}
+
+function maxResultsOf(options: LocateOptions): number {
+  const max = options.maxResults ?? DEFAULT_MAX_RESULTS;
+  if (!Number.isInteger(max) || max < 1) throw usageError(`max_results must be a positive integer (got ${max})`);
+  return max;
+}
+
+/** `locate` behind the gate: a name mentioned all over the repository gets a refine answer. */
+export function gatedLocate(repo: Repo, options: LocateOptions & GateOptions): GatedLocateEnvelope | RefineEnvelope {
+  const limits = limitsOf(repo, options);
+  const max = maxResultsOf(options);
+  const all = (narrowed: LocateOptions) => locate(repo, { ...narrowed, maxResults: Number.MAX_SAFE_INTEGER });
+  const found = all(options);
+  const outcome = runGate(repo, options, {
+    hits: found.results.map((r) => ({ path: r.path, relevance: 1 })), // an exact name match is fully relevant
+    items: found.results.slice(0, max),
+    suggest: (hits, summary) => {
+      const perHit = summary.total_found ? summary.est_tokens / summary.total_found : 0;
+      const yieldOf = (n: number) => ({ hits: n, estTokens: Math.round(n * perHit) });
+      const out: Suggestion[] = scopeSuggestions(hits, limits, (scope) => yieldOf(all({ ...options, scope }).total));
+      if ((options.kind ?? 'any') !== 'definition') {
+        const definitions = all({ ...options, kind: 'definition' }).total;
+        if (definitions > 0) out.push({ action: 'narrow_kind', arg: 'definition', would_yield: definitions, est_tokens: yieldOf(definitions).estTokens, hint: 'pass kind: "definition" for where it is declared only' });
+      }
+      return out;
+    },
+  });
+  if ('refine' in outcome) return outcome.refine;
+  return { status: 'ok', query: found.query, total: found.total, results: outcome.results, ...outcome.fields };
 }
 
 function rankOf(s: StoredSymbol, kindOf: Map<number, string>): number {

@@ -1,13 +1,16 @@
 /**
  * `read`: the current text of a symbol or a line range. A range is widened to
  * its smallest enclosing definition when `expand` is on, so an agent gets a
- * whole function rather than half of one. Output is cut to `max_tokens`.
+ * whole function rather than half of one. Output is cut to `max_tokens`;
+ * behind the gate, a span too big to answer gets a refine answer instead.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { countTokens } from '../budget/index.js';
+import { countTokens, gate, trimBudget, type RefineEnvelope, type Suggestion } from '../budget/index.js';
+import type { Citation } from '../cite/index.js';
 import { SightlineError, usageError } from '../errors/index.js';
 import { readSource } from '../walk/index.js';
+import { citationProbe, limitsOf, refusalLedger, type GateOptions } from './gated.js';
 import { locate } from './locate.js';
 import { repoPath } from './paths.js';
 import type { Repo } from './repo.js';
@@ -18,7 +21,7 @@ export interface ReadOptions {
   maxTokens?: number;
 }
 
-export interface ReadEnvelope {
+export interface ReadEnvelope extends Citation {
   status: 'ok';
   path: string;
   start_line: number;
@@ -32,11 +35,14 @@ export interface ReadEnvelope {
   next_start_line?: number;
   /** Other definitions of the same name, when the target was an ambiguous symbol. */
   alternatives?: { path: string; start_line: number; symbol: string | null }[];
+  /** Why this read passed although the gate would have refused it. */
+  gate_note?: string;
 }
 
-export const DEFAULT_READ_TOKENS = 6000;
 /** An enclosing definition longer than this is not worth widening to. */
 const MAX_EXPANSION_LINES = 400;
+/** Narrower reads offered when a span is too big to answer. */
+const NARROWER_SPANS = 3;
 
 interface Span {
   path: string;
@@ -82,19 +88,27 @@ function enclosing(repo: Repo, filePath: string, start: number, end: number) {
     .sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine))[0];
 }
 
-export async function read(repo: Repo, options: ReadOptions): Promise<ReadEnvelope> {
+interface ResolvedSpan {
+  path: string;
+  lines: string[];
+  start: number;
+  end: number;
+  symbol: string | null;
+  reasons: string[];
+  alternatives?: ReadEnvelope['alternatives'];
+}
+
+/** The target as lines of the file on disk, widened to its enclosing block when asked. */
+async function resolve(repo: Repo, options: ReadOptions): Promise<ResolvedSpan> {
   const target = options.target?.trim();
   if (!target) throw usageError('read needs a target: a symbol name or path[:start[-end]]');
-  const maxTokens = options.maxTokens ?? DEFAULT_READ_TOKENS;
-  if (!Number.isInteger(maxTokens) || maxTokens < 1) throw usageError(`max_tokens must be a positive integer (got ${maxTokens})`);
   const span = parseTarget(repo, target);
-
   const source = await readSource(path.join(repo.root, span.path));
   if (!source.ok) {
     const why = { binary: 'is binary', unreadable: 'cannot be read', vanished: 'does not exist', too_large: 'is too large to read' }[source.reason];
     throw new SightlineError(source.reason === 'vanished' ? 'not_found' : 'usage', `${span.path} ${why}`);
   }
-  const lines = source.text.split('\n');
+  const lines = source.text.split('\n').map((l) => l.replace(/\r$/, ''));
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   let start = span.start ?? 1;
   let end = Math.min(span.end ?? lines.length, lines.length);
@@ -110,30 +124,78 @@ export async function read(repo: Repo, options: ReadOptions): Promise<ReadEnvelo
       reasons.push(`expanded-to:${block.qualified}`);
     }
   }
+  return { path: span.path, lines, start, end, symbol, reasons, ...(span.alternatives ? { alternatives: span.alternatives } : {}) };
+}
 
-  // Keep whole lines while they fit the budget.
+/** Whole lines, first to last, while they fit the budget (the count then made exact), cited. */
+function answer(repo: Repo, s: ResolvedSpan, budget: number, options: GateOptions, note?: string): ReadEnvelope {
   const out: string[] = [];
   let tokens = 0;
-  let lineNo = start;
-  for (; lineNo <= end; lineNo++) {
-    const line = lines[lineNo - 1]!.replace(/\r$/, '');
-    const cost = countTokens(line + '\n');
-    if (tokens + cost > maxTokens && out.length > 0) break;
-    out.push(line);
+  for (let lineNo = s.start; lineNo <= s.end; lineNo++) {
+    const cost = countTokens(s.lines[lineNo - 1]! + '\n');
+    if (tokens + cost > budget) break;
+    out.push(s.lines[lineNo - 1]!);
     tokens += cost;
   }
-  const truncated = lineNo <= end;
+  tokens = countTokens(out.join('\n'));
+  while (tokens > budget) {
+    out.pop();
+    tokens = countTokens(out.join('\n'));
+  }
+  const truncated = s.start + out.length <= s.end;
+  const probe = options.probe ?? citationProbe(repo);
   return {
     status: 'ok',
-    path: span.path,
-    start_line: start,
-    end_line: truncated ? lineNo - 1 : end,
-    symbol,
-    reasons,
+    path: s.path,
+    start_line: s.start,
+    end_line: truncated ? s.start + out.length - 1 : s.end,
+    symbol: s.symbol,
+    reasons: s.reasons,
     content: out.join('\n'),
     tokens,
     truncated,
-    ...(truncated ? { next_start_line: lineNo } : {}),
-    ...(span.alternatives ? { alternatives: span.alternatives } : {}),
+    ...(truncated ? { next_start_line: s.start + out.length } : {}),
+    ...(s.alternatives ? { alternatives: s.alternatives } : {}),
+    ...probe.check(s.path),
+    ...(note ? { gate_note: note } : {}),
   };
+}
+
+/** The text of a target, cut to max_tokens (never above the absolute ceiling). */
+export async function read(repo: Repo, options: ReadOptions & GateOptions): Promise<ReadEnvelope> {
+  const budget = trimBudget(limitsOf(repo, options), options.maxTokens);
+  return answer(repo, await resolve(repo, options), budget, options);
+}
+
+/** `read` behind the gate: a span too big to answer gets a refine answer naming narrower spans. */
+export async function gatedRead(repo: Repo, options: ReadOptions & GateOptions): Promise<ReadEnvelope | RefineEnvelope> {
+  const limits = limitsOf(repo, options);
+  const s = await resolve(repo, options);
+  const spanTokens = (from: number, to: number) => countTokens(s.lines.slice(from - 1, to).join('\n'));
+  const decision = gate({
+    hits: [{ path: s.path, relevance: 1 }],
+    estTokens: spanTokens(s.start, s.end),
+    force: options.force,
+    limits,
+    ledger: refusalLedger(repo, options.session),
+    suggest: () => narrowerSpans(repo, s.path, s.start, s.end, spanTokens),
+    forcedYield: 1,
+  });
+  if (!decision.pass) return decision.refine;
+  return answer(repo, s, trimBudget(limits, options.maxTokens), options, decision.note);
+}
+
+/** For a refused read: the biggest definitions inside the span, each a narrower read. */
+function narrowerSpans(repo: Repo, filePath: string, start: number, end: number, tokensOf: (from: number, to: number) => number): Suggestion[] {
+  const file = repo.store.files.get(filePath);
+  if (!file) return [];
+  const inside = repo.store.symbols.ofFileId(file.id).filter((s) => s.startLine >= start && s.endLine <= end && !(s.startLine === start && s.endLine === end));
+  return inside
+    .sort((a, b) => b.endLine - b.startLine - (a.endLine - a.startLine) || a.startLine - b.startLine)
+    .slice(0, NARROWER_SPANS)
+    .sort((a, b) => a.startLine - b.startLine)
+    .map((s) => {
+      const arg = `${filePath}:${s.startLine}-${s.endLine}`;
+      return { action: 'narrow_scope', arg, would_yield: 1, est_tokens: tokensOf(s.startLine, s.endLine), hint: `read target "${arg}" (${s.kind} ${s.qualified})` };
+    });
 }

@@ -4,6 +4,7 @@
  * session gets its own McpServer (see server.ts) over this one runtime.
  */
 import { IndexJob, type Repo } from '../engine/index.js';
+import { UsageMeter } from '../budget/index.js';
 import { Semaphore } from './concurrency.js';
 import { openToolLog, type ToolLog } from './log.js';
 import { TOOLS, type ToolContext, type ToolDefinition } from './tools/index.js';
@@ -37,6 +38,7 @@ export class Runtime {
       repo: options.repo,
       job: new IndexJob(options.repo),
       env: options.env ?? process.env,
+      usage: new UsageMeter(),
       server: {
         name: SERVER_NAME,
         version: SERVER_VERSION,

@@ -4,8 +4,10 @@
  * and comes back as a CallToolResult; nothing a tool throws reaches the
  * transport.
  */
+import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { countTokens } from '../budget/index.js';
 import { describeError, SightlineError } from '../errors/index.js';
 import { estimateTokens, resultCount, toolError, toolResult } from './result.js';
 import { SERVER_NAME, SERVER_VERSION, type Runtime } from './runtime.js';
@@ -13,6 +15,8 @@ import type { ToolDefinition } from './tools/index.js';
 
 export function createMcpServer(runtime: Runtime): McpServer {
   const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION });
+  // Transports without session ids (stdio) serve one client per server: name its session here.
+  const ownSession = `mcp-${randomUUID()}`;
   for (const tool of runtime.tools) {
     server.registerTool(
       tool.name,
@@ -22,13 +26,13 @@ export function createMcpServer(runtime: Runtime): McpServer {
         inputSchema: tool.inputSchema,
         annotations: { readOnlyHint: !tool.mutating, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
-      (args: Record<string, unknown>) => invoke(runtime, tool, args),
+      (args: Record<string, unknown>, extra: { sessionId?: string }) => invoke(runtime, tool, args, extra.sessionId ?? ownSession),
     );
   }
   return server;
 }
 
-async function invoke(runtime: Runtime, tool: ToolDefinition, args: Record<string, unknown>): Promise<CallToolResult> {
+async function invoke(runtime: Runtime, tool: ToolDefinition, args: Record<string, unknown>, session: string): Promise<CallToolResult> {
   const { context, limiter, log } = runtime;
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -36,9 +40,10 @@ async function invoke(runtime: Runtime, tool: ToolDefinition, args: Record<strin
   try {
     const envelope = await limiter.run(() => {
       if (tool.readsIndex) context.job.ensureIndexed();
-      return tool.run(args, context);
+      return tool.run(args, { ...context, session });
     });
     const result = toolResult(envelope, context.job.retrievalPhase);
+    recordUsage(runtime, tool.name, envelope, result);
     log.result(tool.name, { returned: resultCount(envelope), est_tokens: estimateTokens(result), ms: elapsed() });
     return result;
   } catch (err) {
@@ -47,4 +52,11 @@ async function invoke(runtime: Runtime, tool: ToolDefinition, args: Record<strin
     if (!(err instanceof SightlineError)) runtime.options.warn(`tool ${tool.name} failed: ${(err as Error)?.stack ?? String(err)}`);
     return toolError(err, context.job.retrievalPhase);
   }
+}
+
+/** Every answer's exact cost as sent, and what it replaced (whole files a context bundle delivered). */
+function recordUsage(runtime: Runtime, tool: string, envelope: object, result: CallToolResult): void {
+  const first = result.content[0];
+  const replaced = (envelope as { reads_replaced_tokens?: unknown }).reads_replaced_tokens;
+  runtime.context.usage.record(tool, first?.type === 'text' ? countTokens(first.text) : 0, typeof replaced === 'number' ? replaced : 0);
 }

@@ -8,6 +8,8 @@ import { openDb, removeDbFiles, type Db } from './db.js';
 import { ChunkTable, type ChunkRecord, type ChunkTerms } from './chunks.js';
 import { FileTable, type FileRecord } from './files.js';
 import { SymbolTable, type SymbolRecord } from './symbols.js';
+import { SessionTable } from './sessions.js';
+import { TermStats } from './vocab.js';
 import { EdgeTable, type EdgeRecord } from './edges.js';
 
 export type { FileRecord, StoredFile } from './files.js';
@@ -16,6 +18,8 @@ export type { SymbolRecord, StoredSymbol } from './symbols.js';
 export type { Confidence, EdgeRecord, EdgeStatus, EdgeTarget, LinkedSymbol, StoredEdge, StoredLink, StoredTarget } from './edges.js';
 export { FIELD_WEIGHTS } from './chunks.js';
 export { SCHEMA_VERSION } from './schema.js';
+export { SESSION_TTL_MS, type SessionTable } from './sessions.js';
+export type { TermStats } from './vocab.js';
 export { sameIdentity, vectorsOf, VectorTable, type PendingChunk, type VectorIdentity, type VectorMatrix } from './vectors.js';
 export { removeDbFiles };
 
@@ -48,6 +52,8 @@ export class Store {
   readonly files: FileTable;
   readonly chunks: ChunkTable;
   readonly symbols: SymbolTable;
+  readonly sessions: SessionTable;
+  readonly terms: TermStats;
   readonly edges: EdgeTable;
   private readonly putSkipped;
   private readonly dropSkipped;
@@ -60,6 +66,8 @@ export class Store {
     this.files = new FileTable(db);
     this.chunks = new ChunkTable(db);
     this.symbols = new SymbolTable(db);
+    this.sessions = new SessionTable(db);
+    this.terms = new TermStats(db);
     this.edges = new EdgeTable(db);
     this.putSkipped = db.prepare(
       'INSERT OR REPLACE INTO skipped(path, reason, detail, size, mtime_ms, checked_at_ms) VALUES (@path, @reason, @detail, @size, @mtimeMs, @checkedAtMs)',

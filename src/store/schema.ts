@@ -4,8 +4,10 @@
  * n + 1. A database older than the oldest migration, or newer than this build,
  * is rebuilt rather than misread.
  */
+import { SESSION_TABLES } from './sessions.js';
+
 export const APP_ID = 'sightline';
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /**
  * Embedding vectors (store/vectors.ts), of the space named by meta
@@ -114,8 +116,10 @@ CREATE TABLE edge_targets (
 CREATE INDEX edge_targets_by_edge ON edge_targets(edge_id);
 CREATE INDEX edge_targets_by_file ON edge_targets(file_id);
 CREATE INDEX edge_targets_by_symbol ON edge_targets(symbol_id);
-`;
+-- Budget sessions (store/sessions.ts): the gate's refusals and delivered receipts. Added in version 5.
+${SESSION_TABLES}`;
 
 export const MIGRATIONS: Record<number, string> = {
   2: VECTOR_TABLES,
+  4: SESSION_TABLES,
 };

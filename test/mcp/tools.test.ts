@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo, removeDir, SAMPLE_FILES, tempDir } from '../helpers/fixture.js';
 import { call, callError, connectNetwork, connectStdio, startNetworkServer, stop, waitForIndex, type Connected, type NetworkServer, type Transport } from './harness.js';
 
-const READ_ONLY_TOOLS = ['search', 'locate', 'read', 'outline', 'list_files', 'health', 'index_status', 'stats'];
+const READ_ONLY_TOOLS = ['search', 'context', 'locate', 'read', 'outline', 'list_files', 'health', 'index_status', 'stats'];
 
 let outside: string;
 beforeAll(() => {
@@ -56,8 +56,8 @@ describe.each<Transport>(['stdio', 'http', 'sse'])('MCP tools over %s', (transpo
     }
     const props = (name: string) => Object.keys(tools.find((t) => t.name === name)!.inputSchema.properties ?? {}).sort();
     expect(props('search')).toEqual(['exclude', 'files', 'force', 'k', 'kind', 'max_tokens', 'query', 'regex', 'scope']);
-    expect(props('locate')).toEqual(['kind', 'max_results', 'query', 'scope']);
-    expect(props('read')).toEqual(['expand', 'max_tokens', 'target']);
+    expect(props('locate')).toEqual(['force', 'kind', 'max_results', 'max_tokens', 'query', 'scope']);
+    expect(props('read')).toEqual(['expand', 'force', 'max_tokens', 'target']);
     expect(props('outline')).toEqual(['path']);
     expect(props('list_files')).toEqual(['glob', 'language', 'max_results']);
     expect(tools.find((t) => t.name === 'search')!.inputSchema.required).toEqual(['query']);

@@ -2,6 +2,7 @@
  * The tool registry: every tool the server can offer, one file each. A new
  * tool joins by adding its file and one line here.
  */
+import { contextTool } from './context.js';
 import { healthTool } from './health.js';
 import { indexStatusTool } from './index-status.js';
 import { listFilesTool } from './list-files.js';
@@ -16,6 +17,7 @@ import type { ToolDefinition } from './tool.js';
 
 export const TOOLS: ToolDefinition[] = [
   searchTool,
+  contextTool,
   locateTool,
   readTool,
   outlineTool,

@@ -1,5 +1,5 @@
-import { locate } from '../../engine/index.js';
-import { oneOf, optionalText, positiveInt, text } from './args.js';
+import { gatedLocate } from '../../engine/index.js';
+import { flag, oneOf, optionalText, positiveInt, text } from './args.js';
 import { defineTool } from './tool.js';
 
 export const locateTool = defineTool({
@@ -8,7 +8,8 @@ export const locateTool = defineTool({
   description:
     'Where a symbol (class, function, method, variable) is defined and where it is mentioned: paths and line spans, no bodies. ' +
     'Use it first when you know a name, e.g. "SessionManager" or "Store.open"; then read the hit you need. ' +
-    'Use search instead for concepts, phrases or partial words.',
+    'Use search instead for concepts, phrases or partial words. Each result carries tokens and citation_status; a name used all over ' +
+    'the repository comes back as status "refine" with where it is used and narrower calls.',
   readsIndex: true,
   inputSchema: {
     query: text('query', '"SessionManager" or "Store.open"').describe('A symbol name, optionally qualified: "Class.method", "module::fn".'),
@@ -17,6 +18,9 @@ export const locateTool = defineTool({
       .describe('definition (where it is declared), reference (where it is used) or any (both, definitions first; the default).'),
     scope: optionalText('scope', '"src/server"').describe('Only results under this directory or glob.'),
     max_results: positiveInt('max_results', 20).describe('Cap on results (default 50).'),
+    max_tokens: positiveInt('max_tokens', 2000).describe('Token budget for the results (default 6000, never above 24000); results past it are counted in omitted.'),
+    force: flag('force').describe('Answer even when the name is everywhere instead of asking you to refine (still trimmed to max_tokens).'),
   },
-  run: (a, { repo }) => locate(repo, { query: a.query, kind: a.kind, scope: a.scope, maxResults: a.max_results }),
+  run: (a, { repo, session }) =>
+    gatedLocate(repo, { query: a.query, kind: a.kind, scope: a.scope, maxResults: a.max_results, maxTokens: a.max_tokens, force: a.force, session }),
 });

@@ -1,4 +1,4 @@
-import { read } from '../../engine/index.js';
+import { gatedRead } from '../../engine/index.js';
 import { flag, positiveInt, text } from './args.js';
 import { defineTool } from './tool.js';
 
@@ -8,12 +8,14 @@ export const readTool = defineTool({
   description:
     'The current text of a symbol or of a file range. target is a symbol name ("SessionManager.getUserName") or path[:start[-end]] ("src/auth/session.ts:7-11"). ' +
     'A range is widened to its enclosing function or class unless expand is false; the text is cut to max_tokens, and next_start_line says where to continue. ' +
-    'Use it after search or locate instead of reading whole files; paths are relative to the repository root and cannot leave it.',
+    'Use it after search or locate instead of reading whole files; paths are relative to the repository root and cannot leave it. ' +
+    'citation_status says whether the file changed since it was indexed; a span too big to answer comes back as status "refine" with narrower spans.',
   readsIndex: true,
   inputSchema: {
     target: text('target', '"src/auth/session.ts:7-11" or "SessionManager"').describe('A symbol name, a file path, or path:start-end (1-based, inclusive).'),
     expand: flag('expand').describe('Widen a line range to the enclosing function or class (default true); false keeps the exact lines.'),
-    max_tokens: positiveInt('max_tokens', 2000).describe('Cut the text to this many tokens (default 6000).'),
+    max_tokens: positiveInt('max_tokens', 2000).describe('Cut the text to this many tokens (default 6000, never above 24000).'),
+    force: flag('force').describe('Read even a span too big to answer whole, cut to max_tokens, instead of asking you to narrow it.'),
   },
-  run: (a, { repo }) => read(repo, { target: a.target, expand: a.expand ?? true, maxTokens: a.max_tokens }),
+  run: (a, { repo, session }) => gatedRead(repo, { target: a.target, expand: a.expand ?? true, maxTokens: a.max_tokens, force: a.force, session }),
 });

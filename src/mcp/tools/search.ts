@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { searchWithinBudget } from '../../engine/index.js';
+import { gatedSearch } from '../../engine/index.js';
 import { flag, oneOf, optionalText, positiveInt, stringList, text } from './args.js';
 import { defineTool } from './tool.js';
 
@@ -11,7 +11,9 @@ export const searchTool = defineTool({
   description:
     'Ranked code for words, an identifier or a regular expression: use it instead of grep when you know what the code does or a word in it, but not where it is. ' +
     'Use locate instead when you have an exact symbol name, and read to get the full text around a hit. ' +
-    'Each result has path, start_line, end_line (1-based, inclusive), symbol, kind, score, reasons and a snippet.',
+    'Each result has path, start_line, end_line (1-based, inclusive), symbol, kind, score, reasons, a snippet, tokens and citation_status ' +
+    '(verified; stale: the file changed since indexing, find the symbol by name; unverifiable). ' +
+    'A question too broad to answer well comes back as status "refine" with where the hits are and narrower calls (with what each would yield): follow one.',
   readsIndex: true,
   inputSchema: {
     query: text('query', '"parse config file" or "getUserName"').describe('Words, an identifier, or (with regex: true) a JavaScript regular expression.'),
@@ -21,11 +23,11 @@ export const searchTool = defineTool({
     regex: flag('regex').describe('Treat query as a regular expression matched line by line (for exact syntax such as "TODO|FIXME").'),
     k: positiveInt('k', 10).describe('How many results (default 10).'),
     files: flag('files').describe('One result per file, best first: use it to find which files to look at.'),
-    max_tokens: positiveInt('max_tokens', 2000).describe('Token budget for the answer: results past it are left out and counted in omitted.'),
-    force: flag('force').describe('Answer even a very broad query instead of asking you to refine it; use sparingly.'),
+    max_tokens: positiveInt('max_tokens', 2000).describe('Token budget for the results (default 6000, never above 24000): results past it are left out and counted in omitted.'),
+    force: flag('force').describe('Answer even a very broad query instead of asking you to refine it (still trimmed to max_tokens); use sparingly.'),
   },
-  run: (a, { repo }) =>
-    searchWithinBudget(repo, {
+  run: (a, { repo, session }) =>
+    gatedSearch(repo, {
       query: a.query,
       scope: a.scope,
       exclude: a.exclude,
@@ -35,5 +37,6 @@ export const searchTool = defineTool({
       files: a.files,
       force: a.force,
       maxTokens: a.max_tokens,
+      session,
     }),
 });

@@ -6,8 +6,9 @@ export const statsTool = defineTool({
   title: 'Index statistics',
   description:
     'What the index holds: files, chunks, symbols, languages, file kinds, files skipped by reason, size on disk and when it was last indexed. ' +
-    'Use it to judge how big the repository is before broad searches.',
+    'Use it to judge how big the repository is before broad searches. usage sums this server\'s answers over the last hour, per tool: calls, ' +
+    'response_tokens spent, reads_replaced_tokens (whole files delivered by context) and net_saved_tokens (their difference).',
   readsIndex: true,
   inputSchema: {},
-  run: (_a, { repo }) => stats(repo),
+  run: (_a, { repo, usage }) => ({ ...stats(repo), usage: usage.report() }),
 });

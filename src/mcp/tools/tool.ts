@@ -5,6 +5,7 @@
  * retrieval logic.
  */
 import type { z } from 'zod';
+import type { UsageMeter } from '../../budget/index.js';
 import type { IndexJob, Repo } from '../../engine/index.js';
 
 /** What the server says about itself in `health`. */
@@ -22,6 +23,10 @@ export interface ToolContext {
   job: IndexJob;
   server: ServerFacts;
   env: NodeJS.ProcessEnv;
+  /** What answering cost and saved over the last hour (the `stats` tool reports it). */
+  usage: UsageMeter;
+  /** The client session the call came in on: the gate counts refusals and `context` keeps receipts per session. */
+  session?: string;
 }
 
 export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {

@@ -1,0 +1,158 @@
+/**
+ * The gate: before an answer goes out, is the question narrow enough to
+ * answer well? Too many files (breadth), too many hits or tokens (volume), or
+ * a best hit too weak (relevance) gets a `refine` answer instead: a summary,
+ * where the hits are, and narrower calls with what each would yield. Two
+ * limits missed at once is `compound`; a single limit missed by no more than
+ * the compound margin passes. `force` passes, and so does the call after
+ * `maxRefusals` refusals in a row in one session, so an agent is never stuck.
+ */
+import { distribution, type DirectoryHits } from './distribution.js';
+import type { GateLimits } from './limits.js';
+
+export type RefineReason = 'breadth' | 'volume' | 'relevance' | 'compound';
+
+/** One match of the question: where it is and how relevant it is (0-1, normalised). */
+export interface GateHit {
+  path: string;
+  relevance: number;
+}
+
+export interface GateSummary {
+  total_found: number;
+  files: number;
+  est_tokens: number;
+  top_score: number;
+}
+
+export interface Suggestion {
+  action: 'narrow_scope' | 'add_term' | 'narrow_kind' | 'use_force';
+  arg?: string;
+  /** Hits the narrower call would yield, counted by running it. */
+  would_yield: number;
+  /** Tokens the narrower call's answer would take, where that is known. */
+  est_tokens?: number;
+  hint: string;
+}
+
+export interface RefineEnvelope {
+  status: 'refine';
+  reason: RefineReason;
+  summary: GateSummary;
+  distribution: DirectoryHits[];
+  suggestions: Suggestion[];
+  refusal_count: number;
+  note: string;
+}
+
+/** Consecutive refusals so far in the caller's session. */
+export interface RefusalLedger {
+  count(): number;
+  set(count: number): void;
+}
+
+/** A ledger for calls that name no session: nothing carries over. */
+export function oneShotLedger(): RefusalLedger {
+  let n = 0;
+  return { count: () => n, set: (c) => void (n = c) };
+}
+
+export interface GateInput {
+  /** Every match the question has (not only those the caller asked to see). */
+  hits: GateHit[];
+  /** Tokens the full answer would take. */
+  estTokens: number;
+  force?: boolean;
+  limits: GateLimits;
+  ledger: RefusalLedger;
+  /** Narrower calls, built only when the gate refuses; `hits` are the relevant ones, best first. */
+  suggest: (hits: GateHit[], summary: GateSummary) => Suggestion[];
+  /** Results a forced call would return after trimming. */
+  forcedYield: number;
+}
+
+export type GateDecision =
+  | { pass: true; summary: GateSummary; note?: string }
+  | { pass: false; refine: RefineEnvelope };
+
+/** Matches at least as relevant as the floor: the ones that count as hits. */
+export function relevantHits(hits: GateHit[], limits: GateLimits): GateHit[] {
+  return hits.filter((h) => h.relevance >= limits.minRelevance);
+}
+
+export function summarize(hits: GateHit[], estTokens: number, limits: GateLimits): GateSummary {
+  const counted = relevantHits(hits, limits);
+  return {
+    total_found: counted.length,
+    files: new Set(counted.map((h) => h.path)).size,
+    est_tokens: estTokens,
+    top_score: Math.round(Math.max(0, ...hits.map((h) => h.relevance)) * 1000) / 1000,
+  };
+}
+
+/** Which limits the answer misses, and whether it misses them by more than the margin. */
+export function assess(summary: GateSummary, hitCount: number, limits: GateLimits): RefineReason | null {
+  if (hitCount === 0) return null; // nothing matched: an empty answer is not a flood
+  const m = limits.compoundMargin;
+  const misses: { axis: RefineReason; near: boolean }[] = [];
+  if (summary.files > limits.maxFiles) misses.push({ axis: 'breadth', near: summary.files <= limits.maxFiles * (1 + m) });
+  const hitsOver = summary.total_found > limits.maxHits;
+  const tokensOver = summary.est_tokens > limits.absoluteMaxTokens;
+  if (hitsOver || tokensOver) {
+    const near = (!hitsOver || summary.total_found <= limits.maxHits * (1 + m)) && (!tokensOver || summary.est_tokens <= limits.absoluteMaxTokens * (1 + m));
+    misses.push({ axis: 'volume', near });
+  }
+  if (summary.top_score < limits.minRelevance) misses.push({ axis: 'relevance', near: summary.top_score >= limits.minRelevance * (1 - m) });
+  if (misses.length === 0) return null;
+  if (misses.length > 1) return 'compound';
+  return misses[0]!.near ? null : misses[0]!.axis;
+}
+
+const WHY: Record<RefineReason, string> = {
+  breadth: 'the question touches too many files',
+  volume: 'the question has too many hits to answer within budget',
+  relevance: 'no match covers enough of the question',
+  compound: 'the question is too broad on more than one count',
+};
+
+export function gate(input: GateInput): GateDecision {
+  const { limits, ledger } = input;
+  const summary = summarize(input.hits, input.estTokens, limits);
+  const reason = assess(summary, input.hits.length, limits);
+  if (input.force) {
+    if (ledger.count() !== 0) ledger.set(0);
+    return { pass: true, summary, ...(reason ? { note: `forced past the gate (${reason}); trimmed to the token budget` } : {}) };
+  }
+  if (!reason) {
+    if (ledger.count() !== 0) ledger.set(0);
+    return { pass: true, summary };
+  }
+  const before = ledger.count();
+  if (before >= limits.maxRefusals) {
+    ledger.set(0);
+    return {
+      pass: true,
+      summary,
+      note: `the gate opened after ${before} refusals in a row in this session: ${WHY[reason]} (${reason}); answered anyway, trimmed to the token budget`,
+    };
+  }
+  ledger.set(before + 1);
+  const counted = relevantHits(input.hits, limits);
+  const suggestions = [
+    ...input.suggest(counted, summary),
+    { action: 'use_force' as const, would_yield: input.forcedYield, hint: 'pass force: true to answer anyway with the best results, trimmed to the token budget' },
+  ];
+  const left = limits.maxRefusals - before - 1;
+  return {
+    pass: false,
+    refine: {
+      status: 'refine',
+      reason,
+      summary,
+      distribution: distribution(counted.map((h) => h.path)),
+      suggestions,
+      refusal_count: before + 1,
+      note: `${WHY[reason]}; narrow it with a suggestion below${left > 0 ? `, or after ${left} more refusal${left === 1 ? '' : 's'} in a row the gate opens` : ', or ask again and the gate opens'}`,
+    },
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * Narrower calls for a refine answer. Candidates come from the hits; what
+ * each would yield comes from actually running it (the caller's `run`), so
+ * the numbers are what the next call will see.
+ */
+import { commonDirectory, distribution } from './distribution.js';
+import type { GateHit, GateSummary, Suggestion } from './gate.js';
+import type { GateLimits } from './limits.js';
+
+/** What a narrower call returns: its hit count and the tokens of its answer. */
+export interface Yield {
+  hits: number;
+  estTokens: number;
+}
+
+const SCOPE_SUGGESTIONS = 3;
+const TERM_CANDIDATES = 4;
+const TERM_SUGGESTIONS = 2;
+/** A term in more than this share of the hits barely narrows them. */
+const TERM_MAX_SHARE = 0.6;
+
+/** Directories to narrow to: those that would pass the gate first, then the biggest. */
+export function scopeSuggestions(hits: GateHit[], limits: GateLimits, run: (scope: string) => Yield): Suggestion[] {
+  const paths = hits.map((h) => h.path);
+  const common = commonDirectory(paths).join('/') || '.';
+  const rows = distribution(paths, Infinity).filter((r) => r.dir !== common);
+  const fits = (r: { hits: number; files: number }) => r.hits <= limits.maxHits && r.files <= limits.maxFiles;
+  const chosen = [...rows.filter(fits), ...rows.filter((r) => !fits(r))].slice(0, SCOPE_SUGGESTIONS);
+  return chosen.map((r) => {
+    const y = run(r.dir);
+    return { action: 'narrow_scope', arg: r.dir, would_yield: y.hits, est_tokens: y.estTokens, hint: `pass scope: "${r.dir}"` };
+  });
+}
+
+/**
+ * Words to add: ones that occur in some of the hits but not most, favouring
+ * words rare in the repository (`rarity`: higher is rarer) that sit in the
+ * best-ranked hits (`hitTerms` is in rank order). Only words that would
+ * really narrow the answer are offered.
+ */
+export function termSuggestions(
+  hitTerms: Set<string>[],
+  queryTerms: Set<string>,
+  summary: GateSummary,
+  rarity: (terms: string[]) => Map<string, number>,
+  run: (term: string) => Yield,
+): Suggestion[] {
+  const weight = new Map<string, number>();
+  const count = new Map<string, number>();
+  hitTerms.forEach((terms, rank) => {
+    for (const t of terms) {
+      if (t.length < 3 || /^\d/.test(t) || queryTerms.has(t)) continue;
+      count.set(t, (count.get(t) ?? 0) + 1);
+      weight.set(t, (weight.get(t) ?? 0) + 1 / (1 + rank / 10));
+    }
+  });
+  const maxCount = Math.max(2, Math.floor(hitTerms.length * TERM_MAX_SHARE));
+  const pool = [...weight.keys()].filter((t) => count.get(t)! >= 2 && count.get(t)! <= maxCount);
+  const rare = rarity(pool);
+  const candidates = pool
+    .map((t) => [t, weight.get(t)! * (rare.get(t) ?? 0)] as const)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, TERM_CANDIDATES)
+    .map(([t]) => t);
+  const out: Suggestion[] = [];
+  for (const term of candidates) {
+    const y = run(term);
+    if (y.hits > 0 && y.hits <= summary.total_found * TERM_MAX_SHARE) {
+      out.push({ action: 'add_term', arg: term, would_yield: y.hits, est_tokens: y.estTokens, hint: `add "${term}" to the query` });
+    }
+    if (out.length === TERM_SUGGESTIONS) break;
+  }
+  return out;
+}

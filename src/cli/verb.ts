@@ -1,0 +1,83 @@
+/**
+ * What every repository verb shares: the common flags, opening the
+ * repository, printing text or one JSON object, and mapping errors to exit
+ * codes (0 ok, 1 internal error, 2 usage, 3 corrupt index, 4 disk refused).
+ */
+import { InvalidArgumentError, type Command } from 'commander';
+import type { RefineEnvelope } from '../budget/index.js';
+import { Repo } from '../engine/index.js';
+import { describeError, SightlineError } from '../errors/index.js';
+import { renderRefine } from './render-budget.js';
+import { progressBar } from './progress.js';
+import * as render from './render.js';
+
+export interface CommonOptions {
+  repo: string;
+  json?: boolean;
+  config?: string;
+}
+
+export function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
+}
+
+function print(text: string): void {
+  process.stdout.write(text.endsWith('\n') ? text : text + '\n');
+}
+
+export function emit<T>(options: CommonOptions, value: T, text: (v: T) => string): void {
+  print(options.json ? JSON.stringify(value) : text(value));
+}
+
+export function fail(err: unknown, json: boolean | undefined): never {
+  const message = describeError(err);
+  if (json) print(JSON.stringify({ status: 'error', error: message }));
+  process.stderr.write(`sightline: ${message}\n`);
+  if (process.env.SIGHTLINE_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+  process.exit(err instanceof SightlineError ? err.exitCode : 1);
+}
+
+/** Opens the repository, runs the verb, closes the index, maps errors to exit codes. */
+export async function withRepo(options: CommonOptions, body: (repo: Repo) => Promise<void> | void, openFlags = {}): Promise<void> {
+  let repo: Repo | undefined;
+  try {
+    repo = Repo.open(options.repo, { configPath: options.config, flags: openFlags });
+    await body(repo);
+  } catch (err) {
+    repo?.close();
+    fail(err, options.json);
+  }
+  repo.close();
+}
+
+/** Indexes first when the repository has never been indexed (search and locate). */
+export async function indexOnFirstUse(repo: Repo): Promise<void> {
+  if (repo.hasIndex()) return;
+  const bar = progressBar();
+  process.stderr.write(process.stderr.isTTY ? '' : 'sightline: no index yet; indexing first\n');
+  const summary = await repo.ensureIndexed(bar.update);
+  bar.done();
+  if (summary && process.stderr.isTTY) process.stderr.write(render.renderIndexSummary(summary) + '\n');
+}
+
+export function common(cmd: Command): Command {
+  return cmd
+    .option('--repo <path>', 'repository root', '.')
+    .option('--config <file>', 'config file (default: <repo>/sightline.config.json)')
+    .option('--json', 'print one JSON object instead of text');
+}
+
+export function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+}
+
+/** Renders an answer, or the gate's refine answer in its place. */
+export function orRefine<T>(text: (v: T) => string): (v: T | RefineEnvelope) => string {
+  return (v) => ((v as { status: string }).status === 'refine' ? renderRefine(v as RefineEnvelope) : text(v as T));
+}

@@ -1,0 +1,103 @@
+/**
+ * What every gated answer (search, locate, read, explore) shares: the
+ * session's refusal ledger, the request's citation probe, and the step that
+ * runs the gate, trims what passed to the token budget and cites it.
+ */
+import {
+  gate,
+  gateLimits,
+  oneShotLedger,
+  relevantHits,
+  selfCountedJson,
+  trimBudget,
+  trimToBudget,
+  type GateHit,
+  type GateLimits,
+  type GateSummary,
+  type RefineEnvelope,
+  type RefusalLedger,
+  type Suggestion,
+} from '../budget/index.js';
+import { CitationProbe, type Citation } from '../cite/index.js';
+import { usageError } from '../errors/index.js';
+import type { Repo } from './repo.js';
+
+export interface GateOptions {
+  /** Answer even a question the gate would refuse (never past the absolute ceiling). */
+  force?: boolean;
+  /** Trim an answer that passes to this many tokens (default: the configured maxTokens). */
+  maxTokens?: number;
+  /** The session whose consecutive refusals the gate counts: an MCP session id, or --session. */
+  session?: string;
+  /** The request's probe, when other parts of the request cite files too. */
+  probe?: CitationProbe;
+}
+
+/** Fields an answer that passed the gate adds to its envelope. */
+export interface GatedFields {
+  /** Tokens of the results delivered. */
+  tokens: number;
+  /** Results cut to stay within the token budget. */
+  omitted: number;
+  /** Why this answer passed although the gate would have refused it (forced, or the gate opened). */
+  gate_note?: string;
+}
+
+/** A probe for one request: cite everything the request returns through it. */
+export function citationProbe(repo: Repo): CitationProbe {
+  return new CitationProbe({ root: repo.root, lookup: (p) => repo.store.files.get(p) });
+}
+
+/** The session's run of refusals, kept in the index so a CLI --session carries it across processes. */
+export function refusalLedger(repo: Repo, session: string | undefined): RefusalLedger {
+  if (!session) return oneShotLedger();
+  const sessions = repo.store.sessions;
+  return {
+    count: () => {
+      sessions.touch(session);
+      return sessions.refusals(session);
+    },
+    set: (n) => sessions.setRefusals(session, n),
+  };
+}
+
+export function limitsOf(repo: Repo, options: GateOptions): GateLimits {
+  const { maxTokens } = options;
+  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 1)) {
+    throw usageError(`max_tokens must be a positive integer (got ${maxTokens})`);
+  }
+  return gateLimits(repo.config);
+}
+
+export interface GateRun<T> {
+  /** Every match of the question, best first. */
+  hits: GateHit[];
+  /** What the caller asked to see (its first k), best first. */
+  items: T[];
+  /** Narrower calls and what each yields, built only on refusal; `hits` are the relevant ones. */
+  suggest: (hits: GateHit[], summary: GateSummary) => Suggestion[];
+}
+
+export type Gated<T> = { refine: RefineEnvelope } | { results: (T & Citation & { tokens: number })[]; fields: GatedFields; summary: GateSummary };
+
+/** Runs the gate over a question's matches; what passes is cited and trimmed, best first. */
+export function runGate<T extends { path: string }>(repo: Repo, options: GateOptions, run: GateRun<T>): Gated<T> {
+  const limits = limitsOf(repo, options);
+  const probe = options.probe ?? citationProbe(repo);
+  const trimmed = trimToBudget(probe.cite(run.items), trimBudget(limits, options.maxTokens));
+  // The whole answer's cost, extrapolated from the exact cost of the results at hand.
+  const perResult = trimmed.kept.length ? trimmed.tokens / trimmed.kept.length : run.items.length ? selfCountedJson(run.items[0]!, 'tokens') : 0;
+  const estTokens = Math.round(perResult * Math.max(relevantHits(run.hits, limits).length, trimmed.kept.length));
+  const decision = gate({
+    hits: run.hits,
+    estTokens,
+    force: options.force,
+    limits,
+    ledger: refusalLedger(repo, options.session),
+    suggest: run.suggest,
+    forcedYield: trimmed.kept.length,
+  });
+  if (!decision.pass) return { refine: decision.refine };
+  const fields: GatedFields = { tokens: trimmed.tokens, omitted: trimmed.omitted, ...(decision.note ? { gate_note: decision.note } : {}) };
+  return { results: trimmed.kept, fields, summary: decision.summary };
+}

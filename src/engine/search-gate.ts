@@ -1,0 +1,80 @@
+/**
+ * `search` behind the gate: the question's matches (up to twice max_hits of
+ * them) are judged for breadth, volume and relevance; a broad question gets
+ * a refine answer, one that passes gets its first k results, cited and
+ * trimmed to the token budget.
+ */
+import { relevantHits, scopeSuggestions, termSuggestions, type GateHit, type RefineEnvelope, type Yield } from '../budget/index.js';
+import type { Citation } from '../cite/index.js';
+import { searchTerms } from '../search/index.js';
+import type { ResultItem, SearchEnvelope } from './envelope.js';
+import { limitsOf, runGate, type GatedFields, type GateOptions } from './gated.js';
+import { coverage, queryWeights, rarity, termsOf } from './relevance.js';
+import type { Repo } from './repo.js';
+import { DEFAULT_K, search, type SearchOptions } from './search.js';
+
+export type CitedResult = ResultItem & Citation & { tokens: number };
+
+export interface GatedSearchEnvelope extends Omit<SearchEnvelope, 'results'>, GatedFields {
+  results: CitedResult[];
+}
+
+interface Matches {
+  envelope: SearchEnvelope;
+  hits: GateHit[];
+  /** Each hit's terms, for suggesting words to add (keyword queries only). */
+  terms: Set<string>[];
+}
+
+/** A semantic match is as relevant as its similarity (reason `semantic:<similarity>`). */
+function similarity(reasons: string[]): number {
+  const r = reasons.find((x) => x.startsWith('semantic:'));
+  return r ? Number(r.slice('semantic:'.length)) || 0 : 0;
+}
+
+/** The matches of a query with their relevance: a regex match is exact; a keyword match holds a share of the query. */
+function matches(repo: Repo, options: SearchOptions, pool: number): Matches {
+  const envelope = search(repo, { ...options, k: pool });
+  if (options.regex) return { envelope, hits: envelope.results.map((r) => ({ path: r.path, relevance: 1 })), terms: [] };
+  const weights = queryWeights(repo.store, envelope.query);
+  const chunksOf = new Map<string, Map<string, { breadcrumb: string; text: string }>>();
+  const terms = envelope.results.map((r) => {
+    let chunks = chunksOf.get(r.path);
+    if (!chunks) {
+      const file = repo.store.files.get(r.path);
+      chunks = new Map((file ? repo.store.chunks.ofFileId(file.id) : []).map((c) => [`${c.startLine}-${c.endLine}`, c]));
+      chunksOf.set(r.path, chunks);
+    }
+    const chunk = chunks.get(`${r.start_line}-${r.end_line}`);
+    return chunk ? termsOf(r.path, chunk.breadcrumb, chunk.text) : termsOf(r.path, r.snippet ?? '');
+  });
+  const hits = envelope.results.map((r, i) => ({ path: r.path, relevance: Math.max(coverage(weights, terms[i]!), similarity(r.reasons)) }));
+  return { envelope, hits, terms };
+}
+
+export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions): GatedSearchEnvelope | RefineEnvelope {
+  const limits = limitsOf(repo, options);
+  const k = options.k ?? DEFAULT_K;
+  const pool = Math.max(k, limits.maxHits * 2);
+  const found = matches(repo, options, pool);
+  const yieldOf = (narrowed: SearchOptions, perHit: number): Yield => {
+    const n = relevantHits(matches(repo, narrowed, pool).hits, limits).length;
+    return { hits: n, estTokens: Math.round(n * perHit) };
+  };
+  const outcome = runGate(repo, options, {
+    hits: found.hits,
+    items: found.envelope.results.slice(0, k),
+    suggest: (hits, summary) => {
+      const perHit = summary.total_found ? summary.est_tokens / summary.total_found : 0;
+      const scopes = scopeSuggestions(hits, limits, (scope) => yieldOf({ ...options, scope }, perHit));
+      if (options.regex) return scopes;
+      const relevant = found.terms.filter((_, i) => found.hits[i]!.relevance >= limits.minRelevance);
+      const asked = new Set(searchTerms(found.envelope.query));
+      const narrowed = (term: string) => yieldOf({ ...options, query: `${options.query} ${term}` }, perHit);
+      return [...scopes, ...termSuggestions(relevant, asked, summary, (terms) => rarity(repo.store, terms), narrowed)];
+    },
+  });
+  if ('refine' in outcome) return outcome.refine;
+  const { results: _all, ...rest } = found.envelope;
+  return { ...rest, results: outcome.results, ...outcome.fields };
+}

@@ -1,0 +1,172 @@
+/** The gate in front of search, locate and read, on fixture repositories with known numbers. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RefineEnvelope } from '../../src/budget/index.js';
+import { countTokens } from '../../src/budget/index.js';
+import { gatedLocate, gatedRead, gatedSearch, type GatedSearchEnvelope } from '../../src/engine/index.js';
+import { filesMentioning, indexed, type Indexed } from './helpers.js';
+
+const isRefine = (e: { status: string }): e is RefineEnvelope => e.status === 'refine';
+
+function refined(e: { status: string }): RefineEnvelope {
+  expect(e.status).toBe('refine');
+  return e as RefineEnvelope;
+}
+
+function ok<T extends { status: string }>(e: T | RefineEnvelope): T {
+  if (isRefine(e)) throw new Error(`expected ok, got refine: ${JSON.stringify(e)}`);
+  return e;
+}
+
+describe('search behind the gate', () => {
+  let fx: Indexed;
+  beforeAll(async () => {
+    fx = await indexed({
+      ...filesMentioning('lib/alpha', 20, 'widget'),
+      ...filesMentioning('lib/beta', 10, 'widget'),
+      'lib/gamma/other.ts': 'export const unrelated = 1;\n',
+    });
+  });
+  afterAll(() => fx.cleanup());
+
+  it('refuses a question spread over 30 files (breadth) with the distribution and computed would_yield', () => {
+    const r = refined(gatedSearch(fx.repo, { query: 'widget' }));
+    expect(r.reason).toBe('breadth');
+    expect(r.summary).toMatchObject({ total_found: 30, files: 30, top_score: 1 });
+    expect(r.distribution).toEqual([
+      { dir: 'lib/alpha', hits: 20, files: 20 },
+      { dir: 'lib/beta', hits: 10, files: 10 },
+    ]);
+    const scopes = r.suggestions.filter((s) => s.action === 'narrow_scope');
+    expect(scopes.map((s) => [s.arg, s.would_yield])).toEqual([
+      ['lib/alpha', 20],
+      ['lib/beta', 10],
+    ]);
+    expect(r.suggestions.at(-1)).toMatchObject({ action: 'use_force', would_yield: 10 });
+    expect(r.summary.est_tokens).toBeGreaterThan(0);
+  });
+
+  it('would_yield is what the narrowed call returns', () => {
+    const r = refined(gatedSearch(fx.repo, { query: 'widget' }));
+    for (const s of r.suggestions.filter((x) => x.action === 'narrow_scope')) {
+      const narrowed = ok(gatedSearch(fx.repo, { query: 'widget', scope: s.arg, k: 50 }));
+      expect(narrowed.results.filter((x) => x.path.startsWith(`${s.arg}/`))).toHaveLength(s.would_yield);
+    }
+  });
+
+  it('force answers, trimmed, with every result cited and counted', () => {
+    const e = ok(gatedSearch(fx.repo, { query: 'widget', force: true, k: 30, maxTokens: 400 }));
+    expect(e.gate_note).toMatch(/forced past the gate \(breadth\)/);
+    expect(e.tokens).toBeLessThanOrEqual(400);
+    expect(e.results.length + e.omitted).toBe(30);
+    expect(e.omitted).toBeGreaterThan(0);
+    for (const x of e.results) {
+      expect(x.citation_status).toBe('verified');
+      expect(x.tokens).toBe(countTokens(JSON.stringify(x)));
+    }
+    expect(e.tokens).toBe(e.results.reduce((s, x) => s + x.tokens, 0));
+  });
+
+  it('a narrow question passes untouched', () => {
+    const e = ok(gatedSearch(fx.repo, { query: 'widget', scope: 'lib/beta' }));
+    expect(e.results).toHaveLength(10);
+    expect(e.omitted).toBe(0);
+    expect(e.gate_note).toBeUndefined();
+  });
+
+  it('refuses a question whose best match holds little of it (relevance)', () => {
+    const r = refined(gatedSearch(fx.repo, { query: 'widget zorblax quuxifier frobnicate', scope: 'lib/beta' }));
+    expect(r.reason).toBe('relevance');
+    expect(r.summary.top_score).toBeLessThan(0.35);
+    expect(r.summary.total_found).toBe(0);
+  });
+
+  it('counts refusals per session in the index: three refusals, then the gate opens, even across processes', () => {
+    const session = 'cap-test';
+    expect(refined(gatedSearch(fx.repo, { query: 'widget', session })).refusal_count).toBe(1);
+    expect(refined(gatedSearch(fx.reopen(), { query: 'widget', session })).refusal_count).toBe(2);
+    expect(refined(gatedSearch(fx.reopen(), { query: 'widget', session })).refusal_count).toBe(3);
+    const opened = ok(gatedSearch(fx.reopen(), { query: 'widget', session }));
+    expect(opened.gate_note).toMatch(/the gate opened after 3 refusals in a row in this session/);
+    expect(opened.results.length).toBeGreaterThan(0);
+    expect(refined(gatedSearch(fx.repo, { query: 'widget', session })).refusal_count).toBe(1);
+    // another session has its own count
+    expect(refined(gatedSearch(fx.repo, { query: 'widget', session: 'other' })).refusal_count).toBe(1);
+  });
+});
+
+describe('volume and compound', () => {
+  let fx: Indexed;
+  beforeAll(async () => {
+    fx = await indexed({ ...filesMentioning('a', 8, 'gizmo'), ...filesMentioning('b', 4, 'gizmo') }, { maxHits: 5, maxFiles: 20 });
+  });
+  afterAll(() => fx.cleanup());
+
+  it('too many hits is volume; too many hits and files is compound', () => {
+    expect(refined(gatedSearch(fx.repo, { query: 'gizmo' })).reason).toBe('volume');
+    expect(refined(gatedSearch(fx.reopen({ maxFiles: 3 }), { query: 'gizmo' })).reason).toBe('compound');
+  });
+});
+
+describe('locate and read behind the gate', () => {
+  let fx: Indexed;
+  const bigBody = Array.from({ length: 400 }, (_, i) => `  const line${i} = Math.max(${i}, input) * ${i} + ${i * 7};`).join('\n');
+  beforeAll(async () => {
+    const callers: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) callers[`app/m${i % 3}/use${i}.ts`] = `import { makeWidget } from "../../lib/widget";\nexport const w${i} = makeWidget(${i});\n`;
+    fx = await indexed(
+      {
+        ...callers,
+        'lib/widget.ts': 'export function makeWidget(n: number) {\n  return { n };\n}\n',
+        'lib/big.ts': `export function first(input: number) {\n${bigBody}\n  return input;\n}\n\nexport function second(input: number) {\n${bigBody}\n  return input;\n}\n`,
+      },
+      { absoluteMaxTokens: 5_000, maxTokens: 1_000 },
+    );
+  });
+  afterAll(() => fx.cleanup());
+
+  it('locate: a name used in 31 files is refused, with where it is used and a definitions-only call', () => {
+    const r = refined(gatedLocate(fx.repo, { query: 'makeWidget' }));
+    expect(r.reason).toBe('breadth');
+    expect(r.distribution.map((d) => [d.dir, d.hits])).toEqual([
+      ['app', 60],
+      ['lib', 1],
+    ]);
+    expect(r.suggestions).toContainEqual(expect.objectContaining({ action: 'narrow_kind', arg: 'definition', would_yield: 1 }));
+    expect(r.suggestions).toContainEqual(expect.objectContaining({ action: 'narrow_scope', arg: 'lib', would_yield: 1 }));
+    const defs = ok(gatedLocate(fx.repo, { query: 'makeWidget', kind: 'definition' }));
+    expect(defs.results).toEqual([expect.objectContaining({ path: 'lib/widget.ts', kind: 'definition', citation_status: 'verified', tokens: expect.any(Number) })]);
+  });
+
+  it('read: a span over the absolute ceiling is refused with narrower spans and their exact tokens', async () => {
+    const r = refined(await gatedRead(fx.repo, { target: 'lib/big.ts' }));
+    expect(r.reason).toBe('volume');
+    expect(r.summary.est_tokens).toBeGreaterThan(5_000);
+    const spans = r.suggestions.filter((s) => s.action === 'narrow_scope');
+    expect(spans.map((s) => s.arg)).toEqual(['lib/big.ts:1-403', 'lib/big.ts:405-807']);
+    const first = ok(await gatedRead(fx.repo, { target: spans[0]!.arg!, force: true, maxTokens: 50_000 }));
+    expect(spans[0]!.est_tokens).toBeGreaterThan(first.tokens); // trimmed to the ceiling
+  });
+
+  it('read: force never passes the absolute ceiling, and the cut says where to continue', async () => {
+    const e = ok(await gatedRead(fx.repo, { target: 'lib/big.ts', force: true, maxTokens: 100_000 }));
+    expect(e.tokens).toBeLessThanOrEqual(5_000);
+    expect(e.tokens).toBe(countTokens(e.content));
+    expect(e.truncated).toBe(true);
+    expect(e.next_start_line).toBe(e.end_line + 1);
+    expect(e.gate_note).toMatch(/forced/);
+    expect(e.citation_status).toBe('verified');
+  });
+
+  it('read: an answer that passes is trimmed to max_tokens, never over it', async () => {
+    const e = ok(await gatedRead(fx.repo, { target: 'lib/big.ts:1-40', expand: false, maxTokens: 120 }));
+    expect(e.tokens).toBeLessThanOrEqual(120);
+    expect(e.truncated).toBe(true);
+    const tiny = ok(await gatedRead(fx.repo, { target: 'lib/big.ts:2', expand: false, maxTokens: 1 }));
+    expect(tiny.tokens).toBeLessThanOrEqual(1);
+  });
+
+  it('search results carry tokens and citations; the search total says how many matched', () => {
+    const e = ok(gatedSearch(fx.repo, { query: 'makeWidget', scope: 'lib' })) as GatedSearchEnvelope;
+    expect(e.results[0]).toMatchObject({ path: 'lib/widget.ts', citation_status: 'verified', tokens: expect.any(Number) });
+  });
+});

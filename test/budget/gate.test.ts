@@ -1,0 +1,153 @@
+/** The gate's rules on their own: limits, the compound margin, the deadlock cap, force, trimming, distribution, usage. */
+import { describe, expect, it } from 'vitest';
+import {
+  assess,
+  distribution,
+  gate,
+  jsonTokens,
+  oneShotLedger,
+  selfCountedJson,
+  trimToBudget,
+  UsageMeter,
+  type GateHit,
+  type GateLimits,
+  type GateSummary,
+} from '../../src/budget/index.js';
+
+const LIMITS: GateLimits = { maxFiles: 25, maxHits: 120, maxTokens: 6000, minRelevance: 0.35, absoluteMaxTokens: 24000, compoundMargin: 0.15, maxRefusals: 3 };
+const summary = (s: Partial<GateSummary>): GateSummary => ({ total_found: 10, files: 5, est_tokens: 1000, top_score: 0.9, ...s });
+
+describe('assess', () => {
+  it('passes an answer within every limit', () => {
+    expect(assess(summary({}), 10, LIMITS)).toBeNull();
+  });
+
+  it('names the one limit missed', () => {
+    expect(assess(summary({ files: 40 }), 40, LIMITS)).toBe('breadth');
+    expect(assess(summary({ total_found: 200 }), 200, LIMITS)).toBe('volume');
+    expect(assess(summary({ est_tokens: 40_000 }), 10, LIMITS)).toBe('volume');
+    expect(assess(summary({ top_score: 0.2 }), 10, LIMITS)).toBe('relevance');
+  });
+
+  it('lets a single near miss within 15 % pass, but not a bigger one', () => {
+    expect(assess(summary({ files: 28 }), 28, LIMITS)).toBeNull(); // 25 * 1.15 = 28.75
+    expect(assess(summary({ files: 29 }), 29, LIMITS)).toBe('breadth');
+    expect(assess(summary({ total_found: 138 }), 138, LIMITS)).toBeNull(); // 120 * 1.15 = 138
+    expect(assess(summary({ total_found: 139 }), 139, LIMITS)).toBe('volume');
+    expect(assess(summary({ top_score: 0.3 }), 10, LIMITS)).toBeNull(); // 0.35 * 0.85 = 0.2975
+    expect(assess(summary({ top_score: 0.29 }), 10, LIMITS)).toBe('relevance');
+  });
+
+  it('calls two misses compound, near misses included', () => {
+    expect(assess(summary({ files: 26, total_found: 121 }), 121, LIMITS)).toBe('compound');
+    expect(assess(summary({ files: 60, total_found: 400, est_tokens: 90_000 }), 400, LIMITS)).toBe('compound');
+  });
+
+  it('never refuses an empty answer', () => {
+    expect(assess(summary({ total_found: 0, files: 0, top_score: 0 }), 0, LIMITS)).toBeNull();
+  });
+});
+
+describe('gate', () => {
+  const broad: GateHit[] = Array.from({ length: 60 }, (_, i) => ({ path: `src/m${i % 30}/f${i}.ts`, relevance: 1 }));
+  const run = (ledger = oneShotLedger(), force = false) =>
+    gate({ hits: broad, estTokens: 3000, force, limits: LIMITS, ledger, suggest: () => [], forcedYield: 7 });
+
+  it('refuses with a summary, a distribution and a computed use_force suggestion', () => {
+    const d = run();
+    expect(d.pass).toBe(false);
+    if (d.pass) return;
+    expect(d.refine).toMatchObject({ status: 'refine', reason: 'breadth', summary: { total_found: 60, files: 60, est_tokens: 3000, top_score: 1 }, refusal_count: 1 });
+    expect(d.refine.distribution[0]).toEqual({ dir: 'src/m0', hits: 2, files: 2 });
+    expect(d.refine.suggestions).toEqual([expect.objectContaining({ action: 'use_force', would_yield: 7 })]);
+  });
+
+  it('opens after three refusals in a row in one session, says so, and starts counting again', () => {
+    const ledger = oneShotLedger();
+    const counts = [1, 2, 3].map(() => {
+      const d = run(ledger);
+      return d.pass ? 0 : d.refine.refusal_count;
+    });
+    expect(counts).toEqual([1, 2, 3]);
+    const fourth = run(ledger);
+    expect(fourth.pass).toBe(true);
+    if (fourth.pass) expect(fourth.note).toMatch(/opened after 3 refusals in a row/);
+    const fifth = run(ledger);
+    expect(fifth.pass ? 0 : fifth.refine.refusal_count).toBe(1);
+  });
+
+  it('a pass in between resets the run of refusals', () => {
+    const ledger = oneShotLedger();
+    run(ledger);
+    run(ledger);
+    gate({ hits: broad.slice(0, 3), estTokens: 10, limits: LIMITS, ledger, suggest: () => [], forcedYield: 3 });
+    expect(ledger.count()).toBe(0);
+  });
+
+  it('force passes and says what it overrode', () => {
+    const d = run(oneShotLedger(), true);
+    expect(d).toMatchObject({ pass: true, note: expect.stringMatching(/forced past the gate \(breadth\)/) });
+  });
+
+  it('counts only hits at or above min_relevance', () => {
+    const weak: GateHit[] = [...broad.slice(0, 5), ...Array.from({ length: 200 }, (_, i) => ({ path: `x/${i}.ts`, relevance: 0.1 }))];
+    expect(gate({ hits: weak, estTokens: 10, limits: LIMITS, ledger: oneShotLedger(), suggest: () => [], forcedYield: 1 })).toMatchObject({ pass: true, summary: { total_found: 5, files: 5 } });
+  });
+});
+
+describe('distribution', () => {
+  it('counts hits one level below the deepest common directory, most first', () => {
+    const paths = ['src/auth/a.ts', 'src/auth/b.ts', 'src/auth/deep/c.ts', 'src/core/d.ts', 'src/e.ts', 'src/auth/a.ts'];
+    expect(distribution(paths)).toEqual([
+      { dir: 'src/auth', hits: 4, files: 3 },
+      { dir: 'src', hits: 1, files: 1 },
+      { dir: 'src/core', hits: 1, files: 1 },
+    ]);
+    expect(distribution(['a.ts', 'lib/b.ts'])).toEqual([
+      { dir: '.', hits: 1, files: 1 },
+      { dir: 'lib', hits: 1, files: 1 },
+    ]);
+  });
+});
+
+describe('trimToBudget', () => {
+  const items = Array.from({ length: 20 }, (_, i) => ({ path: `src/file${i}.ts`, snippet: `${i}: const value${i} = compute(${i});` }));
+
+  it('keeps the best prefix that fits, each item with its exact tokens, and counts what it cut', () => {
+    const t = trimToBudget(items, 100);
+    expect(t.kept.length).toBeGreaterThan(0);
+    expect(t.kept.length).toBeLessThan(items.length);
+    expect(t.omitted).toBe(items.length - t.kept.length);
+    expect(t.kept.map((k) => k.path)).toEqual(items.slice(0, t.kept.length).map((i) => i.path));
+    for (const k of t.kept) expect(k.tokens).toBe(jsonTokens(k)); // the count includes its own field
+    expect(t.tokens).toBe(t.kept.reduce((s, k) => s + k.tokens, 0));
+    expect(t.tokens).toBeLessThanOrEqual(100);
+    const next = selfCountedJson(items[t.kept.length]!, 'tokens');
+    expect(t.tokens + next).toBeGreaterThan(100);
+  });
+});
+
+describe('UsageMeter', () => {
+  it('sums the last hour per tool and forgets older calls', () => {
+    let now = 1_000_000;
+    const meter = new UsageMeter(() => now);
+    meter.record('context', 500, 2000);
+    meter.record('search', 300);
+    now += 30 * 60_000;
+    meter.record('context', 800, 100);
+    expect(meter.report()).toEqual({
+      window_seconds: 3600,
+      calls: 3,
+      response_tokens: 1600,
+      reads_replaced_tokens: 2100,
+      net_saved_tokens: 500,
+      tools: {
+        context: { calls: 2, response_tokens: 1300, reads_replaced_tokens: 2100, net_saved_tokens: 800 },
+        search: { calls: 1, response_tokens: 300, reads_replaced_tokens: 0, net_saved_tokens: -300 },
+      },
+    });
+    now += 31 * 60_000; // the first two are now older than an hour
+    expect(meter.report()).toMatchObject({ calls: 1, response_tokens: 800, net_saved_tokens: -700 });
+    expect(JSON.stringify(meter.report())).not.toMatch(/src\/|query|path/);
+  });
+});
