@@ -1,8 +1,25 @@
 /** Retrieval: code-aware terms, lexical search, ranking, filters. */
 export { forEachTerm, identifierWords, indexText, queryTerms } from './terms.js';
 export { searchTerms } from './lexical.js';
+export { readQuery, type ReadQuery, type WeightedTerm } from './query.js';
+export { fileRole, type FileRole } from './roles.js';
 export { pathFilter, type PathFilterOptions } from './filters.js';
-export { rankChunks, rankFiles, type RankedChunk, type RankedFile, type RankOptions } from './rank.js';
+export {
+  byFusedScore,
+  FUSION_WEIGHTS,
+  fileSignals,
+  fuse,
+  fusedScore,
+  signalMaxima,
+  rankChunks,
+  rankFiles,
+  type FileSignals,
+  type FusionWeights,
+  type RankedChunk,
+  type RankedFile,
+  type RankOptions,
+  type SignalValues,
+} from './rank.js';
 export { hybridChunks, hybridFiles, type HybridAnswer, type SearchMode } from './hybrid.js';
 export { retrievalPhase, type RetrievalPhase } from './vector.js';
 export { cachedAnswer } from './cache.js';

@@ -1,24 +1,35 @@
 /** BM25 over code-aware terms, via the store's FTS5 index. */
 import type { LexicalHit, Store } from '../store/index.js';
-import { STOPWORDS } from './stopwords.js';
+import { MAX_QUERY_TERMS, readQuery, type ReadQuery, type WeightedTerm } from './query.js';
 import { queryTerms } from './terms.js';
 
-/** Most terms a query may send to FTS5; long issue texts keep their first (title-most) terms. */
-const MAX_QUERY_TERMS = 128;
+/** The query as read (query.ts); a query of nothing but stopwords still searches for its words. */
+export function readSearchQuery(query: string): ReadQuery {
+  const read = readQuery(query);
+  if (read.terms.length > 0) return read;
+  return { ...read, terms: queryTerms(query).slice(0, MAX_QUERY_TERMS).map((term) => ({ term, weight: 1 })) };
+}
 
-/** The searchable terms of a query: code-aware, stopwords dropped (unless nothing else is left). */
+/** The searchable terms of a query, heaviest first. */
 export function searchTerms(query: string): string[] {
-  const all = queryTerms(query);
-  const kept = all.filter((t) => !STOPWORDS.has(t));
-  return (kept.length > 0 ? kept : all).slice(0, MAX_QUERY_TERMS);
+  return readSearchQuery(query).terms.map((t) => t.term);
 }
 
-/** An FTS5 MATCH expression that ORs the terms (each quoted, so no term is read as an operator). */
-export function matchExpression(terms: string[]): string {
-  return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
+/**
+ * An FTS5 MATCH expression that ORs the terms, each quoted so no term is read
+ * as an operator. FTS5's bm25() sums over the query's phrases, so a term
+ * repeated n times counts n times: that is how a term's weight reaches it.
+ */
+export function matchExpression(terms: WeightedTerm[]): string {
+  const phrases: string[] = [];
+  for (const { term, weight } of terms) {
+    const quoted = `"${term.replace(/"/g, '""')}"`;
+    for (let i = 0; i < Math.max(1, Math.round(weight)); i++) phrases.push(quoted);
+  }
+  return phrases.join(' OR ');
 }
 
-export function lexicalSearch(store: Store, terms: string[], limit: number): LexicalHit[] {
+export function lexicalSearch(store: Store, terms: WeightedTerm[], limit: number): LexicalHit[] {
   if (terms.length === 0) return [];
   return store.chunks.lexical(matchExpression(terms), limit);
 }

@@ -7,7 +7,7 @@
 import { SESSION_TABLES } from './sessions.js';
 
 export const APP_ID = 'sightline';
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /**
  * Embedding vectors (store/vectors.ts), of the space named by meta
@@ -84,6 +84,25 @@ CREATE TABLE skipped (
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
   path, symbols, body,
   content = '', contentless_delete = 1,
+  tokenize = 'unicode61 remove_diacritics 0'
+);
+
+-- History of a git work tree (store/history.ts): commits reachable from HEAD, never past it.
+CREATE TABLE commits (
+  id         INTEGER PRIMARY KEY,
+  hash       TEXT NOT NULL UNIQUE,
+  time       INTEGER NOT NULL,
+  file_count INTEGER NOT NULL -- files it touched under the root; paths are not kept for sweeping commits
+) STRICT;
+CREATE TABLE commit_files (
+  commit_id INTEGER NOT NULL REFERENCES commits(id) ON DELETE CASCADE,
+  path      TEXT NOT NULL,
+  PRIMARY KEY (commit_id, path)
+) STRICT, WITHOUT ROWID;
+-- Commit messages as code-aware terms; rowid = commits.id. It keeps its (small) content so that
+-- deleting a commit also corrects the BM25 statistics, which a contentless table would not.
+CREATE VIRTUAL TABLE commits_fts USING fts5(
+  message,
   tokenize = 'unicode61 remove_diacritics 0'
 );
 ${VECTOR_TABLES}

@@ -1,0 +1,190 @@
+/**
+ * npm run bench:quality -- <records.jsonl> [--mirrors DIR] [--repo owner/name] [--limit N] [--no-history] [--tune] [--keep-index] [--mode keyword|semantic|hybrid] [--work DIR] [--out FILE] [--verbose]
+ *
+ * File-localization quality on real issues (shared/bench/README.md). For each
+ * record: move the repository's checkout to the base commit, index it
+ * incrementally in-process, ask `search --files` for the issue text, and score
+ * strict Acc@1/3/5/10, Recall@5 and MRR against the files the fix changed —
+ * side by side with a plain BM25 whole-file ranker on the same trees.
+ * Each run starts from empty indexes (FTS5 statistics depend on what was
+ * deleted before, so a reused index would make runs differ); --keep-index
+ * reuses the last run's indexes to iterate faster.
+ * --tune adds the leave-one-repository-out estimate of the fusion weights
+ * (quality/tune.ts) beside the in-sample figure.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Repo, repoId, search } from '../src/engine/index.js';
+import { FUSION_WEIGHTS, fileSignals, type FusionWeights, type SignalValues } from '../src/search/index.js';
+import { Bm25FileBaseline } from './baseline-bm25.js';
+import { Checkout, findMirror } from './quality/checkout.js';
+import { averages, METRIC_NAMES, score, type Scores } from './quality/metrics.js';
+import { byRepository, loadRecords, type BenchRecord } from './quality/records.js';
+import { tune, type TuneCase } from './quality/tune.js';
+import { median, table, time, usage } from './util.js';
+
+const K = 10;
+
+interface Outcome {
+  record: BenchRecord;
+  ranked: string[];
+  reasons: string[][];
+  baseline: string[];
+  ours: Scores;
+  base: Scores;
+  indexMs: number;
+  /** True for a repository's first record when its index did not exist yet. */
+  coldIndex: boolean;
+  queryMs: number;
+  baselineMs: number;
+  /** Every candidate's raw signals (with --tune). */
+  candidates?: SignalValues[];
+}
+
+function options() {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      mirrors: { type: 'string', default: '../.mirror' },
+      repo: { type: 'string' },
+      limit: { type: 'string' },
+      'no-history': { type: 'boolean', default: false },
+      tune: { type: 'boolean', default: false },
+      'keep-index': { type: 'boolean', default: false },
+      mode: { type: 'string', default: 'hybrid' }, // keyword | semantic | hybrid: the semantic ablation
+      work: { type: 'string', default: path.join(os.tmpdir(), 'sightline-quality') },
+      out: { type: 'string' },
+      verbose: { type: 'boolean', default: false },
+    },
+  });
+  const file = positionals[0];
+  if (!file) usage('usage: npm run bench:quality -- <records.jsonl> [--mirrors DIR] [--repo owner/name] [--limit N] [--no-history] [--tune] [--keep-index] [--mode keyword|semantic|hybrid] [--work DIR] [--out FILE] [--verbose]');
+  const limit = values.limit === undefined ? Infinity : Number(values.limit);
+  if (!(limit > 0)) usage(`--limit must be a positive number (got ${values.limit})`);
+  if (!['keyword', 'semantic', 'hybrid'].includes(values.mode)) usage(`--mode must be keyword, semantic or hybrid (got ${values.mode})`);
+  return { mode: values.mode as 'keyword' | 'semantic' | 'hybrid', file, limit, history: !values['no-history'], tune: values.tune, keepIndex: values['keep-index'], mirrors: path.resolve(values.mirrors), work: path.resolve(values.work), repo: values.repo, out: values.out, verbose: values.verbose };
+}
+
+async function runRepository(name: string, records: BenchRecord[], opts: ReturnType<typeof options>): Promise<Outcome[]> {
+  const checkout = new Checkout(findMirror(opts.mirrors, name), opts.work, name, opts.history);
+  const home = path.join(opts.work, opts.history ? 'home' : 'home-nogit');
+  if (!opts.keepIndex) fs.rmSync(path.join(home, repoId(checkout.root)), { recursive: true, force: true });
+  const baseline = new Bm25FileBaseline();
+  const out: Outcome[] = [];
+  let repo: Repo | null = null;
+  try {
+    for (const record of records) {
+      checkout.moveTo(record.base_commit);
+      repo ??= Repo.open(checkout.root, { flags: { home }, env: {} });
+      const coldIndex = !repo.hasIndex();
+      const indexed = await time(() => repo!.index());
+      const query = await time(() => search(repo!, { query: record.query, files: true, k: K, force: true, mode: opts.mode }));
+      const files = repo.store.files.list();
+      const base = await time(() => baseline.rank(checkout.root, files, record.query, K));
+      const ranked = query.value.results.map((r) => r.path);
+      const o: Outcome = {
+        record,
+        ranked,
+        reasons: query.value.results.map((r) => r.reasons),
+        baseline: base.value,
+        ours: score(ranked, record.gold_code_files),
+        base: score(base.value, record.gold_code_files),
+        indexMs: indexed.ms,
+        coldIndex,
+        queryMs: query.ms,
+        baselineMs: base.ms,
+        candidates: opts.tune ? fileSignals(repo.store, record.query, {}).map(compact) : undefined,
+      };
+      out.push(o);
+      if (opts.verbose) report(o);
+    }
+  } finally {
+    repo?.close();
+  }
+  return out;
+}
+
+/** Only what fusion reads: the chunks and file rows stay behind. */
+function compact(s: SignalValues): SignalValues {
+  const { path: p, demoted, content, history, definition, mention, name } = s;
+  return { path: p, demoted, content, history, definition, mention, name };
+}
+
+function tuneReport(outcomes: Outcome[]): string {
+  const cases: TuneCase[] = outcomes.map((o) => ({ repo: o.record.repo, gold: o.record.gold_code_files, candidates: o.candidates! }));
+  const result = tune(cases, K);
+  const rows: (string | number)[][] = [];
+  const languages = [...new Set(outcomes.map((o) => o.record.language))].sort();
+  for (const language of [...languages, 'ALL']) {
+    const idx = outcomes.flatMap((o, i) => (language === 'ALL' || o.record.language === language ? [i] : []));
+    const shipped = averages(idx.map((i) => outcomes[i]!.ours));
+    const inSample = averages(idx.map((i) => result.inSample.scores[i]!));
+    const loo = averages(idx.map((i) => result.leaveOneOut[i]!));
+    rows.push([language, String(idx.length), shipped[2]!, shipped[5]!, inSample[2]!, inSample[5]!, loo[2]!, loo[5]!]);
+  }
+  const show = (w: FusionWeights) => Object.entries(w).map(([k, v]) => `${k} ${v}`).join(', ');
+  const picked = new Map<string, number>();
+  for (const w of result.chosen.values()) picked.set(show(w), (picked.get(show(w)) ?? 0) + 1);
+  return [
+    table(['language', 'n', 'shipped Acc@5', 'shipped MRR', 'grid-best Acc@5', 'grid-best MRR', 'LOO Acc@5', 'LOO MRR'], rows),
+    `\nshipped weights:   ${show(FUSION_WEIGHTS)}`,
+    `grid-best weights: ${show(result.inSample.weights)}`,
+    'weights chosen with one repository left out (how many times):',
+    ...[...picked].sort((a, b) => b[1] - a[1]).map(([w, n]) => `  ${n}× ${w}`),
+  ].join('\n');
+}
+
+function report(o: Outcome): void {
+  const rank = (list: string[]) => o.record.gold_code_files.map((g) => list.indexOf(g) + 1 || '-').join(',');
+  process.stderr.write(`${o.record.id}: ours ${rank(o.ranked)} · bm25 ${rank(o.baseline)} · index ${Math.round(o.indexMs)} ms, query ${Math.round(o.queryMs)} ms\n`);
+}
+
+/** One row per group: our metrics, then the baseline's, side by side. */
+function groupTable(label: string, outcomes: Outcome[], key: (o: Outcome) => string): string {
+  const groups = new Map<string, Outcome[]>();
+  for (const o of outcomes) groups.set(key(o), [...(groups.get(key(o)) ?? []), o]);
+  const rows = [...[...groups].sort(([a], [b]) => a.localeCompare(b)), ['ALL', outcomes] as const].map(([name, list]) => {
+    const ours = averages(list.map((o) => o.ours));
+    const base = averages(list.map((o) => o.base));
+    return [name, String(list.length), ...ours, base[2]!, base[5]!, ours[2]! - base[2]!];
+  });
+  return table([label, 'n', ...METRIC_NAMES, 'bm25 Acc@5', 'bm25 MRR', 'Δ Acc@5'], rows);
+}
+
+async function main(): Promise<void> {
+  const opts = options();
+  let records = loadRecords(opts.file);
+  if (opts.repo) records = records.filter((r) => r.repo.toLowerCase() === opts.repo!.toLowerCase());
+  records = records.slice(0, opts.limit);
+  if (records.length === 0) usage('no records match');
+  fs.mkdirSync(opts.work, { recursive: true });
+  const outcomes: Outcome[] = [];
+  for (const [name, list] of byRepository(records)) {
+    process.stderr.write(`${name}: ${list.length} record(s)\n`);
+    outcomes.push(...(await runRepository(name, list, opts)));
+  }
+  const ms = (f: (o: Outcome) => number, filter: (o: Outcome) => boolean = () => true) => median(outcomes.filter(filter).map(f));
+  console.log(`${outcomes.length} records, history ${opts.history ? 'on' : 'off'}; ours = search --files (k=${K}), bm25 = plain BM25 over whole files\n`);
+  console.log(groupTable('language', outcomes, (o) => o.record.language) + '\n');
+  console.log(groupTable('repository', outcomes, (o) => o.record.repo) + '\n');
+  console.log(
+    table(
+      ['median time (ms)', 'value'],
+      [
+        ['query (search --files)', ms((o) => o.queryMs)],
+        ['query (bm25 baseline)', ms((o) => o.baselineMs)],
+        ['index, cold (first record of a repository)', ms((o) => o.indexMs, (o) => o.coldIndex)],
+        ['index, incremental (moving to the next base commit)', ms((o) => o.indexMs, (o) => !o.coldIndex)],
+      ],
+    ),
+  );
+  if (opts.tune) console.log('\n' + tuneReport(outcomes));
+  if (opts.out) {
+    const rows = outcomes.map((o) => ({ id: o.record.id, repo: o.record.repo, language: o.record.language, gold: o.record.gold_code_files, ranked: o.ranked, reasons: o.reasons, baseline: o.baseline, ours: o.ours, base: o.base, candidates: o.candidates }));
+    fs.writeFileSync(opts.out, JSON.stringify(rows, null, 1));
+  }
+}
+
+await main();

@@ -1,0 +1,39 @@
+/** The benchmark records (shared/bench/README.md): one real issue each, with the files its fix changed. */
+import fs from 'node:fs';
+
+export interface BenchRecord {
+  id: string;
+  /** GitHub owner/name. */
+  repo: string;
+  base_commit: string;
+  language: string;
+  /** The issue text, verbatim. */
+  query: string;
+  /** Source files the fix changed: what a ranking is scored against. */
+  gold_code_files: string[];
+}
+
+export function loadRecords(file: string): BenchRecord[] {
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line, i) => {
+      const r = JSON.parse(line) as BenchRecord;
+      if (!r.repo || !r.base_commit || !r.query || !Array.isArray(r.gold_code_files)) {
+        throw new Error(`${file}:${i + 1}: not a benchmark record`);
+      }
+      return r;
+    });
+}
+
+/** Records grouped by repository, in first-seen order, so one checkout serves a repository's records in turn. */
+export function byRepository(records: BenchRecord[]): Map<string, BenchRecord[]> {
+  const out = new Map<string, BenchRecord[]>();
+  for (const r of records) {
+    const list = out.get(r.repo);
+    if (list) list.push(r);
+    else out.set(r.repo, [r]);
+  }
+  return out;
+}

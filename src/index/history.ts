@@ -1,0 +1,85 @@
+/**
+ * Indexes the history of a git work tree: the newest commits reachable from
+ * HEAD, their messages and the files each touched. Incremental: each pass lists
+ * the commits HEAD now reaches, reads only those not stored yet, and forgets
+ * stored ones HEAD no longer reaches (after a reset or a checkout of an older
+ * commit), so nothing past HEAD is ever kept. Outside a work tree it keeps
+ * nothing; a repository without git ranks without this signal.
+ */
+import { execFile } from 'node:child_process';
+import { indexText } from '../search/index.js';
+import type { CommitRecord, Store } from '../store/index.js';
+
+/** Newest commits kept: enough to cover years of a busy project, cheap to list again. */
+const MAX_COMMITS = 5000;
+/** A commit touching more files is a sweep (formatting, renames, licence headers): its paths say nothing. */
+const MAX_FILES_PER_COMMIT = 100;
+const HEAD_KEY = 'history_head';
+const RECORD = '\x1e';
+const FIELD = '\x1f';
+
+export interface HistorySummary {
+  added: number;
+  removed: number;
+}
+
+function git(root: string, args: string[], input?: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      'git',
+      ['-c', 'core.quotePath=false', ...args],
+      { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } },
+      (err, stdout) => resolve(err ? null : stdout),
+    );
+    if (input !== undefined) child.stdin?.end(input);
+  });
+}
+
+/** The commits' files and messages, read in one `git log` over the given hashes. */
+async function readCommits(root: string, hashes: string[]): Promise<{ commit: CommitRecord; message: string }[]> {
+  if (hashes.length === 0) return [];
+  const out = await git(
+    root,
+    ['log', '--no-walk=unsorted', '--stdin', '--relative', '--name-only', `--format=${RECORD}%H${FIELD}%ct${FIELD}%B${FIELD}`],
+    hashes.join('\n') + '\n',
+  );
+  if (out === null) return [];
+  const commits: { commit: CommitRecord; message: string }[] = [];
+  for (const entry of out.split(RECORD)) {
+    const [hash, time, message, names] = entry.split(FIELD);
+    if (!hash || names === undefined) continue;
+    const files = names.split('\n').filter(Boolean);
+    commits.push({
+      commit: { hash, time: Number(time), fileCount: files.length, files: files.length > MAX_FILES_PER_COMMIT ? [] : files },
+      message: message ?? '',
+    });
+  }
+  return commits;
+}
+
+/** Brings the stored history in line with HEAD; null when `root` is not inside a git work tree. */
+export async function indexHistory(root: string, store: Store): Promise<HistorySummary | null> {
+  const prefix = await git(root, ['rev-parse', '--show-prefix']);
+  const head = prefix === null ? null : (await git(root, ['rev-parse', '--verify', '-q', 'HEAD']))?.trim() || null;
+  const stored = store.history.hashes();
+  if (head === null) {
+    // Not a work tree (or no commit yet): whatever was stored no longer describes it.
+    if (stored.size > 0) store.transaction(() => { for (const h of stored) store.history.delete(h); });
+    store.setMeta(HEAD_KEY, '');
+    return null;
+  }
+  if (store.getMeta(HEAD_KEY) === head) return { added: 0, removed: 0 };
+  // Below the top level, only commits that touched this directory.
+  const scope = prefix!.trim() ? ['--', '.'] : [];
+  const listed = await git(root, ['rev-list', '--no-merges', `--max-count=${MAX_COMMITS}`, 'HEAD', ...scope]);
+  if (listed === null) return null;
+  const wanted = new Set(listed.split('\n').filter(Boolean));
+  const gone = [...stored].filter((h) => !wanted.has(h));
+  const fresh = await readCommits(root, [...wanted].filter((h) => !stored.has(h)));
+  store.transaction(() => {
+    for (const h of gone) store.history.delete(h);
+    for (const { commit, message } of fresh) store.history.add(commit, indexText(message));
+    store.setMeta(HEAD_KEY, head);
+  });
+  return { added: fresh.length, removed: gone.length };
+}

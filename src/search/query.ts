@@ -1,0 +1,183 @@
+/**
+ * Reading a query the way an engineer reads an issue. Issue texts are not
+ * search boxes: a title, template headings, prose, links, backticked code,
+ * identifiers, CLI flags, paths, stack traces and pasted code or logs. The
+ * reader drops what carries no signal (template headings, URLs, HTML comments,
+ * stopwords) and weights what does: the title and whatever the writer marked
+ * or spelled as code count more than prose and pasted blocks. A plain search
+ * box query ("parse config file", "getUserName") reads as one title line.
+ */
+import { STOPWORDS } from './stopwords.js';
+import { forEachTerm, identifierWords } from './terms.js';
+
+export interface WeightedTerm {
+  term: string;
+  weight: number;
+}
+
+export interface ReadQuery {
+  /** Distinct code-aware terms, heaviest first (first seen first among equals). */
+  terms: WeightedTerm[];
+  /** Whole-identifier terms of names written as code, with the weight of where they were written: candidates for "the definition of what the issue names". */
+  identifiers: Map<string, number>;
+  /** Paths and file names the text mentions, stack-trace frames included (forward slashes, as written). */
+  paths: string[];
+  /** Every term of the title, stopwords included: what the issue says it is about. */
+  title: Set<string>;
+}
+
+/** How much each part of an issue says about where the fix goes. */
+export const PART_WEIGHT = {
+  title: 3,
+  /** Backticked spans, identifiers spelled as code, flags, paths and stack-trace frames. */
+  code: 3,
+  prose: 1,
+  /** Pasted code, logs and output in fenced blocks: long, and mostly the writer's code. */
+  block: 1,
+} as const;
+
+/** Most terms a query sends to the lexical index: the heaviest survive. */
+export const MAX_QUERY_TERMS = 96;
+
+/** Issue-template and bug-report vocabulary: frequent in issues, says nothing about code. */
+const ISSUE_WORDS = new Set(
+  `able actual actually also always anyone anything appear appears around bug bugs case cause causes change changes currently describe
+  described description else even everything example expect expected expecting feature following get gets getting give going got happen
+  happens hello help hi however idea instead issue issues just know let like likely look looks make makes many may maybe might more
+  most much need needs new now one only other please possible probably problem problems really related report reproduce reproduction
+  result results right said same see seem seems since something still sure thank thanks thing things think trying try two use used
+  uses using version versions want wanted way well without work worked working works would wrong yes yet`.split(/\s+/),
+);
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})[^\n]*\n([\s\S]*?)(?:^ {0,3}\1[^\n]*$|(?![\s\S]))/gm;
+const HTML_COMMENT = /<!--[\s\S]*?-->/g;
+const URL = /\b(?:https?|ftp):\/\/[^\s<>()\]"'`]+/g;
+/** A file inside a repository on a code host: `…/blob/<ref>/<path>` names a path. */
+const HOSTED_PATH = /\/(?:blob|tree|raw)\/[^/\s]+\/([^\s#?]+)/;
+const HEADING = /^ {0,3}#{1,6}\s.*$/gm;
+/** A line that is only a bold or italic label: `**Describe the bug**`. */
+const LABEL_LINE = /^\s*(\*\*|__)[^*_\n]{1,80}\1:?\s*$/gm;
+const CODE_SPAN = /`([^`\n]+)`/g;
+const FLAG = /(?<![\w-])--?[A-Za-z][\w-]*(?:=\S+)?/g;
+/** Identifier-shaped tokens: snake_case, camelCase, qualified (a.b, a::b, a#b), or called (name()). */
+const CODE_TOKEN =
+  /[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)+(?:\(\))?|[A-Za-z_$][\w$]*\(\)?|\b[a-z$][\w$]*[A-Z_][\w$]*|\b[A-Z][a-z0-9$]+[A-Z][\w$]*|\b_\w+/g;
+/** A path or a file name with an extension: src/foo/bar.rs, bar.py, ./lib/x.js. */
+const PATH = /(?<![\w/.-])(?:[\w@.+-]+\/)*[\w@+-][\w@.+-]*\.[A-Za-z][A-Za-z0-9]{0,9}(?![\w/])/g;
+/** Stack-trace frames of the common runtimes; each captures a path and maybe a function. */
+const FRAMES: { re: RegExp; path: number; fn?: number }[] = [
+  { re: /File "([^"]+)", line \d+(?:, in ([\w<>$]+))?/g, path: 1, fn: 2 }, // Python
+  { re: /\bat ([\w$.<>]+)\(([\w$.-]+\.\w+):\d+\)/g, path: 2, fn: 1 }, // Java, Kotlin
+  { re: /\bat (?:(?:async )?([\w$.<>]+) )?\(?((?:[A-Za-z]:)?[^\s():]+\.[cm]?[jt]sx?):\d+(?::\d+)?\)?/g, path: 2, fn: 1 }, // Node
+  { re: /((?:[A-Za-z]:)?[\w@.+/\\-]+\.(?:go|rs|c|cc|cpp|h|hpp|rb|php|cs|swift|kt|scala|zig|ex|exs)):\d+/g, path: 1 }, // Go, Rust, C and more
+];
+
+class TermBag {
+  private readonly weights = new Map<string, number>();
+
+  add(text: string, weight: number): void {
+    forEachTerm(text, (term, isWhole) => {
+      if (!keep(term)) return;
+      // A compound's parts say less than the compound itself.
+      this.put(term, isWhole ? weight : Math.max(1, weight - 1));
+    });
+  }
+
+  /** `max-count`, `ignore-paths`: also the joined spelling code uses (max_count, ignorePaths → maxcount, ignorepaths). */
+  addHyphenated(text: string, weight: number): void {
+    for (const compound of text.match(/[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+/g) ?? []) {
+      const joined = compound.split('-').flatMap((p) => identifierWords(p)).join('');
+      if (keep(joined)) this.put(joined, weight);
+    }
+    this.add(text, weight);
+  }
+
+  private put(term: string, weight: number): void {
+    if ((this.weights.get(term) ?? 0) < weight) this.weights.set(term, weight);
+  }
+
+  /** Heaviest first; the map keeps first-seen order, and the sort is stable. */
+  sorted(): WeightedTerm[] {
+    return [...this.weights].map(([term, weight]) => ({ term, weight })).sort((a, b) => b.weight - a.weight);
+  }
+}
+
+function keep(term: string): boolean {
+  return term.length > 1 && !/^\d+$/.test(term) && !STOPWORDS.has(term) && !ISSUE_WORDS.has(term);
+}
+
+/** A mentioned path, trimmed of decoration: `./src/x.ts`, `/src/x.ts` → `src/x.ts`, Go module versions dropped. */
+function cleanPath(raw: string): string {
+  return raw
+    .replace(/\\/g, '/')
+    .replace(/^.*@v?\d[^/]*\//, '') // go/pkg/mod/github.com/org/repo@v1.2.3/core/x.go → core/x.go
+    .replace(/^(?:\.{0,2}\/)+/, '')
+    .replace(/[.,:;)]+$/, '');
+}
+
+export function readQuery(text: string): ReadQuery {
+  const bag = new TermBag();
+  const identifiers = new Map<string, number>();
+  const paths: string[] = [];
+  const addPath = (raw: string) => {
+    const p = cleanPath(raw);
+    if (p && !paths.includes(p)) paths.push(p);
+  };
+  const addIdentifier = (raw: string, weight: number) => {
+    for (const part of raw.split(/\.|::|#|->/)) {
+      const key = identifierWords(part.replace(/[^\p{L}\p{N}_]/gu, '')).join('');
+      if (keep(key) && (identifiers.get(key) ?? 0) < weight) identifiers.set(key, weight);
+    }
+  };
+
+  let body = text.replace(/\r\n?/g, '\n').replace(HTML_COMMENT, ' ');
+  for (const frame of FRAMES) {
+    for (const m of body.matchAll(frame.re)) {
+      addPath(m[frame.path]!);
+      bag.add(m[frame.path]!.replace(/^.*[\\/]/, ''), PART_WEIGHT.code);
+      if (frame.fn !== undefined && m[frame.fn]) {
+        addIdentifier(m[frame.fn]!, PART_WEIGHT.code);
+        bag.add(m[frame.fn]!, PART_WEIGHT.code);
+      }
+    }
+  }
+  for (const m of body.matchAll(URL)) {
+    const hosted = HOSTED_PATH.exec(m[0]);
+    if (hosted) addPath(hosted[1]!);
+  }
+  body = body.replace(URL, ' ');
+
+  const blocks: string[] = [];
+  const prose = body.replace(FENCE, (_all, _fence: string, code: string) => {
+    blocks.push(code);
+    return '\n';
+  });
+  const lines = prose.split('\n');
+  const titleIndex = lines.findIndex((l) => l.trim());
+  const title = titleIndex >= 0 ? lines[titleIndex]! : '';
+  const rest = lines.slice(titleIndex + 1).join('\n').replace(HEADING, ' ').replace(LABEL_LINE, ' ');
+
+  for (const part of [title, rest]) {
+    const weight = part === title ? PART_WEIGHT.title : PART_WEIGHT.prose;
+    for (const m of part.matchAll(CODE_SPAN)) {
+      bag.addHyphenated(m[1]!, Math.max(weight, PART_WEIGHT.code));
+      for (const t of m[1]!.match(CODE_TOKEN) ?? []) addIdentifier(t, PART_WEIGHT.code);
+      if (/^[\w$]+$/.test(m[1]!)) addIdentifier(m[1]!, PART_WEIGHT.code);
+    }
+    for (const m of part.matchAll(FLAG)) bag.addHyphenated(m[0].replace(/=.*$/, ''), Math.max(weight, PART_WEIGHT.code));
+    for (const m of part.matchAll(PATH)) addPath(m[0]);
+    for (const m of part.matchAll(CODE_TOKEN)) {
+      addIdentifier(m[0], PART_WEIGHT.code);
+      bag.add(m[0], Math.max(weight, PART_WEIGHT.code));
+    }
+    bag.add(part, weight);
+  }
+  for (const code of blocks) {
+    for (const m of code.matchAll(CODE_TOKEN)) addIdentifier(m[0], PART_WEIGHT.block);
+    bag.add(code, PART_WEIGHT.block);
+  }
+  for (const p of paths) bag.add(p, PART_WEIGHT.code);
+  const titleTerms = new Set<string>();
+  forEachTerm(title, (t) => titleTerms.add(t));
+  return { terms: bag.sorted().slice(0, MAX_QUERY_TERMS), identifiers, paths, title: titleTerms };
+}

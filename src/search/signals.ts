@@ -1,0 +1,102 @@
+/**
+ * The file-level evidence a query yields besides its words: definitions of
+ * the names it uses, paths it mentions, files named like what it talks about.
+ * Each is a score per file id; rank.ts fuses them with the lexical and history
+ * scores.
+ */
+import type { StoredFile, Store } from '../store/index.js';
+import { PART_WEIGHT, type ReadQuery } from './query.js';
+import { identifierWords } from './terms.js';
+
+export interface Definitions {
+  score: number;
+  /** Names of the definitions, as written in the file. */
+  names: string[];
+  /** First line of each, to pick the chunk to show. */
+  lines: number[];
+}
+
+/**
+ * Files that define a name the query uses as code. A name defined in one file
+ * points at it; one defined in twenty points at none of them in particular,
+ * so each name's credit is shared among the files that define it.
+ */
+export function definitionScores(store: Store, read: ReadQuery): Map<number, Definitions> {
+  const out = new Map<number, Definitions>();
+  if (read.identifiers.size === 0) return out;
+  const symbols = store.symbols.withKeys([...read.identifiers.keys()]);
+  const filesOf = new Map<string, Set<number>>();
+  for (const s of symbols) {
+    const key = identifierWords(s.name).join('');
+    const set = filesOf.get(key) ?? new Set<number>();
+    set.add(s.fileId);
+    filesOf.set(key, set);
+  }
+  const credited = new Set<string>();
+  for (const s of symbols) {
+    const key = identifierWords(s.name).join('');
+    const entry = out.get(s.fileId) ?? { score: 0, names: [], lines: [] };
+    if (!credited.has(`${s.fileId}:${key}`)) {
+      credited.add(`${s.fileId}:${key}`);
+      entry.score += (read.identifiers.get(key) ?? 0) / PART_WEIGHT.code / filesOf.get(key)!.size;
+      entry.names.push(s.name);
+    }
+    entry.lines.push(s.startLine);
+    out.set(s.fileId, entry);
+  }
+  return out;
+}
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** Whether a path the query mentions names this file: the same path, one ending in it, or (for a bare name) its file name. */
+export function mentions(filePath: string, mentioned: string): boolean {
+  if (!mentioned.includes('/')) return baseName(filePath) === mentioned;
+  return filePath === mentioned || filePath.endsWith('/' + mentioned) || mentioned.endsWith('/' + filePath);
+}
+
+/** What a bare file name (`utils.py`, `Cargo.toml`) is worth next to a path: often it is the writer's own file. */
+const BARE_NAME = 0.5;
+
+/**
+ * Files the query mentions by path or name (stack-trace frames included). A
+ * path is worth 1 and a bare file name half that; a mention that matches
+ * several files is shared among them.
+ */
+export function mentionScores(files: StoredFile[], read: ReadQuery): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const mentioned of read.paths) {
+    const matched = files.filter((f) => mentions(f.path, mentioned));
+    const worth = (mentioned.includes('/') ? 1 : BARE_NAME) / matched.length;
+    for (const f of matched) out.set(f.id, (out.get(f.id) ?? 0) + worth);
+  }
+  return out;
+}
+
+/** File names that stand for their directory: the module is the folder. */
+const GENERIC_STEMS = new Set(['index', 'mod', 'lib', 'main', '__init__', 'init', 'package', 'core']);
+
+/** The name a file goes by: `src/plugin/duration/index.js` → duration, `lib/AxiosHeaders.js` → axiosheaders. */
+export function fileNameKey(path: string): string {
+  const parts = path.split('/');
+  let stem = parts[parts.length - 1]!.replace(/\..*$/, '');
+  if (GENERIC_STEMS.has(stem.toLowerCase()) && parts.length > 1) stem = parts[parts.length - 2]!;
+  return identifierWords(stem).join('');
+}
+
+/** Files named like a word the query stresses (title words and names written as code); shared among same-named files. */
+export function nameScores(files: StoredFile[], read: ReadQuery): Map<number, number> {
+  const stressed = new Set(read.terms.filter((t) => t.weight >= PART_WEIGHT.code).map((t) => t.term));
+  for (const [key, weight] of read.identifiers) if (weight >= PART_WEIGHT.code) stressed.add(key);
+  const byKey = new Map<string, StoredFile[]>();
+  for (const f of files) {
+    const key = fileNameKey(f.path);
+    if (!stressed.has(key)) continue;
+    byKey.set(key, [...(byKey.get(key) ?? []), f]);
+  }
+  const out = new Map<number, number>();
+  for (const list of byKey.values()) for (const f of list) out.set(f.id, 1 / list.length);
+  return out;
+}

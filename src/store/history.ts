@@ -1,0 +1,89 @@
+/**
+ * The repository's history as the index knows it: commits reachable from HEAD
+ * (never past it), each with its message's code-aware terms in FTS and the
+ * paths it touched. Written by index/history.ts, read by search/history.ts.
+ */
+import type { Db } from './db.js';
+
+export interface CommitRecord {
+  hash: string;
+  /** Committer time, seconds since the epoch. */
+  time: number;
+  /** How many files it touched under the indexed root. */
+  fileCount: number;
+  /** Paths it touched, relative to the indexed root (none kept for sweeping commits). */
+  files: string[];
+}
+
+export interface CommitHit {
+  commitId: number;
+  /** FTS5 bm25 sign-flipped: larger is better. */
+  score: number;
+}
+
+export class HistoryTable {
+  private readonly insert;
+  private readonly insertFile;
+  private readonly insertFts;
+  private readonly idOf;
+  private readonly remove;
+  private readonly removeFts;
+  private readonly allHashes;
+  private readonly search;
+  constructor(private readonly db: Db) {
+    this.insert = db.prepare('INSERT INTO commits(hash, time, file_count) VALUES (?, ?, ?)');
+    this.insertFile = db.prepare('INSERT OR IGNORE INTO commit_files(commit_id, path) VALUES (?, ?)');
+    this.insertFts = db.prepare('INSERT INTO commits_fts(rowid, message) VALUES (?, ?)');
+    this.idOf = db.prepare('SELECT id FROM commits WHERE hash = ?').pluck();
+    this.remove = db.prepare('DELETE FROM commits WHERE id = ?');
+    this.removeFts = db.prepare('DELETE FROM commits_fts WHERE rowid = ?');
+    this.allHashes = db.prepare('SELECT hash FROM commits').pluck();
+    this.search = db.prepare(
+      'SELECT rowid AS commitId, -bm25(commits_fts) AS score FROM commits_fts WHERE commits_fts MATCH ? ORDER BY rank LIMIT ?',
+    );
+  }
+
+  /** Stores a commit; `terms` are its message's code-aware terms. Call inside a transaction. */
+  add(commit: CommitRecord, terms: string): void {
+    const id = Number(this.insert.run(commit.hash, commit.time, commit.fileCount).lastInsertRowid);
+    for (const p of commit.files) this.insertFile.run(id, p);
+    this.insertFts.run(id, terms);
+  }
+
+  /** Forgets a commit and its files. Call inside a transaction. */
+  delete(hash: string): void {
+    const id = this.idOf.get(hash) as number | undefined;
+    if (id === undefined) return;
+    this.removeFts.run(id);
+    this.remove.run(id);
+  }
+
+  hashes(): Set<string> {
+    return new Set(this.allHashes.all() as string[]);
+  }
+
+  /** BM25 over commit messages; `match` is an FTS5 query expression. */
+  lexical(match: string, limit: number): CommitHit[] {
+    return this.search.all(match, limit) as CommitHit[];
+  }
+
+  /** The paths each commit touched, and how many files it touched in all. */
+  filesOf(commitIds: number[]): Map<number, { fileCount: number; paths: string[] }> {
+    const out = new Map<number, { fileCount: number; paths: string[] }>();
+    for (let i = 0; i < commitIds.length; i += 500) {
+      const slice = commitIds.slice(i, i + 500);
+      const rows = this.db
+        .prepare(
+          `SELECT c.id AS id, c.file_count AS fileCount, f.path AS path FROM commits c JOIN commit_files f ON f.commit_id = c.id
+           WHERE c.id IN (${slice.map(() => '?').join(',')})`,
+        )
+        .all(...slice) as { id: number; fileCount: number; path: string }[];
+      for (const r of rows) {
+        const entry = out.get(r.id) ?? { fileCount: r.fileCount, paths: [] };
+        entry.paths.push(r.path);
+        out.set(r.id, entry);
+      }
+    }
+    return out;
+  }
+}

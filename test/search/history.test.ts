@@ -1,0 +1,100 @@
+/** The history signal: commits reachable from HEAD lend their words to the files they touched, and nothing else does. */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Repo, search } from '../../src/engine/index.js';
+import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
+
+const cleanup: string[] = [];
+afterEach(() => {
+  while (cleanup.length) removeDir(cleanup.pop()!);
+});
+
+function git(root: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** A git repository with two unrelated modules, committed once. */
+function gitRepo(): string {
+  const root = makeRepo({
+    'src/alpha.ts': 'export function alpha(input: string) {\n  return input.trim();\n}\n',
+    'src/beta.ts': 'export function beta(items: number[]) {\n  return items.length;\n}\n',
+  });
+  cleanup.push(root);
+  git(root, 'init', '-q');
+  git(root, 'add', '-A');
+  git(root, 'commit', '-q', '-m', 'Initial import');
+  return root;
+}
+
+function commitTouching(root: string, file: string, message: string): void {
+  fs.appendFileSync(path.join(root, file), '// touched\n');
+  git(root, 'commit', '-q', '-am', message);
+}
+
+function open(root: string): Repo {
+  const home = tempDir('sightline-home-');
+  cleanup.push(home);
+  return Repo.open(root, { flags: { home, embedder: 'none' }, env: {} });
+}
+
+const files = (repo: Repo, query: string) => search(repo, { query, files: true, k: 10, force: true }).results;
+
+describe('history', () => {
+  it('a commit that touched a file lends it the words of its message', async () => {
+    const root = gitRepo();
+    commitTouching(root, 'src/beta.ts', 'Fix frobnication overflow in the widget counter');
+    const repo = open(root);
+    await repo.index();
+    const results = files(repo, 'Widget counter overflows after frobnication');
+    expect(results[0]!.path).toBe('src/beta.ts');
+    expect(results[0]!.reasons).toContain('history:1');
+    expect(results.map((r) => r.path)).not.toContain('src/alpha.ts');
+    repo.close();
+  });
+
+  it('reads nothing past HEAD, and forgets commits HEAD no longer reaches', async () => {
+    const root = gitRepo();
+    commitTouching(root, 'src/beta.ts', 'Teach zanzibar quokkas to count');
+    const repo = open(root);
+    await repo.index();
+    expect(files(repo, 'zanzibar quokkas')[0]?.path).toBe('src/beta.ts');
+
+    git(root, 'reset', '-q', '--hard', 'HEAD~1'); // the commit still exists, but HEAD does not reach it
+    await repo.index();
+    expect(files(repo, 'zanzibar quokkas')).toEqual([]);
+    repo.close();
+
+    // A fresh index of the same state never sees it either.
+    const fresh = open(root);
+    await fresh.index();
+    expect(files(fresh, 'zanzibar quokkas')).toEqual([]);
+    fresh.close();
+  });
+
+  it('indexes only new commits on the next pass', async () => {
+    const root = gitRepo();
+    const repo = open(root);
+    await repo.index();
+    commitTouching(root, 'src/alpha.ts', 'Support marmalade separators');
+    await repo.index();
+    expect(repo.store.history.hashes().size).toBe(2);
+    expect(files(repo, 'marmalade separators')[0]!.path).toBe('src/alpha.ts');
+    repo.close();
+  });
+
+  it('a directory without git ranks on its content alone', async () => {
+    const root = makeRepo({ 'src/gamma.ts': 'export function gammaRay() {\n  return 1;\n}\n' });
+    cleanup.push(root);
+    const repo = open(root);
+    await repo.index();
+    expect(repo.store.history.hashes().size).toBe(0);
+    expect(files(repo, 'gamma ray')[0]!.path).toBe('src/gamma.ts');
+    repo.close();
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { PART_WEIGHT, readQuery } from '../../src/search/query.js';
+
+const weightOf = (text: string, term: string) => readQuery(text).terms.find((t) => t.term === term)?.weight;
+
+describe('reading an issue', () => {
+  it('weights the title and code above prose and pasted blocks', () => {
+    const issue = ['Timeout ignored by fetcher', '', 'When I call `retryPolicy` the socket hangs.', '```', 'const banana = 1', '```'].join('\n');
+    expect(weightOf(issue, 'timeout')).toBe(PART_WEIGHT.title);
+    expect(weightOf(issue, 'retrypolicy')).toBe(PART_WEIGHT.code);
+    expect(weightOf(issue, 'socket')).toBe(PART_WEIGHT.prose);
+    expect(weightOf(issue, 'banana')).toBe(PART_WEIGHT.block);
+    expect(PART_WEIGHT.code).toBeGreaterThan(PART_WEIGHT.prose);
+  });
+
+  it('drops template headings, labels, HTML comments, URLs and issue boilerplate', () => {
+    const issue = [
+      'Crash in renderer',
+      '#### What version of widget are you using?',
+      '**Describe the bug**',
+      '<!-- Please fill in the template -->',
+      'See https://example.com/lots/of/stuff for the screenshot; I expected it to work.',
+    ].join('\n');
+    const terms = readQuery(issue).terms.map((t) => t.term);
+    expect(terms).toEqual(expect.arrayContaining(['crash', 'renderer', 'screenshot']));
+    for (const gone of ['widget', 'describe', 'template', 'example', 'stuff', 'expected', 'version', 'bug']) expect(terms).not.toContain(gone);
+  });
+
+  it('joins flags and config keys the way code spells them', () => {
+    const read = readQuery('rg --max-count with --context\n\nAlso `ignore-paths` is ignored.');
+    const terms = read.terms.map((t) => t.term);
+    expect(terms).toEqual(expect.arrayContaining(['maxcount', 'max', 'count', 'context', 'ignorepaths']));
+    expect(weightOf('x\n\nuse --word-regexp here', 'wordregexp')).toBe(PART_WEIGHT.code);
+  });
+
+  it('collects names written as code: backticks, camelCase, snake_case, qualified and called names', () => {
+    const read = readQuery('Add `JsonParser.getNumberTypeFP()`\n\nlike set_default or Session.resolve_redirects() and tokio::select! do, via parseHTTPResponse');
+    expect([...read.identifiers.keys()]).toEqual(
+      expect.arrayContaining(['jsonparser', 'getnumbertypefp', 'setdefault', 'session', 'resolveredirects', 'tokio', 'select', 'parsehttpresponse']),
+    );
+    expect(read.identifiers.has('like')).toBe(false);
+  });
+
+  it('finds paths and stack-trace frames of common runtimes', () => {
+    const issue = [
+      'Crash on start',
+      'In requests/sessions.py the method is wrong, see also utils.py.',
+      '```',
+      'Traceback (most recent call last):',
+      '  File "/usr/lib/python3/site-packages/requests/adapters.py", line 12, in send_request',
+      'thread main panicked at src/walk/parallel.rs:88:13',
+      '    at com.fasterxml.jackson.core.JsonFactory.createParser(JsonFactory.java:1021)',
+      '    at Object.render (/home/me/app/node_modules/lib/render.js:10:5)',
+      'goroutine 1 [running]:',
+      '/home/me/go/pkg/mod/github.com/zeromicro/go-zero@v1.3.0/core/mapping/unmarshaler.go:523 +0x1a',
+      '```',
+      'https://github.com/owner/repo/blob/main/lib/core/AxiosHeaders.js#L20',
+    ].join('\n');
+    const read = readQuery(issue);
+    expect(read.paths).toEqual(
+      expect.arrayContaining([
+        'requests/sessions.py',
+        'utils.py',
+        'usr/lib/python3/site-packages/requests/adapters.py',
+        'src/walk/parallel.rs',
+        'JsonFactory.java',
+        'home/me/app/node_modules/lib/render.js',
+        'core/mapping/unmarshaler.go',
+        'lib/core/AxiosHeaders.js',
+      ]),
+    );
+    expect([...read.identifiers.keys()]).toEqual(expect.arrayContaining(['sendrequest', 'createparser', 'render']));
+    expect(weightOf(issue, 'unmarshaler')).toBe(PART_WEIGHT.code);
+  });
+
+  it('reads a search-box query as a title', () => {
+    const read = readQuery('getUserName');
+    expect(read.terms[0]).toEqual({ term: 'getusername', weight: PART_WEIGHT.title });
+    expect(read.identifiers.has('getusername')).toBe(true);
+  });
+});

@@ -1,0 +1,116 @@
+/** Each ranking signal pinned on a small repository built for it. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { Repo, search } from '../../src/engine/index.js';
+import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
+
+const cleanup: string[] = [];
+afterEach(() => {
+  while (cleanup.length) removeDir(cleanup.pop()!);
+});
+
+async function indexed(files: Record<string, string>): Promise<Repo> {
+  const root = makeRepo(files);
+  const home = tempDir('sightline-home-');
+  cleanup.push(root, home);
+  const repo = Repo.open(root, { flags: { home, embedder: 'none' }, env: {} });
+  await repo.index();
+  return repo;
+}
+
+function rankedFiles(repo: Repo, query: string) {
+  return search(repo, { query, files: true, k: 10, force: true }).results;
+}
+
+/** A module whose words overlap with the others', so only the signal under test can separate them. */
+const loader = (name: string) =>
+  [`export function ${name}(path) {`, '  const config = readConfig(path);', '  return parseSettings(config);', '}', ''].join('\n');
+
+describe('file ranking', () => {
+  it('a stack trace finds the file of its frame', async () => {
+    const files: Record<string, string> = {};
+    for (const name of ['loader', 'reader', 'settings', 'options', 'paths']) {
+      files[`pkg/core/${name}.py`] = [`def load_${name}(path):`, '    config = read_config(path)', '    return parse_settings(config)', ''].join('\n');
+    }
+    const repo = await indexed(files);
+    const issue = [
+      'Crash when loading settings',
+      'Loading the config crashes:',
+      '```',
+      'Traceback (most recent call last):',
+      '  File "/usr/lib/python3/site-packages/pkg/core/options.py", line 2, in load_options',
+      'KeyError: settings',
+      '```',
+    ].join('\n');
+    const top = rankedFiles(repo, issue)[0]!;
+    expect(top.path).toBe('pkg/core/options.py');
+    expect(top.reasons).toContain('path-mention');
+  });
+
+  it('a locale table does not outrank the code that loads it', async () => {
+    const files: Record<string, string> = {
+      'src/index.js': [
+        'import en from "./locale/en"',
+        'export function locale(name, table) {',
+        '  if (!name) return globalLocale',
+        '  if (table) loaded[name] = table',
+        '  return loaded[name] || en',
+        '}',
+        '',
+      ].join('\n'),
+    };
+    for (const code of ['de', 'fr', 'es', 'it', 'nl', 'pt', 'sv', 'fi', 'pl', 'cs']) {
+      files[`src/locale/${code}.js`] = [
+        `const locale = { name: '${code}', weekdays: 'a b c d e f g'.split(' '), months: 'a b c'.split(' ') }`,
+        'dayjs.locale(locale, null, true)',
+        'export default locale',
+        '',
+      ].join('\n');
+    }
+    const repo = await indexed(files);
+    const results = rankedFiles(repo, 'Global locale is not returned\n\nCalling locale() without a name should return the global locale, it returns the weekdays table.');
+    expect(results[0]!.path).toBe('src/index.js');
+    expect(results.find((r) => r.path.startsWith('src/locale/'))!.reasons).toContain('role:locale');
+  });
+
+  it('the definition of a named symbol beats fifty files that mention it', async () => {
+    const files: Record<string, string> = {
+      'src/parser.ts': ['export function parseHeaderLine(line: string): string[] {', '  return line.split(":");', '}', ''].join('\n'),
+    };
+    for (let i = 0; i < 50; i++) {
+      files[`src/handlers/handler${i}.ts`] = [
+        'import { parseHeaderLine } from "../parser";',
+        `export function handle${i}(lines: string[]) {`,
+        '  // parseHeaderLine on every header line; parseHeaderLine never throws',
+        '  return lines.map((l) => parseHeaderLine(l)).concat(lines.map(parseHeaderLine));',
+        '}',
+        '',
+      ].join('\n');
+    }
+    const repo = await indexed(files);
+    const top = rankedFiles(repo, '`parseHeaderLine` crashes on an empty line')[0]!;
+    expect(top.path).toBe('src/parser.ts');
+    expect(top.reasons).toContain('symbol:parseHeaderLine');
+  });
+
+  it('a file named like what the issue is about ranks above ones that only share words', async () => {
+    const repo = await indexed({
+      'src/plugin/duration/index.js': loader('duration'),
+      'src/plugin/calendar/index.js': loader('calendarDuration'),
+      'src/plugin/relative/index.js': loader('relativeDurations'),
+    });
+    const top = rankedFiles(repo, 'Duration plugin ignores settings')[0]!;
+    expect(top.path).toBe('src/plugin/duration/index.js');
+    expect(top.reasons).toContain('path-match');
+  });
+
+  it('tests, docs and examples rank below the code unless the issue is about them', async () => {
+    const repo = await indexed({
+      'src/cache.ts': ['export function evictExpired(entries) {', '  return entries.filter((e) => !e.expired);', '}', ''].join('\n'),
+      'test/cache.test.ts': ['test("evictExpired drops expired entries", () => {', '  expect(evictExpired([{ expired: true }])).toEqual([]);', '  // evict expired cache entries, evict expired', '});', ''].join('\n'),
+      'docs/cache.md': '# Cache\n\nevictExpired: evict expired cache entries. Expired entries are evicted; evict expired often.\n',
+      'examples/cache.ts': ['// evict expired cache entries', 'evictExpired(entries); evictExpired(entries);', ''].join('\n'),
+    });
+    expect(rankedFiles(repo, 'evict expired cache entries')[0]!.path).toBe('src/cache.ts');
+    expect(rankedFiles(repo, 'Test for evict expired cache entries is flaky')[0]!.path).toBe('test/cache.test.ts');
+  });
+});
