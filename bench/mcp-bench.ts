@@ -4,8 +4,9 @@
  * the SDK client: p50/p95 of keyword `search` and `locate` over stdio and
  * Streamable HTTP, with one client and with 8 concurrent clients, and the
  * server's RSS. Over stdio the 8 clients share the one pipe (an agent's
- * parallel tool calls); over HTTP each is its own session. Run `npm run build`
- * first. It prints a table and asserts nothing.
+ * parallel tool calls); over HTTP each is its own session. A third server runs
+ * keyword-only (SIGHTLINE_EMBEDDER=none), the mode the latency target is for.
+ * Run `npm run build` first. It prints a table and asserts nothing.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -75,25 +76,26 @@ async function httpServer(repo: string, env: Record<string, string>): Promise<Se
 
 type Call = { tool: 'search' | 'locate'; args: Record<string, unknown> };
 
-async function timed(client: Client, c: Call): Promise<number> {
-  const t0 = performance.now();
-  const r = (await client.callTool({ name: c.tool, arguments: c.args })) as CallToolResult;
-  const ms = performance.now() - t0;
-  if (r.isError) throw new Error(`${c.tool} ${JSON.stringify(c.args)}: ${JSON.stringify(r.content)}`);
-  return ms;
-}
-
-/** Every call ROUNDS times, by `clients` callers at once; latency per call. */
-async function measure(server: Server, calls: Call[], clients: number): Promise<number[]> {
+/** Every call ROUNDS times, by `clients` callers at once: latency per call, and the retrieval modes that answered. */
+async function measure(server: Server, calls: Call[], clients: number): Promise<{ ms: number[]; modes: Set<string> }> {
   const queue = Array.from({ length: ROUNDS }, () => calls).flat();
-  const out: number[] = [];
+  const ms: number[] = [];
+  const modes = new Set<string>();
   let next = 0;
   await Promise.all(
     server.clients.slice(0, clients).map(async (client) => {
-      while (next < queue.length) out.push(await timed(client, queue[next++]!));
+      while (next < queue.length) {
+        const c = queue[next++]!;
+        const t0 = performance.now();
+        const r = (await client.callTool({ name: c.tool, arguments: c.args })) as CallToolResult;
+        ms.push(performance.now() - t0);
+        if (r.isError) throw new Error(`${c.tool} ${JSON.stringify(c.args)}: ${JSON.stringify(r.content)}`);
+        const answer = r.structuredContent as { status?: string; mode?: string };
+        modes.add(answer.mode ?? answer.status ?? '-'); // a refine answer has no mode
+      }
     }),
   );
-  return out;
+  return { ms, modes };
 }
 
 async function main(): Promise<void> {
@@ -113,24 +115,29 @@ async function main(): Promise<void> {
 
     const rows: (string | number)[][] = [];
     const rss: [string, { now: number; peak: number }][] = [];
-    for (const [transport, start] of [['stdio', stdioServer], ['http', httpServer]] as const) {
-      const server = await start(repo.root, env);
+    const servers = [
+      ['stdio', stdioServer, env, [searches, locates]],
+      ['http', httpServer, env, [searches, locates]],
+      ['stdio', stdioServer, { ...env, SIGHTLINE_EMBEDDER: 'none' }, [searches]],
+    ] as const;
+    for (const [transport, start, serverEnv, workloads] of servers) {
+      const server = await start(repo.root, serverEnv);
       try {
         await measure(server, searches, 1); // warm: page cache, statement cache, JIT
         for (const clients of [1, CONCURRENT]) {
-          for (const [tool, calls] of [['search', searches], ['locate', locates]] as const) {
-            const ms = await measure(server, calls, clients);
-            rows.push([transport, tool, String(clients), String(ms.length), percentile(ms, 50), percentile(ms, 95)]);
+          for (const calls of workloads) {
+            const { ms, modes } = await measure(server, calls, clients);
+            rows.push([transport, calls[0]!.tool, [...modes].join('+'), String(clients), String(ms.length), percentile(ms, 50), percentile(ms, 95)]);
           }
         }
-        rss.push([transport, rssMiB(server.pid)]);
+        rss.push([`${transport}${serverEnv === env ? '' : ' (keyword only)'}`, rssMiB(server.pid)]);
       } finally {
         await server.close();
       }
     }
     process.stdout.write(
       `sightline MCP bench: ${repo.root} (${summary.scanned} files, ${summary.chunks} chunks), ${os.cpus().length} CPUs, node ${process.version}\n\n` +
-        table(['transport', 'tool', 'clients', 'calls', 'p50 ms', 'p95 ms'], rows) +
+        table(['transport', 'tool', 'mode', 'clients', 'calls', 'p50 ms', 'p95 ms'], rows) +
         '\n\n' +
         table(['transport', 'server RSS MiB', 'peak RSS MiB'], rss.map(([t, r]) => [t, r.now, r.peak])) +
         '\n',
