@@ -3,7 +3,7 @@
  * each would yield comes from actually running it (the caller's `run`), so
  * the numbers are what the next call will see.
  */
-import { commonDirectory, distribution } from './distribution.js';
+import { commonDirectory, distribution, type DirectoryHits } from './distribution.js';
 import type { GateHit, GateSummary, Suggestion } from './gate.js';
 import type { GateLimits } from './limits.js';
 
@@ -14,19 +14,35 @@ export interface Yield {
 }
 
 const SCOPE_SUGGESTIONS = 3;
+/** How many levels a too-broad directory is split into its subdirectories. */
+const MAX_DRILL = 3;
 const TERM_CANDIDATES = 4;
 const TERM_SUGGESTIONS = 2;
 /** A term in more than this share of the hits barely narrows them. */
 const TERM_MAX_SHARE = 0.6;
 
-/** Directories to narrow to: those that would pass the gate first, then the biggest. */
+/**
+ * Directories to narrow to: those that would pass the gate, biggest first; a
+ * directory still too broad is replaced by its own subdirectories, so a
+ * suggestion is a call that can be answered, wherever the tree allows one.
+ */
 export function scopeSuggestions(hits: GateHit[], limits: GateLimits, run: (scope: string) => Yield): Suggestion[] {
-  const paths = hits.map((h) => h.path);
-  const common = commonDirectory(paths).join('/') || '.';
-  const rows = distribution(paths, Infinity).filter((r) => r.dir !== common);
   const fits = (r: { hits: number; files: number }) => r.hits <= limits.maxHits && r.files <= limits.maxFiles;
-  const chosen = [...rows.filter(fits), ...rows.filter((r) => !fits(r))].slice(0, SCOPE_SUGGESTIONS);
-  return chosen.map((r) => {
+  const rowsBelow = (paths: string[]) => {
+    const common = commonDirectory(paths).join('/') || '.';
+    return distribution(paths, Infinity).filter((r) => r.dir !== common);
+  };
+  const chosen: DirectoryHits[] = [];
+  const visit = (paths: string[], depth: number) => {
+    for (const row of rowsBelow(paths)) {
+      const inside = paths.filter((p) => p.startsWith(`${row.dir}/`));
+      if (!fits(row) && depth < MAX_DRILL) visit(inside, depth + 1);
+      else chosen.push(row);
+    }
+  };
+  visit(hits.map((h) => h.path), 0);
+  const ordered = [...chosen.filter(fits), ...chosen.filter((r) => !fits(r))].slice(0, SCOPE_SUGGESTIONS);
+  return ordered.map((r) => {
     const y = run(r.dir);
     return { action: 'narrow_scope', arg: r.dir, would_yield: y.hits, est_tokens: y.estTokens, hint: `pass scope: "${r.dir}"` };
   });

@@ -24,7 +24,7 @@ import type { Citation, CitationProbe } from '../cite/index.js';
 import { usageError } from '../errors/index.js';
 import type { StoredFile } from '../store/index.js';
 import { chunkUnits, joinUnits, outlineUnit, slicePlan, type Unit } from './context-units.js';
-import type { RetrievalMode } from './envelope.js';
+import type { RetrievalMode, SearchEnvelope } from './envelope.js';
 import { fullReadTokens } from './file-tokens.js';
 import { citationProbe } from './gated.js';
 import type { RetrievalPhase } from './jobs.js';
@@ -51,7 +51,7 @@ export interface ContextOptions {
   /** Keeps receipts across calls (in the index database, for a day). */
   session?: string;
   probe?: CitationProbe;
-  /** The phase the face reports beside the answer; part of the response, so counted. */
+  /** The index job's phase, which the face reports while the first index builds; part of the response, so counted. */
   phase?: RetrievalPhase;
 }
 
@@ -106,7 +106,7 @@ export interface ContextEnvelope {
   /** Set when nothing fit: a budget guaranteed to admit at least one entry. */
   retry_budget_tokens?: number;
   note?: string;
-  retrieval_phase: RetrievalPhase;
+  retrieval_phase: NonNullable<SearchEnvelope['retrieval_phase']>;
 }
 
 export const MIN_BUDGET_TOKENS = 128;
@@ -156,7 +156,7 @@ function validate(repo: Repo, options: ContextOptions) {
 }
 
 /** Files for the task, best first: definitions of the named terms, then the ranking's files. */
-function rankFilesFor(repo: Repo, query: string, terms: string[], scope: string | undefined, want: number): { files: RankedFile[]; mode: RetrievalMode } {
+function rankFilesFor(repo: Repo, query: string, terms: string[], scope: string | undefined, want: number): { files: RankedFile[]; mode: RetrievalMode; phase: SearchEnvelope['retrieval_phase'] } {
   const byPath = new Map<string, RankedFile>();
   const add = (path: string, reasons: string[], anchor: number) => {
     const known = byPath.get(path);
@@ -174,7 +174,7 @@ function rankFilesFor(repo: Repo, query: string, terms: string[], scope: string 
   const files = search(repo, { query, scope, files: true, k: want });
   for (const r of files.results) add(r.path, r.reasons, r.start_line);
   for (const r of search(repo, { query, scope, k: CHUNK_POOL }).results) byPath.get(r.path)?.anchors.push(r.start_line);
-  return { files: [...byPath.values()], mode: files.mode };
+  return { files: [...byPath.values()], mode: files.mode, phase: files.retrieval_phase };
 }
 
 function receiptBook(repo: Repo, session: string | undefined, seen: string[]): ReceiptBook {
@@ -189,10 +189,10 @@ export function packContext(repo: Repo, options: ContextOptions): ContextEnvelop
   const { task, terms, top, budget, levels } = validate(repo, options);
   const probe = options.probe ?? citationProbe(repo);
   const book = receiptBook(repo, options.session, options.seen ?? []);
-  const { files, mode } = rankFilesFor(repo, [task, ...terms].join(' '), terms, options.scope, Math.min(500, top * CANDIDATES_PER_ENTRY));
-  const phase = options.phase ?? 'serving';
-  // The face may report the phase a moment later; "serving" costs a token more than "building".
-  const fit = phase === 'building' ? budget - 1 : budget;
+  const ranked = rankFilesFor(repo, [task, ...terms].join(' '), terms, options.scope, Math.min(500, top * CANDIDATES_PER_ENTRY));
+  const { files, mode } = ranked;
+  // As the MCP face reports it: the first index still building, else how far the search's vectors are.
+  const phase = options.phase === 'building' ? 'building' : (ranked.phase ?? options.phase ?? 'serving');
 
   // Whole-file claims: honoured only for the current version, and only if it was delivered whole.
   const claims = new Map<string, string>();
@@ -292,7 +292,7 @@ export function packContext(repo: Repo, options: ContextOptions): ContextEnvelop
   /** The reused list (then the ignored claims, which are only diagnostics), shortened until an empty answer fits. */
   const fitLists = (level: ContextDetail, plan: Plan, extra: Partial<ContextEnvelope>): Lists => {
     const lists: Lists = { reused: [...plan.reused], reusedOmitted: 0, knownIgnored: [...knownIgnored] };
-    while (countTokens(render(level, plan, lists, extra)([], budget)) > fit) {
+    while (countTokens(render(level, plan, lists, extra)([], budget)) > budget) {
       if (lists.reused.pop()) lists.reusedOmitted++;
       else if (!lists.knownIgnored.pop()) break;
     }
@@ -306,7 +306,7 @@ export function packContext(repo: Repo, options: ContextOptions): ContextEnvelop
     if (p.candidates.length === 0) break; // nothing new to send: a poorer detail would only repeat it
     const candidates: PackCandidate<ContextEntry>[] = p.candidates.map((c) => ({ units: c.units.length, build: (take) => entry(c, take) }));
     const draw = render(level, p, fitLists(level, p, {}), {});
-    const packed = pack({ budget: fit, top, candidates, render: draw });
+    const packed = pack({ budget, top, candidates, render: draw });
     if (packed.entries.length === 0) continue;
     record(book, packed.entries, (path) => allUnits(repo.store.files.get(path)!), options.session);
     return JSON.parse(draw(packed.entries, packed.responseTokens)) as ContextEnvelope;

@@ -132,7 +132,12 @@ describe('locate and read behind the gate', () => {
       ['lib', 1],
     ]);
     expect(r.suggestions).toContainEqual(expect.objectContaining({ action: 'narrow_kind', arg: 'definition', would_yield: 1 }));
-    expect(r.suggestions).toContainEqual(expect.objectContaining({ action: 'narrow_scope', arg: 'lib', would_yield: 1 }));
+    // `app` alone is still too broad, so its subdirectories are offered instead
+    expect(r.suggestions.filter((s) => s.action === 'narrow_scope').map((s) => [s.arg, s.would_yield])).toEqual([
+      ['app/m0', 20],
+      ['app/m1', 20],
+      ['app/m2', 20],
+    ]);
     const defs = ok(gatedLocate(fx.repo, { query: 'makeWidget', kind: 'definition' }));
     expect(defs.results).toEqual([expect.objectContaining({ path: 'lib/widget.ts', kind: 'definition', citation_status: 'verified', tokens: expect.any(Number) })]);
   });

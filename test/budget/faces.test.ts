@@ -42,7 +42,7 @@ describe('CLI', () => {
     expect(opened.status).toBe('ok');
     expect(opened.gate_note).toMatch(/gate opened/);
     expect(search().refusal_count).toBe(1);
-  });
+  }, 120_000);
 
   it('renders refine and context answers as text, and documents context with examples', () => {
     const refine = runCli(['search', 'widget', '--repo', root], env());
@@ -56,7 +56,7 @@ describe('CLI', () => {
     const help = runCli(['context', '--help']);
     expect(help.stdout).toContain('Examples:');
     expect(help.stdout).toContain('$ sightline context');
-  });
+  }, 60_000);
 });
 
 describe('MCP', () => {
