@@ -94,13 +94,14 @@ async function records(opts: ReturnType<typeof options>): Promise<void> {
       for (const record of list.slice(0, left)) {
         checkout.moveTo(record.base_commit);
         repo ??= Repo.open(checkout.root, { flags: { home }, env: {} });
-        await repo.index();
-        const bundle = packContext(repo, { task: record.query, budgetTokens: opts.budget });
+        const indexed = await time(() => repo!.index());
+        const { ms, value: bundle } = await time(() => packContext(repo!, { task: record.query, budgetTokens: opts.budget }));
         const delivered = new Set(bundle.entries.map((e) => e.path));
         const full = record.gold_code_files.every((g) => delivered.has(g));
         const rg = rgTokens(checkout.root, record.query);
         outcomes.push({ full, response: bundle.response_tokens, rg, language: record.language });
-        process.stderr.write(`${record.id}: ${full ? 'all gold' : 'missing gold'}, ${bundle.response_tokens} tokens (${bundle.detail}, ${bundle.entries.length} files); rg ${rg}\n`);
+        const took = `index ${(indexed.ms / 1000).toFixed(1)} s, context ${ms.toFixed(0)} ms`;
+        process.stderr.write(`${record.id}: ${full ? 'all gold' : 'missing gold'}, ${bundle.response_tokens} tokens (${bundle.detail}, ${bundle.entries.length} files); rg ${rg}; ${took}\n`);
         left--;
       }
       repo?.close();

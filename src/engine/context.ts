@@ -26,7 +26,7 @@ import type { StoredFile } from '../store/index.js';
 import { chunkUnits, joinUnits, outlineUnit, slicePlan, type Unit } from './context-units.js';
 import type { RetrievalMode, SearchEnvelope } from './envelope.js';
 import { fullReadTokens } from './file-tokens.js';
-import { citationProbe } from './gated.js';
+import { bestEffort, citationProbe } from './gated.js';
 import type { RetrievalPhase } from './jobs.js';
 import { locate } from './locate.js';
 import type { Repo } from './repo.js';
@@ -181,8 +181,8 @@ function receiptBook(repo: Repo, session: string | undefined, seen: string[]): R
   const held = new Set(seen);
   if (!session) return { holds: (r) => held.has(r), record: () => {} };
   const sessions = repo.store.sessions;
-  sessions.touch(session);
-  return { holds: (r) => held.has(r) || sessions.holds(session, r), record: (rs) => sessions.record(session, rs) };
+  bestEffort(() => sessions.touch(session));
+  return { holds: (r) => held.has(r) || sessions.holds(session, r), record: (rs) => bestEffort(() => sessions.record(session, rs)) };
 }
 
 export function packContext(repo: Repo, options: ContextOptions): ContextEnvelope {

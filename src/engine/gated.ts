@@ -48,16 +48,29 @@ export function citationProbe(repo: Repo): CitationProbe {
   return new CitationProbe({ root: repo.root, lookup: (p) => repo.store.files.get(p) });
 }
 
+/**
+ * Session bookkeeping is best effort: an index that cannot be written now
+ * (read-only, locked by a long write, disk full) still answers, without it.
+ */
+export function bestEffort(write: () => void): void {
+  try {
+    write();
+  } catch (err) {
+    const code = String((err as { code?: unknown }).code ?? '');
+    if (!/^SQLITE_(READONLY|BUSY|LOCKED|FULL|IOERR|CANTOPEN)/.test(code)) throw err;
+  }
+}
+
 /** The session's run of refusals, kept in the index so a CLI --session carries it across processes. */
 export function refusalLedger(repo: Repo, session: string | undefined): RefusalLedger {
   if (!session) return oneShotLedger();
   const sessions = repo.store.sessions;
   return {
     count: () => {
-      sessions.touch(session);
+      bestEffort(() => sessions.touch(session));
       return sessions.refusals(session);
     },
-    set: (n) => sessions.setRefusals(session, n),
+    set: (n) => bestEffort(() => sessions.setRefusals(session, n)),
   };
 }
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RefineEnvelope } from '../../src/budget/index.js';
 import { countTokens } from '../../src/budget/index.js';
 import { gatedLocate, gatedRead, gatedSearch, type GatedSearchEnvelope } from '../../src/engine/index.js';
+import { bestEffort } from '../../src/engine/gated.js';
 import { filesMentioning, indexed, type Indexed } from './helpers.js';
 
 const isRefine = (e: { status: string }): e is RefineEnvelope => e.status === 'refine';
@@ -91,6 +92,18 @@ describe('search behind the gate', () => {
     expect(refined(gatedSearch(fx.repo, { query: 'widget', session })).refusal_count).toBe(1);
     // another session has its own count
     expect(refined(gatedSearch(fx.repo, { query: 'widget', session: 'other' })).refusal_count).toBe(1);
+  });
+
+  it('a session whose bookkeeping cannot be written still gets answers', () => {
+    const repo = fx.reopen();
+    const readOnly = () => {
+      throw Object.assign(new Error('attempt to write a readonly database'), { code: 'SQLITE_READONLY' });
+    };
+    repo.store.sessions.touch = readOnly;
+    repo.store.sessions.setRefusals = readOnly;
+    expect(refined(gatedSearch(repo, { query: 'widget', session: 'read-only' })).refusal_count).toBe(1);
+    expect(ok(gatedSearch(repo, { query: 'widget', scope: 'lib/beta', session: 'read-only' })).results).toHaveLength(10);
+    expect(() => bestEffort(() => { throw new Error('a bug, not the disk'); })).toThrow('a bug, not the disk');
   });
 });
 
