@@ -55,7 +55,8 @@ function matches(repo: Repo, options: SearchOptions, pool: number): Matches {
 export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions): GatedSearchEnvelope | RefineEnvelope {
   const limits = limitsOf(repo, options);
   const k = options.k ?? DEFAULT_K;
-  const pool = Math.max(k, limits.maxHits * 2);
+  // An invalid k goes to search as it is, which refuses it with the reason.
+  const pool = Number.isInteger(k) && k >= 1 ? Math.max(k, limits.maxHits * 2) : k;
   const found = matches(repo, options, pool);
   const yieldOf = (narrowed: SearchOptions, perHit: number): Yield => {
     const n = relevantHits(matches(repo, narrowed, pool).hits, limits).length;

@@ -67,6 +67,10 @@ describe('search behind the gate', () => {
     expect(e.tokens).toBe(e.results.reduce((s, x) => s + x.tokens, 0));
   });
 
+  it('refuses a bad k as search does', () => {
+    expect(() => gatedSearch(fx.repo, { query: 'widget', k: 0 })).toThrow(/k must be a positive integer/);
+  });
+
   it('a narrow question passes untouched', () => {
     const e = ok(gatedSearch(fx.repo, { query: 'widget', scope: 'lib/beta' }));
     expect(e.results).toHaveLength(10);
