@@ -18,6 +18,7 @@ import {
   type LocateKind,
 } from '../engine/index.js';
 import { registerContext } from './context.js';
+import { registerGraph } from './graph.js';
 import { registerInit } from './init.js';
 import { progressBar } from './progress.js';
 import * as render from './render.js';
@@ -147,6 +148,7 @@ export function buildProgram(): Command {
   });
 
   registerServe(program);
+  registerGraph(program);
   registerInit(program);
   registerContext(program);
 

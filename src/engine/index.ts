@@ -17,3 +17,7 @@ export { health, type HealthEnvelope, type IndexHealth } from './health.js';
 export { gatedSearch, type CitedResult, type GatedSearchEnvelope } from './search-gate.js';
 export { citationProbe, type GatedFields, type GateOptions } from './gated.js';
 export { packContext, MAX_BUDGET_TOKENS, MAX_TOP, MIN_BUDGET_TOKENS, type ContextDetail, type ContextEntry, type ContextEnvelope, type ContextOptions } from './context.js';
+export { explore, EXPLORE_RELATIONS, MAX_DEPTH, type AnchorInfo, type ExploreEnvelope, type ExploreItem, type ExploreOptions, type ExploreOverviewEnvelope, type ExploreRelation } from './explore.js';
+export { related, type RelatedEnvelope, type RelatedFile } from './related.js';
+export { changed, type ChangedEnvelope } from './changed.js';
+export { expand, type ExpandedItem, type ExpandOptions } from './expand.js';

@@ -1,7 +1,8 @@
 /**
  * `locate`: where a symbol is defined and where it is mentioned. Definitions
- * come from the symbol table; references are exact identifier matches in the
- * indexed text, found through the lexical index and confirmed line by line.
+ * come from the symbol table; references come from the code graph's resolved
+ * edges first, then exact identifier matches in the indexed text, found
+ * through the lexical index and confirmed line by line.
  */
 import { scopeSuggestions, type RefineEnvelope, type Suggestion } from '../budget/index.js';
 import type { Citation } from '../cite/index.js';
@@ -10,6 +11,7 @@ import { identifierWords, pathFilter } from '../search/index.js';
 import type { StoredSymbol } from '../store/index.js';
 import { round, type ResultItem } from './envelope.js';
 import { limitsOf, runGate, type GatedFields, type GateOptions } from './gated.js';
+import { graphReferences, mergeReferences } from './graph-references.js';
 import type { Repo } from './repo.js';
 import { numberedLine } from './snippet.js';
 
@@ -81,7 +83,10 @@ export function locate(repo: Repo, options: LocateOptions): LocateEnvelope {
       });
     }
   }
-  if (kind !== 'definition') results.push(...references(repo, name, definitions, accept, kindOf));
+  if (kind !== 'definition') {
+    const text = references(repo, name, definitions, accept, kindOf);
+    results.push(...mergeReferences(graphReferences(repo, name, qualifier, accept, kindOf), text));
+  }
   return { status: 'ok', query, total: results.length, results: results.slice(0, max) };
 }
 

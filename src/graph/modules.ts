@@ -48,7 +48,7 @@ function jsFile(layout: Layout, base: string): LayoutFile | null {
     candidates.push(`${stem}.${m}ts`, `${stem}.tsx`, `${stem}.d.ts`);
   }
   for (const e of JS_EXTS) candidates.push(base + e);
-  for (const e of JS_EXTS) candidates.push(`${base}/index${e}`);
+  for (const e of JS_EXTS) candidates.push(base ? `${base}/index${e}` : `index${e}`);
   for (const c of candidates) {
     const f = layout.byPath.get(c);
     if (f) return f;

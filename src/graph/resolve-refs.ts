@@ -23,6 +23,7 @@ import {
   TYPE_KINDS,
   familyOf,
 } from './lang.js';
+import { isBuiltinMethod } from './builtins.js';
 import type { LayoutFile } from './layout.js';
 import { RESOLVERS } from './modules.js';
 import { findExported } from './resolve-imports.js';
@@ -173,11 +174,14 @@ class ReferenceResolver {
     return symbols.length > 0 ? { symbols, confidence } : null;
   }
 
-  /** The last resort: every definition with the name in this language family. */
+  /**
+   * The last resort: every definition with the name in this language family — except those local
+   * to a function (invisible outside it), and class members where a bare call cannot reach them.
+   */
   private byName(name: string, kinds: ReadonlySet<string>, topLevelOnly: boolean): Found {
     const symbols = this.ctx
       .named(name)
-      .filter((s) => kinds.has(s.kind) && this.sameFamily(s) && (!topLevelOnly || !isMember(s) || !this.inClass(s)));
+      .filter((s) => kinds.has(s.kind) && this.sameFamily(s) && !this.inFunction(s) && (!topLevelOnly || !isMember(s) || !this.inClass(s)));
     return symbols.length > 0 ? { symbols, confidence: 'name' } : null;
   }
 
@@ -307,8 +311,9 @@ class ReferenceResolver {
     return null;
   }
 
-  /** A method of unknown receiver: every member with the name in the family. */
+  /** A method of unknown receiver: every member with the name in the family (never a runtime method name). */
   private anyMember(name: string): Found {
+    if (isBuiltinMethod(this.family, name)) return 'stop';
     const symbols = this.ctx.named(name).filter((s) => isMember(s) && CALLABLE_KINDS.has(s.kind) && this.inClass(s) && this.sameFamily(s));
     return symbols.length > 0 ? { symbols, confidence: 'name' } : null;
   }
@@ -331,6 +336,14 @@ class ReferenceResolver {
     if (this.language === 'go') return s.path.slice(0, s.path.lastIndexOf('/') + 1) === this.file.path.slice(0, this.file.path.lastIndexOf('/') + 1);
     if (this.language === 'rust') return this.ctx.layout.crateDirOf(s.path) === this.ctx.layout.crateDirOf(this.file.path);
     return true;
+  }
+
+  /** Whether a definition is local to a function or method. */
+  private inFunction(s: StoredSymbol): boolean {
+    const container = containerOf(s.qualified);
+    if (!container) return false;
+    const owner = this.ctx.fileSymbols(s.fileId).find((p) => p.qualified === container);
+    return owner !== undefined && (owner.kind === 'function' || owner.kind === 'method');
   }
 
   /** Whether a member's container is a class-like definition (not a module or a function). */

@@ -34,6 +34,7 @@ function queryFor(lang: string, language: Language): Query | null {
 export function qualifierOf(text: string): string {
   const t = text.replace(/\s+/g, '').replace(/^\\/, '').replace(/\\$/, '');
   if (t === '$this') return 'this';
+  if (/^super\(.*\)$/.test(t)) return 'super'; // Python's super().m()
   if (!PATH_QUALIFIER.test(t)) return '?';
   return t.replace(/^[@$]+/, '').replace(/\?\.|::|->|\\/g, '.');
 }

@@ -36,7 +36,7 @@ function inspect(...args: string[]) {
 describe('MCP Inspector CLI', () => {
   it('tools/list shows every read-only tool', () => {
     const { tools } = inspect('--method', 'tools/list');
-    expect(tools.map((t: { name: string }) => t.name).sort()).toEqual(['context', 'health', 'index_status', 'list_files', 'locate', 'outline', 'read', 'search', 'stats']);
+    expect(tools.map((t: { name: string }) => t.name).sort()).toEqual(['changed', 'context', 'explore', 'health', 'index_status', 'list_files', 'locate', 'outline', 'read', 'related', 'search', 'stats']);
   });
 
   it('tools/call runs a tool and gets JSON text and structuredContent back', () => {

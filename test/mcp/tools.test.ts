@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo, removeDir, SAMPLE_FILES, tempDir } from '../helpers/fixture.js';
 import { call, callError, connectNetwork, connectStdio, startNetworkServer, stop, waitForIndex, type Connected, type NetworkServer, type Transport } from './harness.js';
 
-const READ_ONLY_TOOLS = ['search', 'context', 'locate', 'read', 'outline', 'list_files', 'health', 'index_status', 'stats'];
+const READ_ONLY_TOOLS = ['search', 'context', 'locate', 'explore', 'related', 'changed', 'read', 'outline', 'list_files', 'health', 'index_status', 'stats'];
 
 let outside: string;
 beforeAll(() => {

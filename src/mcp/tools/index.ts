@@ -2,13 +2,16 @@
  * The tool registry: every tool the server can offer, one file each. A new
  * tool joins by adding its file and one line here.
  */
+import { changedTool } from './changed.js';
 import { contextTool } from './context.js';
+import { exploreTool } from './explore.js';
 import { healthTool } from './health.js';
 import { indexStatusTool } from './index-status.js';
 import { listFilesTool } from './list-files.js';
 import { locateTool } from './locate.js';
 import { outlineTool } from './outline.js';
 import { readTool } from './read.js';
+import { relatedTool } from './related.js';
 import { searchTool } from './search.js';
 import { slowTool } from './slow.js';
 import { startIndexTool } from './start-index.js';
@@ -19,6 +22,9 @@ export const TOOLS: ToolDefinition[] = [
   searchTool,
   contextTool,
   locateTool,
+  exploreTool,
+  relatedTool,
+  changedTool,
   readTool,
   outlineTool,
   listFilesTool,

@@ -1,0 +1,81 @@
+/** The code graph's verbs: `explore`, `related <path>`, `changed [path]` (see engine/explore.ts, related.ts, changed.ts). */
+import { Option, type Command } from 'commander';
+import { changed, explore, EXPLORE_RELATIONS, related, type ExploreRelation } from '../engine/index.js';
+import { renderChanged, renderExplore, renderRelated } from './render-graph.js';
+import { common, emit, examples, indexOnFirstUse, orRefine, positiveInt, withRepo, type CommonOptions } from './verb.js';
+
+interface ExploreFlags extends CommonOptions {
+  relation: ExploreRelation;
+  anchor?: string;
+  depth?: number;
+  scope?: string;
+  maxResults?: number;
+  maxTokens?: number;
+  force?: boolean;
+  session?: string;
+}
+
+export function registerGraph(program: Command): void {
+  common(
+    program
+      .command('explore [question...]')
+      .description('structure from the code graph: callers, callees, dependencies, dependents, impact (blast radius) or an overview (indexes on first use)')
+      .addOption(new Option('--relation <relation>', 'what to follow; auto reads it from the question').choices([...EXPLORE_RELATIONS]).default('auto'))
+      .option('--anchor <symbol-or-path>', 'the symbol ("Store.open") or file the question is about; read from the question when left out')
+      .option('--depth <n>', 'levels of edges to follow, 1 (default) to 3', positiveInt)
+      .option('--scope <dir-or-glob>', 'only hits under this directory or glob (overview: the directory to summarise)')
+      .option('--max-results <n>', 'cap on hits (default 50)', positiveInt)
+      .option('--max-tokens <n>', 'trim the hits to this many tokens', positiveInt)
+      .option('--force', 'answer even a huge blast radius instead of asking to refine it')
+      .option('--session <id>', 'count refusals across calls under this name: after 3 in a row the gate opens')
+      .addHelpText(
+        'after',
+        examples(
+          'sightline explore "who calls parseFile"',
+          'sightline explore --relation callees --anchor Store.putFile',
+          'sightline explore --relation impact --anchor src/store/files.ts --depth 3',
+          'sightline explore --relation overview --scope src/engine --json',
+        ),
+      ),
+  ).action(async (words: string[], o: ExploreFlags) => {
+    await withRepo(o, async (repo) => {
+      await indexOnFirstUse(repo);
+      const answer = explore(repo, {
+        question: words.join(' '),
+        relation: o.relation,
+        anchor: o.anchor,
+        depth: o.depth,
+        scope: o.scope,
+        maxResults: o.maxResults,
+        maxTokens: o.maxTokens,
+        force: o.force,
+        session: o.session,
+      });
+      emit(o, answer, orRefine(renderExplore));
+    });
+  });
+
+  common(
+    program
+      .command('related <path>')
+      .description("a file's neighbourhood: the files it uses, the files that use it, and the tests that cover it (indexes on first use)")
+      .addHelpText('after', examples('sightline related src/store/files.ts', 'sightline related app/models/user.py --json')),
+  ).action(async (path: string, o: CommonOptions) => {
+    await withRepo(o, async (repo) => {
+      await indexOnFirstUse(repo);
+      emit(o, related(repo, path), renderRelated);
+    });
+  });
+
+  common(
+    program
+      .command('changed [path]')
+      .description('files added, modified and removed since the index (no git needed), and the indexed files that depend on them')
+      .addHelpText('after', examples('sightline changed', 'sightline changed src/auth --json')),
+  ).action(async (path: string | undefined, o: CommonOptions) => {
+    await withRepo(o, async (repo) => {
+      await indexOnFirstUse(repo);
+      emit(o, await changed(repo, path), renderChanged);
+    });
+  });
+}

@@ -1,0 +1,89 @@
+/**
+ * `changed`: how the working tree has drifted from the index — files added, modified and
+ * removed — and the indexed files that depend on the changed ones (the blast radius of the
+ * edits before re-indexing). No git: the same walk the index uses, the stat fast-path for files
+ * untouched since they were read, and a digest comparison for the rest.
+ */
+import type { StoredFile } from '../store/index.js';
+import { readSource, walk, type WalkedFile } from '../walk/index.js';
+import { repoPath } from './paths.js';
+import type { Repo } from './repo.js';
+
+export interface ChangedEnvelope {
+  status: 'ok';
+  /** The subtree compared ('' for the whole repository). */
+  scope: string;
+  added: string[];
+  modified: string[];
+  removed: string[];
+  /** Files compared and found identical (most by stat alone). */
+  unchanged: number;
+  /** Unchanged indexed files that refer to a modified or removed file's definitions. */
+  impact: { path: string; depends_on: string[]; lines: number[] }[];
+}
+
+const MAX_IMPACT = 200;
+
+/** Same as the indexer's fast-path: same size, and last modified before it was read. */
+function untouched(file: WalkedFile, stored: StoredFile): boolean {
+  return file.size === stored.size && file.mtimeMs < stored.indexedAtMs;
+}
+
+export async function changed(repo: Repo, userPath?: string): Promise<ChangedEnvelope> {
+  const scope = userPath?.trim() ? repoPath(repo, userPath) : '';
+  const inScope = (p: string) => scope === '' || p === scope || p.startsWith(`${scope}/`);
+  const { config } = repo;
+  const walked = await walk({
+    root: repo.root,
+    gitignore: config.gitignore,
+    include: config.include,
+    exclude: config.exclude,
+    excludeDirs: config.excludeDirs,
+    maxFileBytes: config.maxFileBytes,
+  });
+  const stored = new Map(repo.store.files.list().filter((f) => inScope(f.path)).map((f) => [f.path, f]));
+  const skipped = new Map(repo.store.skipped().map((s) => [s.path, s]));
+  const added: string[] = [];
+  const modified: string[] = [];
+  let unchanged = 0;
+  for (const file of walked.files) {
+    if (!inScope(file.path)) continue;
+    const prev = stored.get(file.path);
+    stored.delete(file.path);
+    if (prev && untouched(file, prev)) {
+      unchanged++;
+      continue;
+    }
+    const was = skipped.get(file.path);
+    if (!prev && was && file.size === was.size && file.mtimeMs < was.checkedAtMs) continue; // still binary / too large
+    const source = await readSource(file.abs, config.maxFileBytes);
+    if (!prev) {
+      if (source.ok) added.push(file.path);
+    } else if (!source.ok || source.digest !== prev.digest) modified.push(file.path);
+    else unchanged++;
+  }
+  const removed = [...stored.keys()];
+
+  const changedIds = [...modified, ...removed].map((p) => repo.store.files.get(p)?.id).filter((id): id is number => id !== undefined);
+  const changedPaths = new Set([...added, ...modified, ...removed]);
+  const impact = new Map<string, { depends: Set<string>; lines: Set<number> }>();
+  for (const link of repo.store.edges.linksIntoFiles(changedIds)) {
+    if (changedPaths.has(link.sourcePath) || !link.targetPath) continue;
+    const entry = impact.get(link.sourcePath) ?? { depends: new Set<string>(), lines: new Set<number>() };
+    entry.depends.add(link.targetPath);
+    entry.lines.add(link.line);
+    impact.set(link.sourcePath, entry);
+  }
+  return {
+    status: 'ok',
+    scope,
+    added: added.sort(),
+    modified: modified.sort(),
+    removed: removed.sort(),
+    unchanged,
+    impact: [...impact.entries()]
+      .map(([path, e]) => ({ path, depends_on: [...e.depends].sort(), lines: [...e.lines].sort((a, b) => a - b) }))
+      .sort((a, b) => b.lines.length - a.lines.length || a.path.localeCompare(b.path))
+      .slice(0, MAX_IMPACT),
+  };
+}

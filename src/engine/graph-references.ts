@@ -1,0 +1,51 @@
+/**
+ * `locate --kind reference` from the code graph: the resolved edges into a name's definitions
+ * come first (each says how it resolved), then the text matches the graph did not already cover.
+ */
+import { confidenceRank } from '../graph/index.js';
+import type { StoredLink } from '../store/index.js';
+import { round, type ResultItem } from './envelope.js';
+import { LineReader } from './indexed-lines.js';
+import type { Repo } from './repo.js';
+
+const SCORE: Record<string, number> = { exact: 0.95, import: 0.9, name: 0.7 };
+const KIND_ORDER: Record<string, number> = { code: 0, config: 1, generated: 2, test: 3, doc: 4 };
+
+export function graphReferences(
+  repo: Repo,
+  name: string,
+  qualifier: string | null,
+  accept: (path: string) => boolean,
+  kindOf: Map<number, string>,
+): ResultItem[] {
+  let defs = repo.store.symbols.named(name).filter((s) => s.name === name);
+  if (qualifier) defs = defs.filter((s) => s.qualified.toLowerCase().endsWith(`${qualifier}.${name}`.toLowerCase()));
+  if (defs.length === 0) return [];
+  const lines = new LineReader(repo.store);
+  const seen = new Set<string>();
+  const links: StoredLink[] = [];
+  for (const l of repo.store.edges.linksIntoSymbols(defs.map((d) => d.id))) {
+    const key = `${l.sourcePath}:${l.line}`;
+    if (!accept(l.sourcePath) || seen.has(key)) continue;
+    seen.add(key);
+    links.push(l);
+  }
+  const order = (l: StoredLink) => KIND_ORDER[kindOf.get(l.sourceFile) ?? 'code'] ?? 5;
+  links.sort((a, b) => order(a) - order(b) || confidenceRank(a.confidence) - confidenceRank(b.confidence) || a.sourcePath.localeCompare(b.sourcePath) || a.line - b.line);
+  return links.map((l) => ({
+    path: l.sourcePath,
+    start_line: l.line,
+    end_line: l.line,
+    symbol: l.source?.qualified ?? null,
+    kind: 'reference',
+    score: round((SCORE[l.confidence ?? ''] ?? 0.6) * (l.status === 'ambiguous' ? 0.8 : 1)),
+    reasons: [`graph:${l.kind}`, `confidence:${l.confidence}`, ...(l.status === 'ambiguous' ? [`ambiguous:${l.candidates}`] : []), `file-kind:${kindOf.get(l.sourceFile) ?? 'code'}`],
+    snippet: lines.numbered(l.sourceFile, l.line),
+  }));
+}
+
+/** Graph references first; a text match on a line the graph already cites is dropped. */
+export function mergeReferences(graph: ResultItem[], text: ResultItem[]): ResultItem[] {
+  const cited = new Set(graph.map((r) => `${r.path}:${r.start_line}`));
+  return [...graph, ...text.filter((r) => !cited.has(`${r.path}:${r.start_line}`))];
+}

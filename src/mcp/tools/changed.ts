@@ -1,0 +1,17 @@
+import { changed } from '../../engine/index.js';
+import { optionalText } from './args.js';
+import { defineTool } from './tool.js';
+
+export const changedTool = defineTool({
+  name: 'changed',
+  title: 'Changed since the index',
+  description:
+    'Files added, modified and removed since the repository was indexed (content digests, no git needed; untouched files are settled ' +
+    'by a stat), plus the indexed files that depend on the modified or removed ones: the blast radius of the edits before re-indexing. ' +
+    'A path restricts the report to that directory; a path outside the repository is refused.',
+  readsIndex: true,
+  inputSchema: {
+    path: optionalText('path', '"src/auth"').describe('A directory or file inside the repository to restrict the report to (default: the whole repository).'),
+  },
+  run: (a, { repo }) => changed(repo, a.path),
+});
