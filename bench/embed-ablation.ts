@@ -1,11 +1,11 @@
 /**
- * npm run bench:embed-ablation -- <records.jsonl> [--mirrors DIR] [--repo owner/name] [--limit N] [--work DIR] [--out FILE]
+ * npm run bench:embed-ablation -- <records.jsonl> [--mirrors DIR] [--repo owner/name] [--limit N] [--keep-index] [--work DIR] [--out FILE]
  *
  * The semantic ablation on bench:quality's records: each record's checkout is
  * indexed once (lexical pass, then the builtin embedding pass) and asked
  * `search --files` three ways — keyword, semantic only, hybrid — plus hybrid
- * at other semantic weights, with a leave-one-repository-out choice of that
- * weight. Prints strict Acc@k, Recall@5 and MRR per language and overall.
+ * over a grid of RRF k0 and semantic weight, with a leave-one-repository-out
+ * choice from that grid. Prints strict Acc@k, Recall@5 and MRR per language and overall.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,13 +20,13 @@ import { table, usage } from './util.js';
 
 const K = 10;
 const MODES = ['keyword', 'semantic', 'hybrid'] as const;
-/** Semantic weights tried for hybrid (keyword weight 1). */
-const WEIGHTS = [0.25, 0.5, 0.75, 1, 1.5];
+/** Fusion settings tried for hybrid: RRF k0 × semantic weight (keyword weight 1). */
+const GRID = [10, 30, 60].flatMap((k0) => [0.25, 0.5, 0.75, 1].map((weight) => ({ k0, weight })));
 
 interface Outcome {
   record: BenchRecord;
   byMode: Record<(typeof MODES)[number], Scores>;
-  byWeight: Scores[];
+  byGrid: Scores[];
 }
 
 function options() {
@@ -38,16 +38,17 @@ function options() {
       limit: { type: 'string' },
       work: { type: 'string', default: path.join(os.tmpdir(), 'sightline-embed-ablation') },
       out: { type: 'string' },
+      'keep-index': { type: 'boolean', default: false },
     },
   });
-  if (!positionals[0]) usage('usage: npm run bench:embed-ablation -- <records.jsonl> [--mirrors DIR] [--repo owner/name] [--limit N] [--work DIR] [--out FILE]');
-  return { file: positionals[0], limit: values.limit ? Number(values.limit) : Infinity, mirrors: path.resolve(values.mirrors), work: path.resolve(values.work), repo: values.repo, out: values.out };
+  if (!positionals[0]) usage('usage: npm run bench:embed-ablation -- <records.jsonl> [--mirrors DIR] [--repo owner/name] [--limit N] [--keep-index] [--work DIR] [--out FILE]');
+  return { file: positionals[0], limit: values.limit ? Number(values.limit) : Infinity, mirrors: path.resolve(values.mirrors), work: path.resolve(values.work), repo: values.repo, out: values.out, keepIndex: values['keep-index'] };
 }
 
 async function runRepository(name: string, records: BenchRecord[], opts: ReturnType<typeof options>): Promise<Outcome[]> {
   const checkout = new Checkout(findMirror(opts.mirrors, name), opts.work, name, true);
   const home = path.join(opts.work, 'home');
-  fs.rmSync(path.join(home, repoId(checkout.root)), { recursive: true, force: true });
+  if (!opts.keepIndex) fs.rmSync(path.join(home, repoId(checkout.root)), { recursive: true, force: true });
   const out: Outcome[] = [];
   let repo: Repo | null = null;
   try {
@@ -58,12 +59,12 @@ async function runRepository(name: string, records: BenchRecord[], opts: ReturnT
       if (summary.embed?.error) process.stderr.write(`${record.id}: ${summary.embed.error}\n`);
       const ask = (mode: SearchOptions['mode']) => search(repo!, { query: record.query, files: true, k: K, force: true, mode }).results.map((r) => r.path);
       const byMode = Object.fromEntries(MODES.map((m) => [m, score(ask(m), record.gold_code_files)])) as Outcome['byMode'];
-      const byWeight = WEIGHTS.map((w) => {
-        const config = { ...repo!.config, fusionSemanticWeight: w };
+      const byGrid = GRID.map(({ k0, weight }) => {
+        const config = { ...repo!.config, fusionK0: k0, fusionSemanticWeight: weight };
         const files = hybridFiles(repo!.store, config, record.query, { limit: K }).results.map((f) => f.file.path);
         return score(files, record.gold_code_files);
       });
-      out.push({ record, byMode, byWeight });
+      out.push({ record, byMode, byGrid });
       process.stderr.write(`${record.id}: Acc@5 keyword ${byMode.keyword.acc[5]} semantic ${byMode.semantic.acc[5]} hybrid ${byMode.hybrid.acc[5]}\n`);
     }
   } finally {
@@ -72,7 +73,7 @@ async function runRepository(name: string, records: BenchRecord[], opts: ReturnT
   return out;
 }
 
-/** For each repository, the weight with the best mean Acc@5 (then MRR) on the other repositories, scored on this one. */
+/** For each repository, the fusion setting with the best mean Acc@5 (then MRR) on the other repositories, scored on this one. */
 function leaveOneRepoOut(outcomes: Outcome[]): Scores[] {
   const repos = [...new Set(outcomes.map((o) => o.record.repo))];
   const pick = new Map<string, number>();
@@ -80,14 +81,15 @@ function leaveOneRepoOut(outcomes: Outcome[]): Scores[] {
     const rest = outcomes.filter((o) => o.record.repo !== held);
     let best = 0;
     let bestKey = -Infinity;
-    WEIGHTS.forEach((_, i) => {
-      const a = averages(rest.map((o) => o.byWeight[i]!));
+    GRID.forEach((_, i) => {
+      const a = averages(rest.map((o) => o.byGrid[i]!));
       const key = a[2]! * 1000 + a[5]!;
       if (key > bestKey) [best, bestKey] = [i, key];
     });
     pick.set(held, best);
   }
-  return outcomes.map((o) => o.byWeight[pick.get(o.record.repo)!]!);
+  for (const [repo, i] of pick) process.stderr.write(`leave out ${repo}: k0 ${GRID[i]!.k0}, semantic weight ${GRID[i]!.weight}\n`);
+  return outcomes.map((o) => o.byGrid[pick.get(o.record.repo)!]!);
 }
 
 async function main(): Promise<void> {
@@ -107,12 +109,12 @@ async function main(): Promise<void> {
   for (const language of [...languages, 'ALL']) {
     const idx = outcomes.flatMap((o, i) => (language === 'ALL' || o.record.language === language ? [i] : []));
     for (const mode of MODES) rows.push([language, String(idx.length), mode, ...averages(idx.map((i) => outcomes[i]!.byMode[mode]))]);
-    rows.push([language, String(idx.length), 'hybrid, weight chosen leave-one-repo-out', ...averages(idx.map((i) => loo[i]!))]);
+    rows.push([language, String(idx.length), 'hybrid, fusion chosen leave-one-repo-out', ...averages(idx.map((i) => loo[i]!))]);
   }
   console.log(`${outcomes.length} records; search --files, k=${K}; embedder builtin\n`);
   console.log(table(['language', 'n', 'mode', ...METRIC_NAMES], rows) + '\n');
-  console.log(table(['semantic weight (keyword 1)', ...METRIC_NAMES], WEIGHTS.map((w, i) => [String(w), ...averages(outcomes.map((o) => o.byWeight[i]!))])));
-  if (opts.out) fs.writeFileSync(opts.out, JSON.stringify(outcomes.map((o) => ({ id: o.record.id, repo: o.record.repo, language: o.record.language, byMode: o.byMode, byWeight: o.byWeight })), null, 1));
+  console.log(table(['k0', 'semantic weight (keyword 1)', ...METRIC_NAMES], GRID.map((g, i) => [String(g.k0), String(g.weight), ...averages(outcomes.map((o) => o.byGrid[i]!))])));
+  if (opts.out) fs.writeFileSync(opts.out, JSON.stringify(outcomes.map((o) => ({ id: o.record.id, repo: o.record.repo, language: o.record.language, byMode: o.byMode, byGrid: o.byGrid })), null, 1));
 }
 
 await main();

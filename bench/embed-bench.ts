@@ -52,7 +52,7 @@ function flags(embedder: string, home: string) {
 /** Child mode: run only the embedding pass and report its time and this process's peak RSS. */
 async function embedOnly(root: string, home: string, embedder: string): Promise<void> {
   const repo = Repo.open(root, { flags: flags(embedder, home) });
-  const t = await time(() => embedPass(repo.store, repo.config));
+  const t = await time(() => embedPass(repo.store, repo.config, { inThreadMax: 0 }));
   process.stdout.write(JSON.stringify({ ms: t.ms, embedded: t.value?.embedded ?? 0, error: t.value?.error ?? null, rss: peakRssMiB() }) + '\n');
   repo.close();
 }

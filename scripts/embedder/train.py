@@ -9,11 +9,10 @@ features.py. Trained contrastively (symmetric InfoNCE, in-batch negatives)
 on (doc comment, code) pairs. Packages are split train / held-out by a hash
 of their name, so held-out numbers measure unseen code. Writes OUT_DIR/builtin.bin
 (int8 rows with a float32 scale each) and OUT_DIR/eval.json (held-out metrics
-of the quantized model, BM25 on the same pairs, and both fused by RRF).
+of the quantized model, BM25 on the same pairs, and both fused by RRF; see evaluate.py).
 """
 import argparse
 import collections
-import hashlib
 import json
 import math
 import os
@@ -27,15 +26,8 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from evaluate import EVAL_PAIRS, evaluate, held_out  # noqa: E402
 from features import features, terms  # noqa: E402
-
-HOLDOUT_MOD = 20  # 1 package in 20 is held out
-EVAL_PAIRS = 5000
-
-
-def held_out(pkg):
-    return int(hashlib.sha1(pkg.encode()).hexdigest(), 16) % HOLDOUT_MOD == 0
-
 
 def distinct_terms(text):
     return set(t for t, _ in terms(text))
@@ -77,73 +69,11 @@ class Model(torch.nn.Module):
         return torch.nn.functional.normalize(self.emb(ids, offsets, per_sample_weights=weights), dim=-1)
 
 
-def encode_all(weight, feats):
-    out = np.zeros((len(feats), weight.shape[1]), np.float32)
-    for i, (ids, w) in enumerate(feats):
-        if len(ids):
-            v = (w[:, None] * weight[ids]).sum(0)
-            out[i] = v / (np.linalg.norm(v) + 1e-9)
-    return out
-
-
 def quantize(weight):
     scale = np.abs(weight).max(1) / 127.0
     scale[scale == 0] = 1.0
     q = np.clip(np.rint(weight / scale[:, None]), -127, 127).astype(np.int8)
     return q, scale.astype(np.float32)
-
-
-def bm25_scores(query_terms, doc_tfs, doc_lens, df, n, k1=1.2, b=0.75):
-    avg = sum(doc_lens) / n
-    idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in query_terms if t in df}
-    s = np.zeros(n, np.float32)
-    for j, tf in enumerate(doc_tfs):
-        acc = 0.0
-        for t, w in idf.items():
-            f = tf.get(t)
-            if f:
-                acc += w * f * (k1 + 1) / (f + k1 * (1 - b + b * doc_lens[j] / avg))
-        s[j] = acc
-    return s
-
-
-def metrics(ranks):
-    r = np.array(ranks)
-    return {"mrr": float(np.mean(1.0 / r)), "r@1": float(np.mean(r <= 1)), "r@5": float(np.mean(r <= 5)),
-            "r@10": float(np.mean(r <= 10)), "n": len(ranks)}
-
-
-def rank_of(scores, gold):
-    return int((scores > scores[gold]).sum()) + 1
-
-
-def evaluate(weight, pairs, vocab, buckets):
-    qf = featurize([p["query"] for p in pairs], vocab, buckets)
-    cf = featurize([p["code"] for p in pairs], vocab, buckets)
-    Q, C = encode_all(weight, qf), encode_all(weight, cf)
-    sims = Q @ C.T
-    doc_tfs = [collections.Counter(t for t, _ in terms(p["code"])) for p in pairs]
-    doc_lens = [sum(tf.values()) for tf in doc_tfs]
-    df = collections.Counter(t for tf in doc_tfs for t in tf)
-    model_r, bm25_r, rrf_r = [], [], []
-    for i, p in enumerate(pairs):
-        b = bm25_scores(set(t for t, _ in terms(p["query"])), doc_tfs, doc_lens, df, len(pairs))
-        model_r.append(rank_of(sims[i], i))
-        bm25_r.append(rank_of(b, i))
-        # RRF with k0 = 60 over both lists, as the search does.
-        rm = np.empty(len(pairs)); rm[np.argsort(-sims[i], kind="stable")] = np.arange(1, len(pairs) + 1)
-        rb = np.empty(len(pairs)); rb[np.argsort(-b, kind="stable")] = np.arange(1, len(pairs) + 1)
-        rrf_r.append(rank_of(1 / (60 + rm) + 1 / (60 + rb), i))
-    by_lang = collections.defaultdict(list)
-    for i, p in enumerate(pairs):
-        by_lang[p["lang"]].append(i)
-    pick = lambda r, idx: metrics([r[i] for i in idx])  # noqa: E731
-    return {
-        "pairs": len(pairs), "candidates": len(pairs),
-        "model": metrics(model_r), "bm25": metrics(bm25_r), "rrf": metrics(rrf_r),
-        "by_language": {lang: {"model": pick(model_r, idx), "bm25": pick(bm25_r, idx), "rrf": pick(rrf_r, idx)}
-                        for lang, idx in sorted(by_lang.items())},
-    }
 
 
 def write_model(path, q, scale, vocab_list, buckets, meta):
@@ -224,7 +154,7 @@ def main():
     meta = {"format": 1, "name": "sightline-builtin", "trained_pairs": len(train), "weighting": "1+ln(tf)",
             "features": "identifier words + whole identifiers + hashed trigrams of OOV words (fnv1a)"}
     write_model(os.path.join(args.out, "builtin.bin"), q, scale, vocab_list, args.buckets, meta)
-    result = evaluate(q.astype(np.float32) * scale[:, None], test, vocab, args.buckets)
+    result = evaluate(q.astype(np.float32) * scale[:, None], vocab, args.buckets, test)
     result.update({"train_pairs": len(train), "args": vars(args)})
     with open(os.path.join(args.out, "eval.json"), "w") as f:
         json.dump(result, f, indent=1)

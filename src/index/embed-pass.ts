@@ -1,14 +1,14 @@
 /**
  * The embedding pass, run after the lexical pass: every chunk without a
- * vector is embedded on the embedding thread and its vector stored only if
- * the chunk still holds that text. Keyword search keeps answering from the
- * main thread meanwhile. A change of embedder (name, model or width) drops
+ * vector is embedded — on the embedding thread, unless only a few are — and
+ * its vector stored only if the chunk still holds that text. Keyword search
+ * keeps answering from the main thread meanwhile. A change of embedder (name, model or width) drops
  * the old space first; spaces never mix. A batch that fails stops the pass
  * and leaves the rest pending for the next one.
  */
 import type { Config } from '../config/index.js';
 import { describeError } from '../errors/index.js';
-import { BuiltinEmbedder, EmbedWorker, embedderSpec, embeddingText, type EmbedderIdentity, type EmbedderSpec } from '../embed/index.js';
+import { BuiltinEmbedder, EmbedWorker, embedderSpec, embeddingText, openEmbedder, type Embedder, type EmbedderIdentity, type EmbedderSpec } from '../embed/index.js';
 import { sameIdentity, vectorsOf, type PendingChunk, type Store } from '../store/index.js';
 
 export interface EmbedSummary {
@@ -30,6 +30,18 @@ export interface EmbedProgress {
 const PAGE = 256;
 /** Pages in flight: the thread embeds one while the main thread stores the other. */
 const IN_FLIGHT = 2;
+/**
+ * Up to this many chunks are embedded on the calling thread: starting a
+ * thread costs more than embedding them (a few edited files), and the
+ * remote and ONNX embedders await I/O or native work anyway.
+ */
+const IN_THREAD_MAX = 256;
+
+export interface EmbedPassOptions {
+  onProgress?: (p: EmbedProgress) => void;
+  /** Most chunks embedded without starting the thread (tests set 0 to exercise it). */
+  inThreadMax?: number;
+}
 
 /** True when the stored space is the one `spec` would produce, judged without starting a model. */
 function currentSpace(spec: EmbedderSpec, stored: EmbedderIdentity | null): boolean {
@@ -39,24 +51,26 @@ function currentSpace(spec: EmbedderSpec, stored: EmbedderIdentity | null): bool
   return stored.model.startsWith(`${spec.modelDir.replace(/\/+$/, '').split('/').pop()}@`);
 }
 
-export async function embedPass(store: Store, config: Config, onProgress: (p: EmbedProgress) => void = () => {}): Promise<EmbedSummary | null> {
+export async function embedPass(store: Store, config: Config, options: EmbedPassOptions = {}): Promise<EmbedSummary | null> {
+  const { onProgress = () => {}, inThreadMax = IN_THREAD_MAX } = options;
   const spec = embedderSpec(config);
   if (spec.kind === 'none') return null;
   const vectors = vectorsOf(store);
   const stored = vectors.identity() as EmbedderIdentity | null;
   let pending = vectors.pendingCount();
-  if (pending === 0 && currentSpace(spec, stored)) return { embedded: 0, pending: 0, error: null, identity: stored };
-
-  let worker: EmbedWorker;
+  const current = currentSpace(spec, stored);
+  if (pending === 0 && current) return { embedded: 0, pending: 0, error: null, identity: stored };
+  const work = current ? pending : store.counts().chunks;
+  let embedder: Pick<Embedder, 'identity' | 'embed' | 'close'>;
   try {
-    worker = await EmbedWorker.start(spec);
+    embedder = work <= inThreadMax ? (await openEmbedder(spec))! : await EmbedWorker.start(spec);
   } catch (err) {
     return { embedded: 0, pending, error: `embedding did not start: ${describeError(err)}; keyword search is unaffected`, identity: null };
   }
-  const summary: EmbedSummary = { embedded: 0, pending, error: null, identity: worker.identity };
+  const summary: EmbedSummary = { embedded: 0, pending, error: null, identity: embedder.identity };
   try {
-    if (!sameIdentity(stored, worker.identity)) {
-      store.transaction(() => vectors.reset(worker.identity));
+    if (!sameIdentity(stored, embedder.identity)) {
+      store.transaction(() => vectors.reset(embedder.identity));
       pending = vectors.pendingCount();
     }
     const total = pending;
@@ -67,7 +81,7 @@ export async function embedPass(store: Store, config: Config, onProgress: (p: Em
         const page = vectors.pending(afterId, PAGE);
         if (page.length === 0) return;
         afterId = page[page.length - 1]!.id;
-        const vecs = worker.embed(page.map(embeddingText));
+        const vecs = embedder.embed(page.map(embeddingText));
         vecs.catch(() => {}); // awaited below; a rejection before then is not unhandled
         inFlight.push({ page, vecs });
       }
@@ -87,7 +101,7 @@ export async function embedPass(store: Store, config: Config, onProgress: (p: Em
   } catch (err) {
     summary.error = `embedding stopped: ${describeError(err)}; the chunks left are retried on the next index pass`;
   } finally {
-    await worker.close();
+    await embedder.close();
   }
   summary.pending = vectors.pendingCount();
   return summary;

@@ -175,7 +175,7 @@ export async function indexRepository(
   await indexHistory(root, store);
   store.setMeta('last_indexed_at', new Date().toISOString());
   // Vectors after the lexical pass, on their own thread: keyword search answers meanwhile.
-  summary.embed = await embedPass(store, config, progress);
+  summary.embed = await embedPass(store, config, { onProgress: progress });
   summary.elapsedMs = Math.round(performance.now() - started);
   progress({ phase: 'done', done: tasks.length, total: tasks.length });
   return summary;

@@ -5,7 +5,10 @@
  * fused as files: the keyword file ranking with files ordered by their most
  * similar chunk. When vectors cannot answer (no embedder, the space still
  * being built for another model, the query side not started) the answer is
- * the keyword ranking, and says so in its `mode`.
+ * the keyword ranking, and says so in its `mode`. A hybrid question whose
+ * words the keyword side finds nowhere gets no answer rather than the
+ * nearest noise (an identifier that no longer exists has neighbours too);
+ * `semantic` mode asks for the neighbours anyway.
  */
 import type { Config } from '../config/index.js';
 import { embedderSpec } from '../embed/index.js';
@@ -77,6 +80,7 @@ export function hybridChunks(store: Store, config: Config, query: string, option
   const keyword = want === 'semantic' ? [] : rankChunks(store, query, { ...options, limit: Math.max(options.limit, KEYWORD_DEPTH) });
   const semantic = want === 'keyword' ? null : semanticChunks(store, config, query, options);
   if (!semantic) return { results: keyword.slice(0, options.limit), mode: 'keyword', phase };
+  if (want === 'hybrid' && keyword.length === 0) return { results: [], mode: want, phase };
   const results = answer(
     config, keyword, semantic,
     { keyword: (k) => k.chunk.id, semantic: (s) => s.chunk.id },
@@ -91,6 +95,7 @@ export function hybridFiles(store: Store, config: Config, query: string, options
   const keyword = want === 'semantic' ? [] : rankFiles(store, query, { ...options, limit: Math.max(options.limit, KEYWORD_DEPTH) });
   const chunks = want === 'keyword' ? null : semanticChunks(store, config, query, options);
   if (!chunks) return { results: keyword.slice(0, options.limit), mode: 'keyword', phase };
+  if (want === 'hybrid' && keyword.length === 0) return { results: [], mode: want, phase };
   // A file ranks by its most similar chunk, which is also the chunk it shows.
   const seen = new Set<number>();
   const semantic: RankedFile[] = [];

@@ -23,7 +23,7 @@ describe('sightline CLI', () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout); // throws if there is anything else on stdout
     expect(out.status).toBe('ok');
-    expect(out.mode).toBe('keyword');
+    expect(out.mode).toBe('hybrid');
     expect(out.results[0]).toEqual(
       expect.objectContaining({ path: 'src/auth/session.ts', start_line: expect.any(Number), end_line: expect.any(Number), kind: 'code', score: expect.any(Number), reasons: expect.any(Array) }),
     );

@@ -79,7 +79,7 @@ describe('vectors in the index', () => {
     const chunks = repo.store.counts().chunks;
     const server = await fake();
     const http = withConfig(repo, { embedder: 'http', embedUrl: server.url, embedModel: 'fake-embed', embedDimensions: 8 });
-    const summary = await embedPass(repo.store, http);
+    const summary = await embedPass(repo.store, http, { inThreadMax: 0 }); // on the embedding thread
     expect(summary).toMatchObject({ embedded: chunks, pending: 0, identity: { name: 'http', model: 'fake-embed', dims: 8 } });
     const vectors = vectorsOf(repo.store);
     expect(vectors.identity()).toEqual({ name: 'http', model: 'fake-embed', dims: 8 });
@@ -95,7 +95,7 @@ describe('vectors in the index', () => {
     const chunks = repo.store.counts().chunks;
     const server = await fake(['400']);
     const http = withConfig(repo, { embedder: 'http', embedUrl: server.url, embedModel: 'fake-embed', embedDimensions: 8, embedBatchSize: 2 });
-    const failed = await embedPass(repo.store, http);
+    const failed = await embedPass(repo.store, http, { inThreadMax: 0 });
     expect(failed!.error).toMatch(/embedding stopped: .*400.*retried on the next index pass/);
     expect(failed!.pending).toBeGreaterThan(0);
     expect(failed!.embedded + failed!.pending).toBe(chunks);
