@@ -3,7 +3,8 @@
  * repository, printing text or one JSON object, and mapping errors to exit
  * codes (0 ok, 1 internal error, 2 usage, 3 corrupt index, 4 disk refused).
  */
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import type { Config } from '../config/index.js';
 import type { RefineEnvelope } from '../budget/index.js';
 import { Repo } from '../engine/index.js';
 import { describeError, SightlineError } from '../errors/index.js';
@@ -15,6 +16,8 @@ export interface CommonOptions {
   repo: string;
   json?: boolean;
   config?: string;
+  embedder?: Config['embedder'];
+  modelDir?: string;
 }
 
 export function positiveInt(value: string): number {
@@ -47,7 +50,7 @@ export function fail(err: unknown, json: boolean | undefined): never {
 export async function withRepo(options: CommonOptions, body: (repo: Repo) => Promise<void> | void, openFlags = {}): Promise<void> {
   let repo: Repo | undefined;
   try {
-    repo = Repo.open(options.repo, { configPath: options.config, flags: openFlags });
+    repo = Repo.open(options.repo, { configPath: options.config, flags: { embedder: options.embedder, modelDir: options.modelDir, ...openFlags } });
     await body(repo);
   } catch (err) {
     repo?.close();
@@ -70,6 +73,8 @@ export function common(cmd: Command): Command {
   return cmd
     .option('--repo <path>', 'repository root', '.')
     .option('--config <file>', 'config file (default: <repo>/sightline.config.json)')
+    .addOption(new Option('--embedder <name>', 'semantic retrieval: builtin, onnx, http or none (docs/semantic.md)').choices(['builtin', 'onnx', 'http', 'none']))
+    .option('--model-dir <dir>', 'the onnx embedder\'s model folder')
     .option('--json', 'print one JSON object instead of text');
 }
 
