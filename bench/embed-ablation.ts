@@ -1,5 +1,5 @@
 /**
- * npm run bench:embed-ablation -- <records.jsonl> [--mirrors DIR] [--repo owner/name] [--limit N] [--keep-index] [--work DIR] [--out FILE]
+ * npm run bench:embed-ablation -- <records.jsonl> [--mirrors DIR] [--repo owner/name] [--limit N] [--keep-index] [--shard i/n] [--merge out1,out2] [--work DIR] [--out FILE]
  *
  * The semantic ablation on bench:quality's records: each record's checkout is
  * indexed once (lexical pass, then the builtin embedding pass) and asked
@@ -39,10 +39,12 @@ function options() {
       work: { type: 'string', default: path.join(os.tmpdir(), 'sightline-embed-ablation') },
       out: { type: 'string' },
       'keep-index': { type: 'boolean', default: false },
+      shard: { type: 'string' },
+      merge: { type: 'string' },
     },
   });
-  if (!positionals[0]) usage('usage: npm run bench:embed-ablation -- <records.jsonl> [--mirrors DIR] [--repo owner/name] [--limit N] [--keep-index] [--work DIR] [--out FILE]');
-  return { file: positionals[0], limit: values.limit ? Number(values.limit) : Infinity, mirrors: path.resolve(values.mirrors), work: path.resolve(values.work), repo: values.repo, out: values.out, keepIndex: values['keep-index'] };
+  if (!positionals[0]) usage('usage: npm run bench:embed-ablation -- <records.jsonl> [--mirrors DIR] [--repo owner/name] [--limit N] [--keep-index] [--shard i/n] [--merge out1,out2] [--work DIR] [--out FILE]');
+  return { file: positionals[0], limit: values.limit ? Number(values.limit) : Infinity, mirrors: path.resolve(values.mirrors), work: path.resolve(values.work), repo: values.repo, out: values.out, keepIndex: values['keep-index'], shard: values.shard, merge: values.merge };
 }
 
 async function runRepository(name: string, records: BenchRecord[], opts: ReturnType<typeof options>): Promise<Outcome[]> {
@@ -97,11 +99,22 @@ async function main(): Promise<void> {
   let records = loadRecords(opts.file);
   if (opts.repo) records = records.filter((r) => r.repo.toLowerCase() === opts.repo!.toLowerCase());
   records = records.slice(0, opts.limit);
-  fs.mkdirSync(opts.work, { recursive: true });
   const outcomes: Outcome[] = [];
-  for (const [name, list] of byRepository(records)) {
-    process.stderr.write(`${name}: ${list.length} record(s)\n`);
-    outcomes.push(...(await runRepository(name, list, opts)));
+  if (opts.merge) {
+    // Tables over the --out files of earlier (sharded) runs.
+    const byId = new Map(records.map((r) => [r.id, r]));
+    for (const file of opts.merge.split(',')) {
+      for (const o of JSON.parse(fs.readFileSync(file, 'utf8')) as (Omit<Outcome, 'record'> & { id: string })[]) outcomes.push({ ...o, record: byId.get(o.id)! });
+    }
+  } else {
+    fs.mkdirSync(opts.work, { recursive: true });
+    // --shard i/n: this process takes every n-th repository, so n processes share a run.
+    const [i, n] = (opts.shard ?? '0/1').split('/').map(Number) as [number, number];
+    const repos = [...byRepository(records)].filter((_, r) => r % n === i);
+    for (const [name, list] of repos) {
+      process.stderr.write(`${name}: ${list.length} record(s)\n`);
+      outcomes.push(...(await runRepository(name, list, opts)));
+    }
   }
   const loo = leaveOneRepoOut(outcomes);
   const languages = [...new Set(outcomes.map((o) => o.record.language))].sort();
@@ -114,7 +127,7 @@ async function main(): Promise<void> {
   console.log(`${outcomes.length} records; search --files, k=${K}; embedder builtin\n`);
   console.log(table(['language', 'n', 'mode', ...METRIC_NAMES], rows) + '\n');
   console.log(table(['k0', 'semantic weight (keyword 1)', ...METRIC_NAMES], GRID.map((g, i) => [String(g.k0), String(g.weight), ...averages(outcomes.map((o) => o.byGrid[i]!))])));
-  if (opts.out) fs.writeFileSync(opts.out, JSON.stringify(outcomes.map((o) => ({ id: o.record.id, repo: o.record.repo, language: o.record.language, byMode: o.byMode, byGrid: o.byGrid })), null, 1));
+  if (opts.out) fs.writeFileSync(opts.out, JSON.stringify(outcomes.map((o) => ({ id: o.record.id, byMode: o.byMode, byGrid: o.byGrid })), null, 1));
 }
 
 await main();

@@ -12,11 +12,11 @@ import type { Embedder, EmbedderSpec } from './types.js';
 export type { Embedder, EmbedderIdentity, EmbedderKind, EmbedderSpec } from './types.js';
 export { embeddingText } from './text.js';
 export { BuiltinEmbedder, defaultModelPath } from './builtin.js';
-export { EmbedWorker, embedWorkerAvailable } from './worker-client.js';
+export { EmbedWorker } from './worker-client.js';
 export { queryEmbedder, type QueryEmbedder } from './query.js';
 
 /** The API key travels only from this variable into request headers: never config files, logs or the index. */
-export const API_KEY_ENV = 'SIGHTLINE_EMBED_API_KEY';
+const API_KEY_ENV = 'SIGHTLINE_EMBED_API_KEY';
 const HTTP_TIMEOUT_MS = 60_000;
 const HTTP_MAX_RETRIES = 6;
 

@@ -15,10 +15,6 @@ import type { WorkerReply, WorkerRequest } from './protocol.js';
 const COMPILED = new URL('./worker.js', import.meta.url);
 const SOURCE = new URL('./worker.ts', import.meta.url);
 
-export function embedWorkerAvailable(): boolean {
-  return fs.existsSync(fileURLToPath(COMPILED)) || fs.existsSync(fileURLToPath(SOURCE));
-}
-
 /** Starts the embedding thread for `spec`. */
 export function startWorker(spec: EmbedderSpec): Worker {
   if (fs.existsSync(fileURLToPath(COMPILED))) return new Worker(COMPILED, { workerData: { spec } });
