@@ -1,10 +1,10 @@
 /**
  * npm run bench:budget -- <repository> [--budget N]
- * npm run bench:budget -- <mirrors-dir> <records.jsonl> [--budget N] [--limit N] [--repo owner/name] [--work DIR]
+ * npm run bench:budget -- <mirrors-dir> <records.jsonl> [--budget N] [--limit N] [--repo owner/name] [--no-history] [--work DIR]
  *
  * What budget discipline buys. For each question (a fixed query set over one
  * repository, or the issues of shared/bench records, each on a checkout at its
- * base commit): one `context` bundle at --budget tokens (default 8,192) — its
+ * base commit, with its history unless --no-history): one `context` bundle at --budget tokens (default 8,192) — its
  * response_tokens, and for records whether it holds every gold file — beside
  * the tokens `rg -n` would have printed for the same query words.
  *
@@ -52,11 +52,12 @@ function options() {
       budget: { type: 'string', default: '8192' },
       limit: { type: 'string' },
       repo: { type: 'string' },
+      'no-history': { type: 'boolean', default: false },
       work: { type: 'string', default: path.join(os.tmpdir(), 'sightline-budget-bench') },
     },
   });
   if (positionals.length < 1) usage('usage: npm run bench:budget -- <repository> | <mirrors-dir> <records.jsonl> [--budget N] [--limit N] [--repo owner/name]');
-  return { target: positionals[0]!, dataset: positionals[1], budget: Number(values.budget), limit: values.limit ? Number(values.limit) : Infinity, repo: values.repo, work: values.work! };
+  return { target: positionals[0]!, dataset: positionals[1], budget: Number(values.budget), limit: values.limit ? Number(values.limit) : Infinity, repo: values.repo, history: !values['no-history'], work: values.work! };
 }
 
 /** Tokens of what `rg -n` prints for the query's words over the tree. */
@@ -80,12 +81,13 @@ async function records(opts: ReturnType<typeof options>): Promise<void> {
   const outcomes: { full: boolean; response: number; rg: number; language: string }[] = [];
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-budget-home-'));
   let left = opts.limit;
+  fs.mkdirSync(path.join(opts.work, 'gitdirs'), { recursive: true }); // Checkout puts history-less git directories here
   try {
     for (const [name, list] of byRepository(all)) {
       if (left <= 0) break;
       let checkout: Checkout;
       try {
-        checkout = new Checkout(findMirror(opts.target, name), opts.work, name, true);
+        checkout = new Checkout(findMirror(opts.target, name), opts.work, name, opts.history);
       } catch (err) {
         process.stderr.write(`skipping ${name}: ${(err as Error).message}\n`);
         continue;
