@@ -20,6 +20,7 @@ import {
 import { registerContext } from './context.js';
 import { registerGraph } from './graph.js';
 import { registerInit } from './init.js';
+import { registerLive } from './live.js';
 import { progressBar } from './progress.js';
 import * as render from './render.js';
 import { registerServe } from './serve.js';
@@ -151,6 +152,7 @@ export function buildProgram(): Command {
   registerGraph(program);
   registerInit(program);
   registerContext(program);
+  registerLive(program);
 
   return program;
 }

@@ -5,7 +5,7 @@
  * to start (remote bind without --allow-remote, port taken), 2 usage.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { Repo } from '../engine/index.js';
+import { keepLive, Repo } from '../engine/index.js';
 import { describeError, SightlineError } from '../errors/index.js';
 import { bindRefusal, isLoopbackHost, resolveToolConcurrency, serve, TOKEN_ENV, TOOL_CONCURRENCY_ENV, type TransportName } from '../mcp/index.js';
 
@@ -20,6 +20,7 @@ interface ServeFlags {
   accessLog?: boolean;
   logFile?: string;
   allowRemote?: boolean;
+  watch?: boolean;
 }
 
 function port(value: string): number {
@@ -50,6 +51,7 @@ export function registerServe(program: Command): void {
     .option('--access-log', 'one line per HTTP request on stderr: client, request line, status')
     .option('--log-file <file>', 'append every tool call, result and error as JSON lines')
     .option('--allow-remote', 'allow --host beyond 127.0.0.1, localhost and ::1 (unencrypted: prefer an SSH tunnel)')
+    .option('--watch', 'keep the index current while serving: index on file changes, reconcile periodically (see `sightline watch`)')
     .addHelpText(
       'after',
       [
@@ -77,6 +79,7 @@ export function registerServe(program: Command): void {
       } catch (err) {
         stop(describeError(err), err instanceof SightlineError ? err.exitCode : 1);
       }
+      if (o.watch) await keepLive(repo, { onError: (err) => warn(`watch: ${describeError(err)}`) }).catch((err) => stop(describeError(err), 1));
       const toolConcurrency = resolveToolConcurrency({ flag: o.toolConcurrency, env: process.env[TOOL_CONCURRENCY_ENV] }, repo.config.toolConcurrency, warn);
       try {
         await serve({

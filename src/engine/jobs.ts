@@ -1,10 +1,15 @@
 /**
- * Index jobs: at most one index pass per repository runs at a time, in the
- * background, with a live status a caller can poll (`index_status`). The state
- * is process-local: a restarted server starts again from `none`.
+ * Index jobs as the engine sees them. Every pass runs through `Repo.index`,
+ * which makes it the repository's one job across processes and records it in
+ * the index, so `jobStatus` reads the same answer in any process. `IndexJob`
+ * adds what one long-lived process needs: passes requested while one runs are
+ * merged into exactly one more, background passes yield to queries, and a
+ * failure that could not be recorded (the disk refused) is still reported.
  */
+import fs from 'node:fs';
 import { describeError } from '../errors/index.js';
-import type { IndexPhase, IndexProgress, IndexSummary } from '../index/index.js';
+import { Coalescer, interrupted, type IndexPhase, type IndexSummary } from '../index/index.js';
+import type { JobRecord, LockHolder } from '../store/index.js';
 import type { Repo } from './repo.js';
 
 export type IndexJobState = 'none' | 'running' | 'completed' | 'failed';
@@ -12,41 +17,130 @@ export type IndexJobState = 'none' | 'running' | 'completed' | 'failed';
 /** `building` while the repository's first index runs (answers come from what is indexed so far). */
 export type RetrievalPhase = 'building' | 'serving';
 
+export interface JobCounts {
+  scanned: number;
+  added: number;
+  updated: number;
+  removed: number;
+  unchanged: number;
+  skipped: number;
+  chunks: number;
+  symbols: number;
+  vectors: number;
+}
+
 export interface IndexJobStatus {
   status: IndexJobState;
+  /** Where a running pass is, where a failed one stopped; `done` once completed. */
   phase: IndexPhase | null;
   /** Files handled so far in this phase, out of `total`. */
   done: number;
   total: number;
-  /** Passes started by this process, including the one running now. */
+  /** Live counters of the current (or last) pass. */
+  counts: JobCounts;
+  /** Passes started on this index since it was created or reset, including the one running now. */
   attempts: number;
   started_at: string | null;
+  /** When the pass last reported progress. */
+  updated_at: string | null;
   ended_at: string | null;
-  /** Why the last pass failed, in a sentence; null unless `status` is `failed`. */
+  /** Why the pass failed, in a sentence; null unless `status` is `failed`. */
   error: string | null;
+  /** The process that runs (or ran) the pass. */
+  pid: number | null;
+  host: string | null;
   /** What the last completed pass did. */
   summary: IndexSummary | null;
 }
 
-export class IndexJob {
-  private status_: IndexJobStatus = {
-    status: 'none', phase: null, done: 0, total: 0, attempts: 0, started_at: null, ended_at: null, error: null, summary: null,
+const ZERO: JobCounts = { scanned: 0, added: 0, updated: 0, removed: 0, unchanged: 0, skipped: 0, chunks: 0, symbols: 0, vectors: 0 };
+const NONE: IndexJobStatus = {
+  status: 'none', phase: null, done: 0, total: 0, counts: ZERO, attempts: 0,
+  started_at: null, updated_at: null, ended_at: null, error: null, pid: null, host: null, summary: null,
+};
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function fromRecord(job: JobRecord, holder: LockHolder | undefined): IndexJobStatus {
+  const cut = interrupted(job, holder);
+  return {
+    status: cut ? 'failed' : job.status,
+    phase: job.phase as IndexPhase | null,
+    done: job.done,
+    total: job.total,
+    counts: { ...ZERO, ...job.counts },
+    attempts: job.attempts,
+    started_at: iso(job.startedAtMs),
+    updated_at: iso(job.updatedAtMs),
+    ended_at: cut ? iso(job.updatedAtMs) : iso(job.endedAtMs),
+    error: cut
+      ? `interrupted: the process indexing it (pid ${job.pid} on ${job.host}) stopped before it finished; run \`sightline index\` to resume`
+      : job.error,
+    pid: job.pid,
+    host: job.host,
+    summary: job.summary as IndexSummary | null,
   };
-  private running: Promise<IndexSummary> | null = null;
-  private indexed = false;
+}
 
-  constructor(private readonly repo: Repo) {}
+/** The repository's index job as recorded in its index; `none` when there is no index. Never creates one. */
+export function jobStatus(repo: Repo): IndexJobStatus {
+  if (!fs.existsSync(repo.dbPath)) return NONE;
+  const { jobs } = repo.store;
+  const job = jobs.job();
+  return job ? fromRecord(job, jobs.holder()) : NONE;
+}
 
-  /** Starts an incremental pass, or returns the one already running. */
-  start(): Promise<IndexSummary> {
-    this.running ??= this.run().finally(() => (this.running = null));
-    return this.running;
+/** A query within this long makes a background pass wait before its next file. */
+const QUIET_MS = 200;
+/** …but never longer than this per file, so steady traffic slows indexing without starving it. */
+const MAX_YIELD_MS = 2_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export type PassResult = { ok: true; summary: IndexSummary } | { ok: false; error: string };
+
+export class IndexJob {
+  private static readonly byRepo = new WeakMap<Repo, IndexJob>();
+
+  /** The one job of this repository handle, shared by the server, the watcher and the reconcile timer. */
+  static of(repo: Repo): IndexJob {
+    let job = IndexJob.byRepo.get(repo);
+    if (!job) IndexJob.byRepo.set(repo, (job = new IndexJob(repo)));
+    return job;
   }
 
-  /** Starts the first index in the background when the repository has none; never waits for it. */
+  private readonly passes = new Coalescer(() => this.run());
+  private readonly stopper = new AbortController();
+  private readonly listeners = new Set<(r: PassResult) => void>();
+  private foregroundWanted = false;
+  /** What the next pass covers: paths requested since the last one started, or the whole tree (null). */
+  private nextScope: Set<string> | null = new Set();
+  private lastQueryAt = 0;
+  /** This process's last failed pass, in case the index could not record it. */
+  private failure: { started_at: string; ended_at: string; error: string } | null = null;
+  private indexed = false;
+
+  private constructor(private readonly repo: Repo) {}
+
+  /**
+   * Requests an incremental pass: one starts now, or right after the running
+   * one, over the whole tree or, when every request since the last pass named
+   * paths, over those paths only (a watcher's pass). A background pass (the
+   * first index behind a query, the reconcile) waits while queries arrive; a
+   * foreground one (an explicit request, a file-system change) does not.
+   */
+  start(options: { background?: boolean; paths?: readonly string[] } = {}): Promise<IndexSummary> {
+    if (!options.background) this.foregroundWanted = true;
+    if (!options.paths) this.nextScope = null;
+    else for (const p of options.paths) this.nextScope?.add(p);
+    return this.passes.request();
+  }
+
+  /** Called before every query: starts the first index in the background when there is none; never waits for it. */
   ensureIndexed(): void {
-    if (this.running || this.repo.hasIndex()) return;
-    this.start().catch(() => {}); // the failure is kept in the status
+    this.lastQueryAt = Date.now();
+    if (this.passes.busy || this.repo.hasIndex()) return;
+    this.start({ background: true }).catch(() => {}); // the failure is kept in the status
   }
 
   /** Once a complete index exists it stays `serving`; later passes are incremental. */
@@ -61,30 +155,63 @@ export class IndexJob {
     return this.indexed ? 'serving' : 'building';
   }
 
+  /** The job as recorded in the index, or this process's last failure when the index could not record it. */
   snapshot(): IndexJobStatus {
-    return { ...this.status_ };
+    let recorded: IndexJobStatus;
+    try {
+      recorded = jobStatus(this.repo);
+    } catch (err) {
+      return { ...NONE, status: 'failed', error: describeError(err) };
+    }
+    const failure = this.failure;
+    // A failed pass that started after the recorded one never reached the record.
+    if (failure && (recorded.started_at ?? '') < failure.started_at) {
+      return { ...recorded, ...failure, status: 'failed', phase: null, pid: process.pid };
+    }
+    return recorded;
+  }
+
+  /** Listens to the end of every pass this process runs; returns the unsubscribe. */
+  onPass(listener: (r: PassResult) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Stops the running pass at its next file and drops the queued one; for shutting down. */
+  async stop(): Promise<void> {
+    this.stopper.abort(new Error('stopped'));
+    await this.passes.idle();
+  }
+
+  private async yieldToQueries(): Promise<void> {
+    const until = Date.now() + MAX_YIELD_MS;
+    while (Date.now() - this.lastQueryAt < QUIET_MS && Date.now() < until) await sleep(QUIET_MS);
   }
 
   private async run(): Promise<IndexSummary> {
-    this.status_ = {
-      ...this.status_,
-      status: 'running',
-      phase: null,
-      done: 0,
-      total: 0,
-      attempts: this.status_.attempts + 1,
-      started_at: new Date().toISOString(),
-      ended_at: null,
-      error: null,
-    };
-    const onProgress = (p: IndexProgress) => Object.assign(this.status_, { phase: p.phase, done: p.done, total: p.total });
+    const background = !this.foregroundWanted;
+    const scope = this.nextScope;
+    this.foregroundWanted = false;
+    this.nextScope = new Set();
+    const startedAt = new Date().toISOString();
+    this.failure = null;
     try {
-      const summary = await this.repo.index({ onProgress });
-      Object.assign(this.status_, { status: 'completed', ended_at: new Date().toISOString(), summary });
+      const summary = await this.repo.index({
+        signal: this.stopper.signal,
+        yieldTo: background ? () => this.yieldToQueries() : undefined,
+        paths: scope ? [...scope] : undefined,
+      });
+      this.emit({ ok: true, summary });
       return summary;
     } catch (err) {
-      Object.assign(this.status_, { status: 'failed', ended_at: new Date().toISOString(), error: describeError(err) });
+      const error = describeError(err);
+      this.failure = { started_at: startedAt, ended_at: new Date().toISOString(), error };
+      this.emit({ ok: false, error });
       throw err;
     }
+  }
+
+  private emit(result: PassResult): void {
+    for (const listener of this.listeners) listener(result);
   }
 }

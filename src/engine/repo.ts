@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type Config } from '../config/index.js';
-import { usageError } from '../errors/index.js';
-import { indexRepository, type IndexProgress, type IndexSummary } from '../index/index.js';
+import { SightlineError, usageError } from '../errors/index.js';
+import { indexRepository, runIndexJob, type IndexProgress, type IndexSummary, type JobOptions } from '../index/index.js';
 import { removeDbFiles, Store } from '../store/index.js';
 import { digest } from '../walk/index.js';
 
@@ -69,13 +69,37 @@ export class Repo {
     return fs.existsSync(this.dbPath) && this.store.getMeta('last_indexed_at') !== undefined;
   }
 
-  /** Incremental index; `force` drops the database first (also the cure for a corrupt one). */
-  async index(options: { force?: boolean; onProgress?: (p: IndexProgress) => void } = {}): Promise<IndexSummary> {
-    if (options.force) {
+  /**
+   * An incremental pass, run as the repository's one index job (see
+   * index/job.ts): it waits while another process indexes. `force` empties the
+   * index under the job's lock first; a database that cannot be opened at all
+   * is deleted instead, which is also the cure for a corrupt one.
+   */
+  async index(options: { force?: boolean; onProgress?: (p: IndexProgress) => void; paths?: readonly string[] } & JobOptions = {}): Promise<IndexSummary> {
+    const { force, onProgress, paths, ...job } = options;
+    if (force) this.openOrDiscard();
+    return runIndexJob(this.store, job, (hooks) => {
+      if (force) this.store.clear();
+      return indexRepository(this.root, this.store, this.config, {
+        onProgress: (p) => {
+          hooks.onProgress(p);
+          onProgress?.(p);
+        },
+        checkpoint: hooks.checkpoint,
+        paths: force ? undefined : paths,
+      });
+    });
+  }
+
+  /** Opens the index, deleting it first if it is not a readable sightline index. */
+  private openOrDiscard(): void {
+    try {
+      void this.store;
+    } catch (err) {
+      if (!(err instanceof SightlineError && err.code === 'corrupt_index')) throw err;
       this.close();
       removeDbFiles(this.dbPath);
     }
-    return indexRepository(this.root, this.store, this.config, { onProgress: options.onProgress });
   }
 
   /** Indexes when no index exists yet; returns the summary if it did. */

@@ -1,7 +1,8 @@
 /**
  * The incremental indexing pass.
  *
- * 1. Walk the tree (ignore rules, globs, size cap, symlink guard).
+ * 1. Walk the tree (ignore rules, globs, size cap, symlink guard), or look at
+ *    only the paths a watcher saw change (survey.ts).
  * 2. For each file, the stat fast-path: same size and an mtime strictly older
  *    than the moment it was last read means unchanged — not read at all.
  * 3. Otherwise read it; identical bytes (same digest) only refresh its stat;
@@ -9,14 +10,18 @@
  * 4. Write in batches: each batch is one transaction, and each file inside it
  *    is replaced whole, so a crash leaves every file fully old or fully new.
  * 5. Files the walk no longer sees are removed.
+ *
+ * Killed at any point, the index holds whole files only, and the next pass
+ * resumes: what was written passes the stat fast-path, the rest is redone.
  */
 import type { Config } from '../config/index.js';
 import { resolveGraph, type ResolveSummary } from '../graph/index.js';
 import type { FileVersion, Store, StoredFile } from '../store/index.js';
-import { walk, type WalkedFile } from '../walk/index.js';
+import type { WalkedFile } from '../walk/index.js';
 import { embedPass, type EmbedSummary } from './embed-pass.js';
 import { indexHistory } from './history.js';
 import { createPreparer } from './pool.js';
+import { survey } from './survey.js';
 import type { Prepared } from './prepare.js';
 
 export type IndexPhase = 'walking' | 'parsing' | 'writing' | 'embedding' | 'done';
@@ -25,10 +30,16 @@ export interface IndexProgress {
   phase: IndexPhase;
   done: number;
   total: number;
+  /** The pass's counters so far (live: read it, do not keep it). */
+  summary: Readonly<IndexSummary>;
 }
 
 export interface IndexOptions {
   onProgress?: (p: IndexProgress) => void;
+  /** Awaited before each file is prepared: may wait (yield to queries) or throw (stop the pass). */
+  checkpoint?: () => Promise<void>;
+  /** Only these repo-relative paths (what a watcher saw change); default: the whole tree. See survey.ts. */
+  paths?: readonly string[];
   /** Extract and resolve the code graph (default true; off only to measure what it costs). */
   graph?: boolean;
 }
@@ -67,26 +78,18 @@ export async function indexRepository(
   options: IndexOptions = {},
 ): Promise<IndexSummary> {
   const started = performance.now();
-  const progress = options.onProgress ?? (() => {});
+  const onProgress = options.onProgress ?? (() => {});
   const summary: IndexSummary = {
     scanned: 0, added: 0, updated: 0, removed: 0, unchanged: 0, skipped: {}, chunks: 0, symbols: 0, elapsedMs: 0,
   };
   const skip = (reason: string) => (summary.skipped[reason] = (summary.skipped[reason] ?? 0) + 1);
+  const progress = (p: Omit<IndexProgress, 'summary'>) => onProgress({ ...p, summary });
 
   progress({ phase: 'walking', done: 0, total: 0 });
-  const walked = await walk({
-    root,
-    gitignore: config.gitignore,
-    include: config.include,
-    exclude: config.exclude,
-    excludeDirs: config.excludeDirs,
-    maxFileBytes: config.maxFileBytes,
-  });
+  const { walked, stored, skippedBefore } = await survey(root, store, config, options.paths);
   summary.scanned = walked.files.length;
   for (const s of walked.skipped) skip(s.reason);
 
-  const stored = new Map(store.files.list().map((f) => [f.path, f]));
-  const skippedBefore = new Map(store.skipped().map((s) => [s.path, s]));
   const seen = new Set<string>();
   const tasks: Task[] = [];
   for (const file of walked.files) {
@@ -142,6 +145,8 @@ export async function indexRepository(
   const preparer = createPreparer(tasks.length);
   const worker = async () => {
     while (next < tasks.length) {
+      await options.checkpoint?.();
+      if (next >= tasks.length) return;
       const task = tasks[next++]!;
       const result = await preparer.prepare({
         path: task.file.path,

@@ -19,11 +19,12 @@ function corrupt(dbPath: string, why: string): SightlineError {
 
 /** The disk refusing a write (read-only, full, permissions) as a sentence that names the fix. */
 export function ioError(dbPath: string, err: unknown): SightlineError {
-  const code = (err as NodeJS.ErrnoException).code ?? (err as { code?: string }).code;
+  const code = (err as NodeJS.ErrnoException).code ?? (err as { code?: string }).code ?? '';
+  // SQLite reports extended codes too (SQLITE_READONLY_DIRECTORY, SQLITE_CANTOPEN_ISDIR, ...).
   const reason =
-    code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'SQLITE_READONLY' || code === 'SQLITE_CANTOPEN'
+    ['EACCES', 'EPERM', 'EROFS'].includes(code) || /^SQLITE_(READONLY|CANTOPEN)/.test(code)
       ? 'is not writable (check permissions, or set SIGHTLINE_HOME to a writable directory)'
-      : code === 'ENOSPC' || code === 'SQLITE_FULL'
+      : code === 'ENOSPC' || code.startsWith('SQLITE_FULL')
         ? 'cannot grow: the disk is full'
         : `cannot be opened (${(err as Error).message})`;
   return new SightlineError('io', `the index directory ${path.dirname(dbPath)} ${reason}`, { cause: err });

@@ -12,6 +12,8 @@ import { HistoryTable } from './history.js';
 import { SessionTable } from './sessions.js';
 import { TermStats } from './vocab.js';
 import { EdgeTable, type EdgeRecord } from './edges.js';
+import { JobTable } from './jobs.js';
+import { clearIndex } from './reset.js';
 
 export type { FileRecord, StoredFile } from './files.js';
 export type { ChunkRecord, ChunkTerms, StoredChunk, LexicalHit } from './chunks.js';
@@ -23,6 +25,9 @@ export { SCHEMA_VERSION } from './schema.js';
 export { SESSION_TTL_MS, type SessionTable } from './sessions.js';
 export type { TermStats } from './vocab.js';
 export { sameIdentity, vectorsOf, VectorTable, type PendingChunk, type VectorIdentity, type VectorMatrix } from './vectors.js';
+export type { JobRecord, JobState, LockHolder, Progress } from './jobs.js';
+export { inspectIndex, type Check, type Inspection } from './doctor.js';
+export { ioError } from './db.js';
 export { removeDbFiles };
 
 export interface FileVersion {
@@ -58,6 +63,7 @@ export class Store {
   readonly sessions: SessionTable;
   readonly terms: TermStats;
   readonly edges: EdgeTable;
+  readonly jobs: JobTable;
   private readonly putSkipped;
   private readonly dropSkipped;
 
@@ -73,6 +79,7 @@ export class Store {
     this.sessions = new SessionTable(db);
     this.terms = new TermStats(db);
     this.edges = new EdgeTable(db);
+    this.jobs = new JobTable(db);
     this.putSkipped = db.prepare(
       'INSERT OR REPLACE INTO skipped(path, reason, detail, size, mtime_ms, checked_at_ms) VALUES (@path, @reason, @detail, @size, @mtimeMs, @checkedAtMs)',
     );
@@ -88,9 +95,27 @@ export class Store {
     if (this.db.open) this.db.close();
   }
 
+  private guard: (() => void) | null = null;
+
+  /**
+   * A check run first inside every transaction, which aborts it by throwing:
+   * the index lock's fence, so a pass that lost its lease writes nothing more.
+   */
+  setWriteGuard(guard: (() => void) | null): void {
+    this.guard = guard;
+  }
+
   /** Runs `fn` in one transaction (nested calls join the outer one). */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.db.transaction(() => {
+      this.guard?.();
+      return fn();
+    })();
+  }
+
+  /** Drops everything indexed (files, chunks, terms, symbols, vectors, graph, history), keeping the job record and the lock. */
+  clear(): void {
+    this.transaction(() => clearIndex(this.db));
   }
 
   /** Replaces whatever version of the file is stored with `version`. Call inside a transaction. */

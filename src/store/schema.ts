@@ -7,7 +7,7 @@
 import { SESSION_TABLES } from './sessions.js';
 
 export const APP_ID = 'sightline';
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /**
  * Embedding vectors (store/vectors.ts), of the space named by meta
@@ -17,6 +17,42 @@ const VECTOR_TABLES = `
 CREATE TABLE vectors (
   chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
   vec      BLOB NOT NULL -- float32 little-endian, as wide as the space
+) STRICT;
+`;
+
+/**
+ * The index job and the lock that makes it one per repository across processes
+ * (store/jobs.ts). Added in version 7.
+ */
+const JOB_TABLES = `
+-- The current or last index pass: status, phase, live counters (JSON), attempts, failure.
+CREATE TABLE index_job (
+  id            INTEGER PRIMARY KEY CHECK (id = 1),
+  status        TEXT NOT NULL,
+  phase         TEXT,
+  owner         TEXT NOT NULL, -- the lock owner that wrote it: a row whose owner lost the lock was interrupted
+  pid           INTEGER NOT NULL,
+  host          TEXT NOT NULL,
+  attempts      INTEGER NOT NULL,
+  started_at_ms REAL NOT NULL,
+  updated_at_ms REAL NOT NULL,
+  ended_at_ms   REAL,
+  done          INTEGER NOT NULL DEFAULT 0,
+  total         INTEGER NOT NULL DEFAULT 0,
+  counts        TEXT NOT NULL DEFAULT '{}',
+  error         TEXT,
+  summary       TEXT
+) STRICT;
+
+-- Who may write the index. The holder renews its lease while it works; an expired lease, or
+-- one held by a process that no longer exists on this host, is taken over.
+CREATE TABLE index_lock (
+  id             INTEGER PRIMARY KEY CHECK (id = 1),
+  owner          TEXT NOT NULL,
+  pid            INTEGER NOT NULL,
+  host           TEXT NOT NULL,
+  acquired_at_ms REAL NOT NULL,
+  expires_at_ms  REAL NOT NULL
 ) STRICT;
 `;
 
@@ -136,9 +172,10 @@ CREATE INDEX edge_targets_by_edge ON edge_targets(edge_id);
 CREATE INDEX edge_targets_by_file ON edge_targets(file_id);
 CREATE INDEX edge_targets_by_symbol ON edge_targets(symbol_id);
 -- Budget sessions (store/sessions.ts): the gate's refusals and delivered receipts. Added in version 5.
-${SESSION_TABLES}`;
+${SESSION_TABLES}${JOB_TABLES}`;
 
 export const MIGRATIONS: Record<number, string> = {
   2: VECTOR_TABLES,
   4: SESSION_TABLES,
+  6: JOB_TABLES,
 };

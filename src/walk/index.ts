@@ -7,3 +7,4 @@ export type { WalkOptions, WalkedFile, SkipReason, SkippedEntry, WalkResult } fr
 export { isBinary, digest, readSource } from './source.js';
 export type { ReadOutcome } from './source.js';
 export { resolveInside, PathEscapeError } from './paths.js';
+export { createPathFilter, walkPaths, type PathFilter, type PathsResult } from './filter.js';

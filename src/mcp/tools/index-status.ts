@@ -4,8 +4,10 @@ export const indexStatusTool = defineTool({
   name: 'index_status',
   title: 'Index job status',
   description:
-    'Progress of the background index pass: status (none, running, completed, failed), phase, files done out of total, attempts, start and end times, ' +
-    'and why it failed. Call it when an answer says retrieval_phase: building, to know when results will be complete.',
+    'The repository index job, as recorded in the index (so a pass run by another process, such as `sightline index` or a watcher, shows too): ' +
+    'status (none, running, completed, failed), phase (walking, parsing, writing, embedding, done), files done out of total, live counts ' +
+    '(scanned, added, updated, removed, unchanged, skipped, chunks, symbols, vectors), attempts, start, last progress and end times, the process running it, ' +
+    'and why it failed (an interrupted pass resumes on the next one). Call it when an answer says retrieval_phase: building, to know when results will be complete.',
   inputSchema: {},
   run: (_a, { job }) => ({ status: 'ok', job: job.snapshot() }),
 });

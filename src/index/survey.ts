@@ -1,0 +1,46 @@
+/**
+ * What an index pass looks at: the whole tree (a walk), or only the paths a
+ * watcher saw change. A scoped pass compares those paths alone with the index
+ * (a deleted directory takes the files stored under it), so an edit costs a
+ * few stats instead of a walk; a scope that names a directory falls back to
+ * the walk, because its files were not reported one by one.
+ */
+import type { Config } from '../config/index.js';
+import type { SkippedFile, Store, StoredFile } from '../store/index.js';
+import { walk, walkPaths, type WalkOptions, type WalkResult } from '../walk/index.js';
+
+export interface Survey {
+  walked: WalkResult;
+  /** Stored files in scope: any of them the walk did not see is removed. */
+  stored: Map<string, StoredFile>;
+  skippedBefore: Map<string, SkippedFile>;
+}
+
+export async function survey(root: string, store: Store, config: Config, paths?: readonly string[]): Promise<Survey> {
+  const options: WalkOptions = {
+    root,
+    gitignore: config.gitignore,
+    include: config.include,
+    exclude: config.exclude,
+    excludeDirs: config.excludeDirs,
+    maxFileBytes: config.maxFileBytes,
+  };
+  const scoped = paths && (await walkPaths(options, paths));
+  if (!scoped || scoped.directories.length > 0) {
+    return {
+      walked: await walk(options),
+      stored: new Map(store.files.list().map((f) => [f.path, f])),
+      skippedBefore: new Map(store.skipped().map((s) => [s.path, s])),
+    };
+  }
+  const scope = new Set(paths);
+  const stored = new Map<string, StoredFile>();
+  for (const p of paths) {
+    const f = store.files.get(p);
+    if (f) stored.set(p, f);
+  }
+  const gone = scoped.missing.filter((p) => !stored.has(p)).map((p) => p + '/');
+  if (gone.length > 0) for (const f of store.files.list()) if (gone.some((dir) => f.path.startsWith(dir))) stored.set(f.path, f);
+  const skippedBefore = new Map(store.skipped().filter((s) => scope.has(s.path)).map((s) => [s.path, s]));
+  return { walked: scoped, stored, skippedBefore };
+}
