@@ -157,7 +157,8 @@ function walk(repo: Repo, relation: Walked, anchor: Anchor, depth: number): Walk
       anchor.kind === 'file'
         ? { symbolIds: [], fileIds: [anchor.file.id] }
         : { symbolIds: anchor.symbols.map((s) => s.id), fileIds: [] };
-    return graph.incoming(seed, relation === 'dependents' && anchor.kind === 'file' ? 1 : depth, kinds);
+    // Calls through a base class or interface may run the anchor: count them, marked by an override hop.
+    return graph.incoming(seed, relation === 'dependents' && anchor.kind === 'file' ? 1 : depth, kinds, anchor.kind === 'symbol');
   }
   const starts =
     anchor.kind === 'file'

@@ -72,6 +72,8 @@ export interface Seed {
 
 /** A bound on a walk, far above any answer the gate lets through. */
 const MAX_NODES = 5000;
+/** Base classes / interfaces climbed from a method to the methods it overrides. */
+const MAX_OVERRIDE_LEVELS = 3;
 const CONFIDENCE_RANK: Record<string, number> = { exact: 0, import: 1, name: 2 };
 
 interface Node {
@@ -94,12 +96,13 @@ export class GraphQuery {
    * Incoming: what refers to the seed, then what refers to that, up to `depth`. A file-level
    * reference (an import, top-level code) is a leaf: nothing calls a file.
    */
-  incoming(seed: Seed, depth: number, kinds?: string[]): Walk {
+  incoming(seed: Seed, depth: number, kinds?: string[], overrides = false): Walk {
     const nodes = new Map<string, Node>();
     let frontier: { symbolIds: number[]; fileIds: number[]; via: Map<string, Hop[]> } = {
       ...seed,
       via: new Map(),
     };
+    if (overrides) frontier = this.withOverridden(frontier);
     let truncated = false;
     for (let level = 1; level <= depth; level++) {
       const links = [
@@ -154,10 +157,33 @@ export class GraphQuery {
         }
       }
       if (truncated || next.symbolIds.length === 0) break;
-      frontier = next;
+      frontier = overrides ? this.withOverridden(next) : next;
     }
     for (const n of nodes.values()) n.hit.lines.sort((a, b) => a - b);
     return { hits: [...nodes.values()].map((n) => n.hit), unresolved: [], truncated };
+  }
+
+  /**
+   * Adds the methods the frontier's methods override (up the bases, a few levels): a call
+   * through the base or interface may run the override, so its callers are callers too. The
+   * chain to such a caller starts with an `override` hop.
+   */
+  private withOverridden<F extends { symbolIds: number[]; via: Map<string, Hop[]> }>(frontier: F): F {
+    const symbolIds = new Set(frontier.symbolIds);
+    const via = new Map(frontier.via);
+    let layer = frontier.symbolIds;
+    for (let level = 0; level < MAX_OVERRIDE_LEVELS && layer.length > 0; level++) {
+      const next: number[] = [];
+      for (const o of this.store.edges.overridden(layer)) {
+        if (symbolIds.has(o.base)) continue;
+        const hop: Hop = { from: o.methodName, to: o.baseName, kind: 'override', path: o.path, line: o.line, confidence: null };
+        via.set(`s${o.base}`, [...(via.get(`s${o.method}`) ?? []), hop]);
+        symbolIds.add(o.base);
+        next.push(o.base);
+      }
+      layer = next;
+    }
+    return { ...frontier, symbolIds: [...symbolIds], via };
   }
 
   /** Outgoing: what the seed's code refers to, then what that refers to, up to `depth`. */

@@ -28,6 +28,9 @@ import type { LayoutFile } from './layout.js';
 import { RESOLVERS } from './modules.js';
 import { findExported } from './resolve-imports.js';
 
+/** Members a class's instantiation runs: Java / C# / C++ / Kotlin use the class name. */
+const CONSTRUCTOR_NAMES = ['constructor', '__init__', 'initialize', '__construct'];
+
 /** Candidates stored per ambiguous edge; the count of all of them is kept too. */
 export const MAX_CANDIDATES = 25;
 const MAX_BASE_DEPTH = 3;
@@ -84,9 +87,59 @@ class ReferenceResolver {
       q === null ? this.bare(name, this.kinds)
       : SELF_WORDS.has(q) ? this.selfCall(name, false)
       : SUPER_WORDS.has(q) ? this.selfCall(name, true)
+      : this.edge.kind === 'call' && this.edge.module ? this.typedReceiver(this.edge.module, name)
       : q === '?' ? this.anyMember(name)
       : this.qualified(q, name);
-    return found && found !== 'stop' ? answer(found) : UNRESOLVED;
+    if (!found || found === 'stop') return UNRESOLVED;
+    const result = answer(found);
+    if (this.edge.kind === 'call' && 'symbols' in found) result.targets.push(...this.constructorsOf(found));
+    return result;
+  }
+
+  /** `Foo()` / `new Foo()` calls the class's constructor too: its callers are the class's instantiations. */
+  private constructorsOf(found: { symbols: StoredSymbol[]; confidence: Confidence }): EdgeTarget[] {
+    const out: EdgeTarget[] = [];
+    for (const cls of found.symbols) {
+      if (cls.kind !== 'class' && cls.kind !== 'struct') continue;
+      const names = new Set([cls.name, ...CONSTRUCTOR_NAMES].map((n) => `${cls.qualified}.${n}`));
+      for (const s of this.ctx.fileSymbols(cls.fileId)) {
+        if (names.has(s.qualified)) out.push({ fileId: s.fileId, symbolId: s.id, confidence: found.confidence });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A call on a variable with a declared type (`r *http.Request`, `app: Flask`): a member of that
+   * type or of its bases. A type that resolves to nothing indexed is the runtime's or a library's.
+   */
+  private typedReceiver(type: string, name: string): Found {
+    if (type === 'Self') return this.selfCall(name, false); // Rust `other: &Self`
+    const found = this.typeNamed(type);
+    if (!found || found === 'stop') return 'stop';
+    // An imported type comes back as the import's targets: read them as definitions.
+    const owners = 'symbols' in found ? found : { symbols: this.symbolsOf(found.targets), confidence: found.targets[0]?.confidence ?? 'name' };
+    const members = owners.symbols.filter((o) => CONTAINER_KINDS.has(o.kind)).flatMap((o) => this.membersWithBases(o, name));
+    return members.length > 0 ? { symbols: members, confidence: owners.confidence } : 'stop';
+  }
+
+  /** Members named `name` of a type, else of its nearest base that has them. */
+  private membersWithBases(owner: StoredSymbol, name: string): StoredSymbol[] {
+    const own = this.membersOf(owner, name);
+    if (own.length > 0) return own;
+    const inherited = this.inheritedMember({ qualified: owner.qualified, symbol: owner }, name, 0);
+    return inherited && inherited !== 'stop' && 'symbols' in inherited ? inherited.symbols : [];
+  }
+
+  private typeNamed(type: string): Found {
+    const parts = type.split('.');
+    if (parts.length === 1) return this.bare(type, CONTAINER_KINDS);
+    const scope = this.ctx.scope(this.edge.fileId, this.depth);
+    for (let n = parts.length - 1; n > 0; n--) {
+      const binding = bindingFor(scope, parts.slice(0, n).join('.'), this.from?.qualified ?? '');
+      if (binding) return this.viaBinding(binding, parts.slice(n, -1).join('.'), parts[parts.length - 1]!);
+    }
+    return null;
   }
 
   // ------------------------------------------------------------ bare names
@@ -232,7 +285,8 @@ class ReferenceResolver {
     }
     if (binding.symbols.length > 0) {
       const owners = binding.symbols.map((s) => this.ctx.symbol(s.id, s.fileId)).filter((s): s is StoredSymbol => Boolean(s));
-      const members = owners.flatMap((o) => this.membersOf(o, rest ? `${rest}.${name}` : name));
+      const path = rest ? `${rest}.${name}` : name;
+      const members = owners.flatMap((o) => [...this.membersOf(o, path), ...this.declaredMembers(o, path)]);
       return members.length > 0 ? { symbols: members, confidence: 'import' } : 'stop';
     }
     const want = rest ? `${rest}.${name}` : name;
@@ -241,9 +295,21 @@ class ReferenceResolver {
     if (symbols.length === 0 && rest) {
       // `mod.Class.method` where Class came into `mod` by import: resolve the class there first.
       const owners = this.symbolsOf(findExported(this.ctx, binding.files, rest.split('.')[0]!, this.depth));
-      symbols = owners.flatMap((o) => this.membersOf(o, [...rest.split('.').slice(1), name].join('.')));
+      const path = [...rest.split('.').slice(1), name].join('.');
+      symbols = owners.flatMap((o) => [...this.membersOf(o, path), ...this.declaredMembers(o, path)]);
     }
     return symbols.length > 0 ? { symbols, confidence: 'import' } : 'stop';
+  }
+
+  /**
+   * Members of an imported variable's declared type (`g: _AppCtxGlobals = ...`, `var Default Config`):
+   * the type references written in its declaration, as resolved in its own file.
+   */
+  private declaredMembers(variable: StoredSymbol, path: string): StoredSymbol[] {
+    if (variable.kind !== 'variable' && variable.kind !== 'constant') return [];
+    const types = this.ctx.fileEdges(variable.fileId).filter((e) => e.kind === 'type' && e.fromSymbol === variable.id);
+    const owners = types.flatMap((e) => this.symbolsOf(this.ctx.resolution(e, this.depth + 1).targets)).filter((t) => CONTAINER_KINDS.has(t.kind));
+    return owners.flatMap((o) => this.membersWithBases(o, path));
   }
 
   /** Members named `path` (`m` or `Inner.m`) of a container, wherever they are defined (Go methods, Rust impls). */

@@ -7,6 +7,8 @@
  *   @namespace                 the name of a package / namespace declaration
  *   @def                       a definition's own name (never reported as a type reference)
  *   @typeparam                 a type parameter name (its uses are not reported either)
+ *   @var / @var.type           a variable (parameter, typed local, field, `x = Foo()`) and its declared
+ *                              type: a call on that variable is looked up on that type
  *
  * Node type names were taken from parsing samples with tree-sitter-wasms 0.1.13 (see languages.ts).
  * A name captured by several patterns is reported once: inheritance beats call beats type, and a
@@ -24,6 +26,7 @@ const JS_COMMON = `
 ((call_expression function: (identifier) @_require arguments: (arguments . (string) .)) @import
   (#eq? @_require "require"))
 (call_expression function: (import) arguments: (arguments . (string))) @import
+(variable_declarator name: (identifier) @var value: (new_expression constructor: (identifier) @var.type))
 `;
 
 const JAVASCRIPT = `${JS_COMMON}
@@ -45,6 +48,10 @@ const TYPESCRIPT = `${JS_COMMON}
 (interface_declaration name: (type_identifier) @def)
 (type_alias_declaration name: (type_identifier) @def)
 (type_parameter name: (type_identifier) @typeparam)
+(required_parameter pattern: (identifier) @var type: (type_annotation (_) @var.type))
+(optional_parameter pattern: (identifier) @var type: (type_annotation (_) @var.type))
+(variable_declarator name: (identifier) @var type: (type_annotation (_) @var.type))
+(public_field_definition name: (property_identifier) @var type: (type_annotation (_) @var.type))
 `;
 
 const PYTHON = `
@@ -59,6 +66,13 @@ const PYTHON = `
 (type (identifier) @type)
 (type (attribute object: (_) @type.q attribute: (identifier) @type))
 (generic_type (identifier) @type)
+(typed_parameter (identifier) @var type: (type) @var.type)
+(typed_default_parameter name: (identifier) @var type: (type) @var.type)
+(assignment left: (identifier) @var type: (type) @var.type)
+((assignment left: (identifier) @var right: (call function: (identifier) @var.type))
+  (#match? @var.type "^[A-Z]"))
+((assignment left: (attribute object: (identifier) @_self attribute: (identifier) @var) right: (call function: (identifier) @var.type))
+  (#match? @var.type "^[A-Z]"))
 `;
 
 const GO = `
@@ -74,6 +88,10 @@ const GO = `
 (qualified_type package: (_) @type.q name: (type_identifier) @type)
 (type_spec name: (type_identifier) @def)
 (type_parameter_list (parameter_declaration name: (identifier) @typeparam))
+(parameter_list (parameter_declaration name: (identifier) @var type: (_) @var.type))
+(var_spec name: (identifier) @var type: (_) @var.type)
+(short_var_declaration left: (expression_list . (identifier) @var) right: (expression_list . (composite_literal type: (_) @var.type)))
+(short_var_declaration left: (expression_list . (identifier) @var) right: (expression_list . (unary_expression operand: (composite_literal type: (_) @var.type))))
 `;
 
 const RUST = `
@@ -99,6 +117,13 @@ const RUST = `
 (type_item name: (type_identifier) @def)
 (type_parameters (type_identifier) @typeparam)
 (constrained_type_parameter left: (type_identifier) @typeparam)
+(token_tree (identifier) @call . (token_tree))
+(token_tree (identifier) @call.q . "." . (identifier) @call . (token_tree))
+(token_tree (self) @call.q . "." . (identifier) @call . (token_tree))
+(parameter pattern: (identifier) @var type: (_) @var.type)
+(let_declaration pattern: (identifier) @var type: (_) @var.type)
+((let_declaration pattern: (identifier) @var value: (call_expression function: (scoped_identifier path: (identifier) @var.type)))
+  (#match? @var.type "^[A-Z]"))
 `;
 
 const JAVA = `
@@ -116,6 +141,9 @@ const JAVA = `
 (extends_interfaces (type_list (generic_type (type_identifier) @inherit)))
 (type_identifier) @type
 (type_parameter (type_identifier) @typeparam)
+(formal_parameter type: (_) @var.type name: (identifier) @var)
+(local_variable_declaration type: (_) @var.type declarator: (variable_declarator name: (identifier) @var))
+(field_declaration type: (_) @var.type declarator: (variable_declarator name: (identifier) @var))
 `;
 
 const C_COMMON = `
@@ -127,6 +155,11 @@ const C_COMMON = `
 (union_specifier name: (type_identifier) @def body: (_))
 (enum_specifier name: (type_identifier) @def body: (_))
 (type_definition declarator: (type_identifier) @def)
+(parameter_declaration type: (type_identifier) @var.type declarator: (identifier) @var)
+(parameter_declaration type: (type_identifier) @var.type declarator: (pointer_declarator declarator: (identifier) @var))
+(declaration type: (type_identifier) @var.type declarator: (identifier) @var)
+(declaration type: (type_identifier) @var.type declarator: (init_declarator declarator: (identifier) @var))
+(declaration type: (type_identifier) @var.type declarator: (pointer_declarator declarator: (identifier) @var))
 `;
 
 const CPP = `${C_COMMON}
@@ -165,6 +198,8 @@ const CSHARP = `
 (property_declaration type: (generic_name (identifier) @type))
 (type_argument_list (identifier) @type)
 (type_parameter (identifier) @typeparam)
+(parameter type: (_) @var.type name: (identifier) @var)
+(variable_declaration type: (_) @var.type (variable_declarator (identifier) @var))
 `;
 
 const RUBY = `
@@ -176,6 +211,8 @@ const RUBY = `
 (superclass (scope_resolution scope: (_) @inherit.q name: (constant) @inherit))
 ((call !receiver method: (identifier) @_mixin arguments: (argument_list (constant) @inherit))
   (#any-of? @_mixin "include" "extend" "prepend"))
+((assignment left: (identifier) @var right: (call receiver: (constant) @var.type method: (identifier) @_new))
+  (#eq? @_new "new"))
 `;
 
 const PHP = `
@@ -199,6 +236,8 @@ const PHP = `
 (use_declaration (name) @inherit)
 (named_type (name) @type)
 (named_type (qualified_name (name) @type))
+(simple_parameter type: (named_type) @var.type name: (variable_name) @var)
+(property_promotion_parameter type: (named_type) @var.type name: (variable_name) @var)
 `;
 
 const KOTLIN = `
@@ -212,6 +251,9 @@ const KOTLIN = `
 (class_declaration (type_identifier) @def)
 (type_alias (type_identifier) @def)
 (type_parameter (type_identifier) @typeparam)
+(parameter (simple_identifier) @var (user_type) @var.type)
+(class_parameter (simple_identifier) @var (user_type) @var.type)
+(property_declaration (variable_declaration (simple_identifier) @var (user_type) @var.type))
 `;
 
 export const REF_QUERIES: Readonly<Record<string, string>> = {

@@ -7,6 +7,7 @@
 import { Query, type Language, type Node } from 'web-tree-sitter';
 import { IMPORT_DECODERS, namespaceName } from './ref-imports.js';
 import { REF_QUERIES } from './ref-queries.js';
+import { ReceiverTypes } from './ref-types.js';
 import type { SymbolTable } from './symbols.js';
 import type { ParsedRef, RefKind } from './types.js';
 
@@ -40,15 +41,12 @@ export function qualifierOf(text: string): string {
 }
 
 /**
- * Maps a row to the index of the innermost reported definition holding it. With `strict`, a
- * definition starting on that very row does not count: `const x = require('y')` and `mod y;`
- * are imports of the file, not of the definition they declare.
+ * Maps a row to the symbol-table entry of the innermost reported definition holding it (-1: none).
+ * With `strict`, a definition starting on that very row does not count: `const x = require('y')`
+ * and `mod y;` are imports of the file, not of the definition they declare.
  */
-function enclosingFinder(table: SymbolTable): (row: number, strict?: boolean) => number {
+function entryFinder(table: SymbolTable): (row: number, strict?: boolean) => number {
   const entries = table.entries;
-  const publicIndex = new Int32Array(entries.length);
-  let next = 0;
-  for (let i = 0; i < entries.length; i++) publicIndex[i] = entries[i]!.hidden ? -1 : next++;
   return (row, strict = false) => {
     // Last entry starting at or before the row; its ancestors are the only candidates.
     let lo = 0;
@@ -60,10 +58,18 @@ function enclosingFinder(table: SymbolTable): (row: number, strict?: boolean) =>
     }
     for (let k = lo - 1; k >= 0; k = entries[k]!.parent) {
       const e = entries[k]!;
-      if (e.end >= row && !e.hidden && !(strict && e.start === row)) return publicIndex[k]!;
+      if (e.end >= row && !e.hidden && !(strict && e.start === row)) return k;
     }
     return -1;
   };
+}
+
+/** Symbol-table entry → index among the reported (non-hidden) symbols. */
+function publicIndexes(table: SymbolTable): Int32Array {
+  const out = new Int32Array(table.entries.length);
+  let next = 0;
+  table.entries.forEach((e, i) => (out[i] = e.hidden ? -1 : next++));
+  return out;
 }
 
 const RANK: Record<string, number> = { inherit: 3, call: 2, type: 1 };
@@ -89,7 +95,13 @@ function collect(lang: string, language: Language, root: Node, table: SymbolTabl
   const query = queryFor(lang, language);
   if (!query) return [];
   const decode = IMPORT_DECODERS[lang];
-  const enclosing = enclosingFinder(table);
+  const entryAt = entryFinder(table);
+  const publicIndex = publicIndexes(table);
+  const enclosing = (row: number, strict = false) => {
+    const e = entryAt(row, strict);
+    return e < 0 ? -1 : publicIndex[e]!;
+  };
+  const receivers = new ReceiverTypes(table);
   const defs = new Set<number>();
   const typeParams = new Set<string>();
   const byNode = new Map<number, Candidate>();
@@ -100,6 +112,8 @@ function collect(lang: string, language: Language, root: Node, table: SymbolTabl
     let kind: RefKind | null = null;
     let name: Node | null = null;
     let qualifier: Node | null = null;
+    let variable: Node | null = null;
+    let variableType: Node | null = null;
     for (const { name: capture, node } of match.captures) {
       switch (capture) {
         case 'call':
@@ -125,8 +139,15 @@ function collect(lang: string, language: Language, root: Node, table: SymbolTabl
         case 'typeparam':
           typeParams.add(node.text);
           break;
+        case 'var':
+          variable = node;
+          break;
+        case 'var.type':
+          variableType = node;
+          break;
       }
     }
+    if (variable && variableType) receivers.add(variable, variableType, entryAt(variable.startPosition.row));
     if (!kind || !name) continue;
     const prev = byNode.get(name.id);
     if (prev && (RANK[prev.kind]! > RANK[kind]! || (RANK[prev.kind] === RANK[kind] && (prev.qualifier || !qualifier)))) continue;
@@ -160,10 +181,13 @@ function collect(lang: string, language: Language, root: Node, table: SymbolTabl
     if (c.kind === 'call' && LOADERS.has(name) && importIds.has(c.name.parent?.id ?? -1)) continue;
     const row = c.name.startPosition.row;
     const q = c.qualifier ? qualifierOf(c.qualifier.text) : null;
-    const from = enclosing(row);
+    const entry = entryAt(row);
+    const from = entry < 0 ? -1 : publicIndex[entry]!;
+    // A call on a variable whose type is declared is looked up on that type.
+    const receiverType = c.kind === 'call' && q && q !== '?' ? receivers.typeOf(q, entry) : null;
     // A type used many times in one definition is one dependency; every call site is kept.
     const key = c.kind === 'type' ? `t${from}\0${q}\0${name}` : `${c.kind[0]}${row}\0${q}\0${name}`;
-    push({ kind: c.kind, name, qualifier: q, module: null, alias: null, line: row + 1, from }, key);
+    push({ kind: c.kind, name, qualifier: q, module: receiverType, alias: null, line: row + 1, from }, key);
   }
   rewriteConstructors(lang, refs);
   refs.sort((a, b) => a.line - b.line);

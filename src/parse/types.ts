@@ -51,7 +51,10 @@ export interface ParsedRef {
   name: string;
   /** What precedes the name, separators made '.': `ns` in `ns.f()`, `self`, `a.b` in `a::b::c()`; '?' for an expression; null when bare. */
   qualifier: string | null;
-  /** Imports: the module as written ('./x.js', '..pkg', 'crate::a', 'stdio.h'); null otherwise. */
+  /**
+   * Where the name comes from: for an import, the module as written ('./x.js', '..pkg', 'crate::a',
+   * 'stdio.h'); for a call on a variable, the variable's declared type ('http.Request', 'Flask'); null otherwise.
+   */
   module: string | null;
   /** Imports: the local name bound; null when the module's names spill into scope, '' when nothing is bound. */
   alias: string | null;

@@ -300,6 +300,32 @@ export class EdgeTable {
     return out;
   }
 
+  /**
+   * The methods these methods override: a method of a class's resolved base (extends,
+   * implements, embeds, mixes in) with the same name. One level; call again to climb.
+   */
+  overridden(methodIds: number[]): { method: number; base: number; methodName: string; baseName: string; path: string; line: number }[] {
+    const out: { method: number; base: number; methodName: string; baseName: string; path: string; line: number }[] = [];
+    for (let i = 0; i < methodIds.length; i += IN_CHUNK) {
+      const slice = methodIds.slice(i, i + IN_CHUNK);
+      out.push(
+        ...(this.db
+          .prepare(
+            `SELECT DISTINCT m.id AS method, bm.id AS base, m.qualified AS methodName, bm.qualified AS baseName, mf.path AS path, m.start_line AS line
+             FROM symbols m JOIN files mf ON mf.id = m.file_id
+             JOIN symbols c ON c.file_id = m.file_id AND c.qualified || '.' || m.name = m.qualified
+             JOIN edges e ON e.from_symbol = c.id AND e.kind = 'inherit'
+             JOIN edge_targets t ON t.edge_id = e.id
+             JOIN symbols b ON b.id = t.symbol_id
+             JOIN symbols bm ON bm.file_id = b.file_id AND bm.name = m.name AND bm.qualified = b.qualified || '.' || m.name
+             WHERE m.id IN (${slice.map(() => '?').join(',')})`,
+          )
+          .all(...slice) as { method: number; base: number; methodName: string; baseName: string; path: string; line: number }[]),
+      );
+    }
+    return out;
+  }
+
   /** Resolved references between different files, counted per (source file, target file). */
   fileLinks(): { from: number; to: number; count: number }[] {
     return this.db
