@@ -1,5 +1,5 @@
 /**
- * npm run bench:quality -- <records.jsonl> [--mirrors DIR] [--repo owner/name] [--limit N] [--no-history] [--tune] [--keep-index] [--mode keyword|semantic|hybrid] [--work DIR] [--out FILE] [--verbose]
+ * npm run bench:quality -- <records.jsonl> [--mirrors DIR] [--repo owner/name] [--limit N] [--no-history] [--no-graph] [--tune] [--keep-index] [--mode keyword|semantic|hybrid] [--work DIR] [--out FILE] [--verbose]
  *
  * File-localization quality on real issues (shared/bench/README.md). For each
  * record: move the repository's checkout to the base commit, index it
@@ -17,12 +17,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Repo, repoId, search } from '../src/engine/index.js';
+import { indexRepository } from '../src/index/index.js';
 import { FUSION_WEIGHTS, fileSignals, type FusionWeights, type SignalValues } from '../src/search/index.js';
 import { Bm25FileBaseline } from './baseline-bm25.js';
 import { Checkout, findMirror } from './quality/checkout.js';
 import { averages, METRIC_NAMES, score, type Scores } from './quality/metrics.js';
 import { byRepository, loadRecords, type BenchRecord } from './quality/records.js';
-import { tune, type TuneCase } from './quality/tune.js';
+import { ablation, tune, type TuneCase } from './quality/tune.js';
 import { median, table, time, usage } from './util.js';
 
 const K = 10;
@@ -38,6 +39,8 @@ interface Outcome {
   /** True for a repository's first record when its index did not exist yet. */
   coldIndex: boolean;
   queryMs: number;
+  /** CPU time of the query: what it costs on an idle machine, whatever else the machine runs. */
+  queryCpuMs: number;
   baselineMs: number;
   /** Every candidate's raw signals (with --tune). */
   candidates?: SignalValues[];
@@ -51,6 +54,7 @@ function options() {
       repo: { type: 'string' },
       limit: { type: 'string' },
       'no-history': { type: 'boolean', default: false },
+      'no-graph': { type: 'boolean', default: false },
       tune: { type: 'boolean', default: false },
       'keep-index': { type: 'boolean', default: false },
       mode: { type: 'string', default: 'hybrid' }, // keyword | semantic | hybrid: the semantic ablation
@@ -60,11 +64,11 @@ function options() {
     },
   });
   const file = positionals[0];
-  if (!file) usage('usage: npm run bench:quality -- <records.jsonl> [--mirrors DIR] [--repo owner/name] [--limit N] [--no-history] [--tune] [--keep-index] [--mode keyword|semantic|hybrid] [--work DIR] [--out FILE] [--verbose]');
+  if (!file) usage('usage: npm run bench:quality -- <records.jsonl> [--mirrors DIR] [--repo owner/name] [--limit N] [--no-history] [--no-graph] [--tune] [--keep-index] [--mode keyword|semantic|hybrid] [--work DIR] [--out FILE] [--verbose]');
   const limit = values.limit === undefined ? Infinity : Number(values.limit);
   if (!(limit > 0)) usage(`--limit must be a positive number (got ${values.limit})`);
   if (!['keyword', 'semantic', 'hybrid'].includes(values.mode)) usage(`--mode must be keyword, semantic or hybrid (got ${values.mode})`);
-  return { mode: values.mode as 'keyword' | 'semantic' | 'hybrid', file, limit, history: !values['no-history'], tune: values.tune, keepIndex: values['keep-index'], mirrors: path.resolve(values.mirrors), work: path.resolve(values.work), repo: values.repo, out: values.out, verbose: values.verbose };
+  return { mode: values.mode as 'keyword' | 'semantic' | 'hybrid', file, limit, history: !values['no-history'], graph: !values['no-graph'], tune: values.tune, keepIndex: values['keep-index'], mirrors: path.resolve(values.mirrors), work: path.resolve(values.work), repo: values.repo, out: values.out, verbose: values.verbose };
 }
 
 async function runRepository(name: string, records: BenchRecord[], opts: ReturnType<typeof options>): Promise<Outcome[]> {
@@ -77,10 +81,14 @@ async function runRepository(name: string, records: BenchRecord[], opts: ReturnT
   try {
     for (const record of records) {
       checkout.moveTo(record.base_commit);
-      repo ??= Repo.open(checkout.root, { flags: { home }, env: {} });
+      // Keyword-only runs skip the embedding pass: nothing would read its vectors.
+      repo ??= Repo.open(checkout.root, { flags: { home, ...(opts.mode === 'keyword' ? { embedder: 'none' as const } : {}) }, env: {} });
       const coldIndex = !repo.hasIndex();
-      const indexed = await time(() => repo!.index());
+      // --no-graph skips the code graph, which the ranking does not read, to measure in less time.
+      const indexed = await time(() => (opts.graph ? repo!.index() : indexRepository(repo!.root, repo!.store, repo!.config, { graph: false })));
+      const cpu = process.cpuUsage();
       const query = await time(() => search(repo!, { query: record.query, files: true, k: K, force: true, mode: opts.mode }));
+      const queryCpu = process.cpuUsage(cpu);
       const files = repo.store.files.list();
       const base = await time(() => baseline.rank(checkout.root, files, record.query, K));
       const ranked = query.value.results.map((r) => r.path);
@@ -94,6 +102,7 @@ async function runRepository(name: string, records: BenchRecord[], opts: ReturnT
         indexMs: indexed.ms,
         coldIndex,
         queryMs: query.ms,
+        queryCpuMs: (queryCpu.user + queryCpu.system) / 1000,
         baselineMs: base.ms,
         candidates: opts.tune ? fileSignals(repo.store, record.query, {}).map(compact) : undefined,
       };
@@ -129,6 +138,8 @@ function tuneReport(outcomes: Outcome[]): string {
   for (const w of result.chosen.values()) picked.set(show(w), (picked.get(show(w)) ?? 0) + 1);
   return [
     table(['language', 'n', 'shipped Acc@5', 'shipped MRR', 'grid-best Acc@5', 'grid-best MRR', 'LOO Acc@5', 'LOO MRR'], rows),
+    '',
+    table(['shipped weights, ablated', 'Acc@5', 'MRR'], ablation(cases, FUSION_WEIGHTS, K)),
     `\nshipped weights:   ${show(FUSION_WEIGHTS)}`,
     `grid-best weights: ${show(result.inSample.weights)}`,
     'weights chosen with one repository left out (how many times):',
@@ -173,7 +184,8 @@ async function main(): Promise<void> {
     table(
       ['median time (ms)', 'value'],
       [
-        ['query (search --files)', ms((o) => o.queryMs)],
+        ['query (search --files), wall clock', ms((o) => o.queryMs)],
+        ['query (search --files), CPU time', ms((o) => o.queryCpuMs)],
         ['query (bm25 baseline)', ms((o) => o.baselineMs)],
         ['index, cold (first record of a repository)', ms((o) => o.indexMs, (o) => o.coldIndex)],
         ['index, incremental (moving to the next base commit)', ms((o) => o.indexMs, (o) => !o.coldIndex)],

@@ -4,22 +4,8 @@ export { searchTerms } from './lexical.js';
 export { readQuery, type ReadQuery, type WeightedTerm } from './query.js';
 export { fileRole, type FileRole } from './roles.js';
 export { pathFilter, type PathFilterOptions } from './filters.js';
-export {
-  byFusedScore,
-  FUSION_WEIGHTS,
-  fileSignals,
-  fuse,
-  fusedScore,
-  signalMaxima,
-  rankChunks,
-  rankFiles,
-  type FileSignals,
-  type FusionWeights,
-  type RankedChunk,
-  type RankedFile,
-  type RankOptions,
-  type SignalValues,
-} from './rank.js';
+export { fileSignals, rankChunks, rankFiles, type FileSignals, type RankedChunk, type RankedFile, type RankOptions } from './rank.js';
+export { byFusedScore, FUSION_WEIGHTS, fuse, fusedScore, signalMaxima, type FusionWeights, type SignalValues } from './weigh.js';
 export { hybridChunks, hybridFiles, type HybridAnswer, type SearchMode } from './hybrid.js';
 export { retrievalPhase, type RetrievalPhase } from './vector.js';
 export { cachedAnswer } from './cache.js';

@@ -21,6 +21,9 @@ export interface ChunkTerms {
 }
 export interface LexicalHit {
   chunkId: number;
+  fileId: number;
+  startLine: number;
+  endLine: number;
   /** FTS5 bm25 sign-flipped: larger is better. */
   score: number;
 }
@@ -71,9 +74,13 @@ export class ChunkTable {
     this.deleteFts = db.prepare('DELETE FROM chunks_fts WHERE rowid = ?');
     this.ofFile = db.prepare('SELECT * FROM chunks WHERE file_id = ? ORDER BY ord');
     const { path, symbols, body } = FIELD_WEIGHTS;
+    // The best hits first, then their rows' whereabouts (not their text: rankers read many hits and show few).
     this.search = db.prepare(
-      `SELECT rowid AS chunkId, -bm25(chunks_fts, ${path}, ${symbols}, ${body}) AS score
-       FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?`,
+      `SELECT h.chunkId, c.file_id AS fileId, c.start_line AS startLine, c.end_line AS endLine, h.score
+       FROM (SELECT rowid AS chunkId, -bm25(chunks_fts, ${path}, ${symbols}, ${body}) AS score
+             FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?) h
+       JOIN chunks c ON c.id = h.chunkId
+       ORDER BY h.score DESC`,
     );
   }
 

@@ -1,0 +1,92 @@
+/**
+ * Everything one query yields before any weighing: the query as read, the
+ * chunks its words hit, and the file-level signals (definitions, mentions,
+ * names). Computed once per query and shared by chunk and file ranking.
+ */
+import type { LexicalHit, StoredFile, Store } from '../store/index.js';
+import { indexVersion } from './cache.js';
+import { lexicalSearch, readSearchQuery } from './lexical.js';
+import type { ReadQuery, WeightedTerm } from './query.js';
+import { fileRole, ROLE_WORDS, type FileRole } from './roles.js';
+import { definitionScores, mentionScores, nameScores, type Definitions } from './signals.js';
+
+export interface Evidence {
+  read: ReadQuery;
+  /** The terms sent to the chunk index: the query's that it holds, less those too common to tell chunks apart. */
+  terms: WeightedTerm[];
+  /** The terms sent to the history: the same, and also words the code lacks (commit messages have their own). */
+  historyTerms: WeightedTerm[];
+  /** Files that pass the caller's filters, by id. */
+  files: Map<number, StoredFile>;
+  /** Chunk hits in files that pass the filters, best first. */
+  hits: LexicalHit[];
+  definitions: Map<number, Definitions>;
+  mentioned: Map<number, number>;
+  named: Map<number, number>;
+  /** Roles the query's title names: not demoted. */
+  liftedRoles: Set<FileRole>;
+}
+
+export interface EvidenceOptions {
+  accept?: (path: string) => boolean;
+  kinds?: string[];
+}
+
+/**
+ * A term in more than this share of chunks tells them apart hardly at all
+ * (its BM25 weight is near zero) yet makes nearly every chunk a match to
+ * score: it is left out, unless nothing rarer is left.
+ */
+const COMMON_TERM_SHARE = 0.25;
+/** A mention this clear (a path with directories, or a name only two files share) lifts a file's demotion. */
+const MENTION_LIFT = 0.5;
+
+const fileLists = new WeakMap<Store, { version: string; files: StoredFile[] }>();
+
+/** Every indexed file, read once per index version. */
+function allFiles(store: Store): StoredFile[] {
+  const version = indexVersion(store);
+  let entry = fileLists.get(store);
+  if (entry?.version !== version) {
+    entry = { version, files: store.files.list() };
+    fileLists.set(store, entry);
+  }
+  return entry.files;
+}
+
+/** The terms worth asking the indexes for: not in most chunks (for the chunk index, also present in it). */
+function discerningTerms(store: Store, terms: WeightedTerm[]): { chunks: WeightedTerm[]; history: WeightedTerm[] } {
+  const df = store.terms.documentFrequency(terms.map((t) => t.term));
+  const ceiling = COMMON_TERM_SHARE * store.terms.documents();
+  const history = terms.filter((t) => df.get(t.term)! <= ceiling);
+  const present = terms.filter((t) => df.get(t.term)! > 0);
+  const chunks = history.filter((t) => df.get(t.term)! > 0);
+  return { chunks: chunks.length > 0 ? chunks : present, history };
+}
+
+export function gatherEvidence(store: Store, query: string, options: EvidenceOptions, depth: number): Evidence {
+  const read = readSearchQuery(query);
+  const kinds = options.kinds?.length ? new Set(options.kinds) : null;
+  const all = allFiles(store).filter((f) => (!kinds || kinds.has(f.kind)) && (!options.accept || options.accept(f.path)));
+  const files = new Map(all.map((f) => [f.id, f]));
+  const { chunks: terms, history: historyTerms } = discerningTerms(store, read.terms);
+  const hits = lexicalSearch(store, terms, depth).filter((h) => files.has(h.fileId));
+  const liftedRoles = new Set((Object.keys(ROLE_WORDS) as FileRole[]).filter((r) => ROLE_WORDS[r]!.some((w) => read.title.has(w))));
+  return {
+    read,
+    terms,
+    historyTerms,
+    files,
+    hits,
+    definitions: definitionScores(store, read),
+    mentioned: mentionScores(all, read),
+    named: nameScores(all, read),
+    liftedRoles,
+  };
+}
+
+/** A file's role, and whether it is demoted: not code, not clearly mentioned, and its role not named in the title. */
+export function roleOf(file: StoredFile, ev: Evidence): { role: FileRole; demoted: boolean } {
+  const role = fileRole(file.path, file.kind, file.language);
+  return { role, demoted: role !== 'code' && !ev.liftedRoles.has(role) && (ev.mentioned.get(file.id) ?? 0) < MENTION_LIFT };
+}
