@@ -5,8 +5,9 @@
  * Defaults (config) and why:
  *  - relative 0.3: a result under 30% of the best one's score is rarely
  *    what the asker wanted once something three times better is on the list;
- *  - floor 0.05: on the 0..1 fused scale that is a chunk ranked past ~100 in
- *    one list and absent from the other — noise, whatever the rest looks like;
+ *  - floor 0.05: on the 0..1 fused scale (default fusion) that is a result
+ *    ranked past ~170 in the keyword list and absent from the other — noise,
+ *    whatever the rest looks like;
  *  - outlier ratio 3: when the first result scores over 3× the second (one
  *    exact symbol hit), the relative threshold is taken from the second, so a
  *    single outlier does not cut every other relevant result;

@@ -4,10 +4,12 @@
  * read 0..1. Ranks, not raw scores, are fused because BM25 and cosine
  * similarity live on unrelated scales.
  *
- * Defaults (config): k0 = 60, the constant of the original RRF paper
- * (Cormack, Clarke and Büttcher, 2009): it flattens the head so that two
- * lists agreeing beats a single first place. Weights keyword 1, semantic 1:
- * see bench:quality --mode for the ablation that keeps them.
+ * Defaults (config), from the ablation on the dev issues (bench:embed-ablation):
+ * keyword weight 1, semantic weight 0.25, k0 10. The builtin model's list is
+ * the weaker one on whole issues, so it breaks ties and lifts files the
+ * keyword ranking has near the top rather than outvoting it; a k0 of 10
+ * (the RRF paper's 60 flattens the head) keeps a first place worth more than
+ * a tenth. With a stronger model (onnx, http) raise the semantic weight.
  */
 
 export interface FusionOptions {

@@ -63,15 +63,22 @@ function semanticChunks(store: Store, config: Config, query: string, options: Ra
   return out.sort((a, b) => b.score - a.score);
 }
 
+/** Semantic-only answers fuse one list: scored against its own best, so the cutoff reads them alike. */
+function fusionFor(config: Config, want: SearchMode): FusionOptions {
+  const o = fusionOptions(config);
+  return want === 'semantic' ? { ...o, keywordWeight: 0, semanticWeight: o.semanticWeight || 1 } : o;
+}
+
 function answer<K, T extends { score: number }>(
   config: Config,
+  want: SearchMode,
   keyword: K[],
   semantic: T[],
   keys: { keyword: (k: K) => number; semantic: (s: T) => number },
   merge: (k: K | undefined, s: T | undefined, score: number) => T,
   limit: number,
 ): T[] {
-  const fused = rrf(keyword, semantic, keys, fusionOptions(config)).map((f) => merge(f.keyword?.item, f.semantic?.item, f.score));
+  const fused = rrf(keyword, semantic, keys, fusionFor(config, want)).map((f) => merge(f.keyword?.item, f.semantic?.item, f.score));
   return cutoff(fused, cutoffOptions(config)).slice(0, limit);
 }
 
@@ -82,7 +89,7 @@ export function hybridChunks(store: Store, config: Config, query: string, option
   if (!semantic) return { results: keyword.slice(0, options.limit), mode: 'keyword', phase };
   if (want === 'hybrid' && keyword.length === 0) return { results: [], mode: want, phase };
   const results = answer(
-    config, keyword, semantic,
+    config, want, keyword, semantic,
     { keyword: (k) => k.chunk.id, semantic: (s) => s.chunk.id },
     (k, s, score) => ({ ...(k ?? s)!, score, reasons: [...(k?.reasons ?? []), ...(s?.reasons ?? [])] }),
     options.limit,
@@ -105,7 +112,7 @@ export function hybridFiles(store: Store, config: Config, query: string, options
     semantic.push({ file: c.file, best: c, score: c.score, reasons: c.reasons });
   }
   const results = answer(
-    config, keyword, semantic,
+    config, want, keyword, semantic,
     { keyword: (k) => k.file.id, semantic: (s) => s.file.id },
     (k, s, score) => ({ ...(k ?? s)!, score, reasons: [...(k?.reasons ?? []), ...(s?.reasons ?? [])] }),
     options.limit,
