@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import { interrupted, lockLive } from '../index/index.js';
-import { inspectIndex, type Check } from '../store/index.js';
+import { inspectIndex, type Check, type Inspection } from '../store/index.js';
 import type { Repo } from './repo.js';
 
 export interface DoctorEnvelope {
@@ -18,7 +18,7 @@ export interface DoctorEnvelope {
 }
 
 /** The index job's state as a check: a pass that failed or was interrupted left work undone. */
-function jobCheck(inspection: ReturnType<typeof inspectIndex>): Check {
+function jobCheck(inspection: Inspection): Check {
   const name = 'last index pass';
   const { job, holder } = inspection;
   if (!job) return { name, ok: false, detail: 'the index was never built', fix: 'sightline index' };
@@ -31,7 +31,7 @@ function jobCheck(inspection: ReturnType<typeof inspectIndex>): Check {
 }
 
 /** A lock whose holder died is taken over by the next pass; worth saying, not worth failing. */
-function lockCheck(inspection: ReturnType<typeof inspectIndex>): Check | null {
+function lockCheck(inspection: Inspection): Check | null {
   const { holder } = inspection;
   if (!holder) return null;
   if (lockLive(holder)) return { name: 'index lock', ok: true, detail: `held by pid ${holder.pid} on ${holder.host}` };

@@ -15,7 +15,7 @@ import { describeError, SightlineError } from '../errors/index.js';
 import { ioError, type JobRecord, type LockHolder, type Store } from '../store/index.js';
 import type { IndexProgress, IndexSummary } from './indexer.js';
 
-export const LEASE_MS = 30_000;
+const LEASE_MS = 30_000;
 const WAIT_POLL_MS = 100;
 const LEASE_LOST = 'another process took over the index lock after this pass stalled past its lease; this pass stopped';
 /** Progress is written at most this often (and on every phase change). */

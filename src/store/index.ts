@@ -25,7 +25,7 @@ export { SCHEMA_VERSION } from './schema.js';
 export { SESSION_TTL_MS, type SessionTable } from './sessions.js';
 export type { TermStats } from './vocab.js';
 export { sameIdentity, vectorsOf, VectorTable, type PendingChunk, type VectorIdentity, type VectorMatrix } from './vectors.js';
-export type { JobRecord, JobState, LockHolder, Progress } from './jobs.js';
+export type { JobRecord, LockHolder } from './jobs.js';
 export { inspectIndex, type Check, type Inspection } from './doctor.js';
 export { ioError } from './db.js';
 export { removeDbFiles };
