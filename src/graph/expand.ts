@@ -74,7 +74,7 @@ export function expandChunks(store: Store, seedIds: number[], options: ExpandOpt
     const container = containerOf(seed.symbol);
     if (container && opts.siblings > 0) {
       const siblings = list
-        .filter((c) => c.id !== seed.id && c.symbol !== null && c.symbol.startsWith(`${container}.`))
+        .filter((c) => c.symbol !== null && c.symbol !== seed.symbol && c.symbol.startsWith(`${container}.`))
         .sort((a, b) => Math.abs(a.ord - seed.ord) - Math.abs(b.ord - seed.ord));
       let taken = 0;
       for (const c of siblings) if (taken < opts.siblings && add(c, path, `sibling-of:${id}`)) taken++;

@@ -46,6 +46,18 @@ function init(): Promise<void> {
   return initPromise;
 }
 
+/**
+ * Grammar loads run one at a time: web-tree-sitter 0.25 links a grammar's exports while it
+ * loads, and two loads in flight mix them up ("bad export type for
+ * 'tree_sitter_php_external_scanner_create'"), which silently cost files their symbols.
+ */
+let loading: Promise<unknown> = Promise.resolve();
+function loadLanguage(file: string): Promise<Language> {
+  const next = loading.then(() => Language.load(file));
+  loading = next.catch(() => undefined);
+  return next;
+}
+
 /** The shared parser for a language, or null when the language has no grammar or it failed to load. */
 export function getParser(lang: string): Promise<Parser | null> {
   let p = parsers.get(lang);
@@ -55,7 +67,7 @@ export function getParser(lang: string): Promise<Parser | null> {
     p = (async () => {
       try {
         await init();
-        const language = await Language.load(path.join(wasmDir(), `tree-sitter-${file}.wasm`));
+        const language = await loadLanguage(path.join(wasmDir(), `tree-sitter-${file}.wasm`));
         const parser = new Parser();
         parser.setLanguage(language);
         return parser;

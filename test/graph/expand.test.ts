@@ -1,0 +1,76 @@
+/** Context expansion (engine expand over graph/expand.ts) and locate's references from the graph. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expand, locate, Repo } from '../../src/engine/index.js';
+import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
+
+/** A method long enough to be chunked on its own. */
+const method = (name: string, call = '') =>
+  [`  ${name}(): number {`, ...Array.from({ length: 70 }, (_, i) => `    const v${i} = ${i} * 2 + this.base();`), call ? `    ${call}` : '', '    return 0;', '  }'].join('\n');
+
+const FILES: Record<string, string> = {
+  'src/util.ts': 'export function helper(): number {\n  return 1;\n}\n',
+  'src/big.ts': [
+    "import { helper } from './util.js';",
+    '',
+    'export class Big {',
+    '  base(): number {',
+    '    return 1;',
+    '  }',
+    method('first'),
+    method('second', 'helper();'),
+    method('third'),
+    '}',
+    '',
+  ].join('\n'),
+};
+
+let root: string;
+let home: string;
+let repo: Repo;
+beforeAll(async () => {
+  root = makeRepo(FILES);
+  home = tempDir('sightline-home-');
+  repo = Repo.open(root, { flags: { home, embedder: 'none' }, env: {} });
+  await repo.index();
+});
+afterAll(() => {
+  repo.close();
+  removeDir(root);
+  removeDir(home);
+});
+
+describe('expand', () => {
+  const secondLine = () => FILES['src/big.ts']!.split('\n').findIndex((l) => l.includes('second(): number')) + 1;
+
+  it('adds the neighbouring chunks and the other members of the class, each naming the chunk it was added for', () => {
+    const added = expand(repo, [{ path: 'src/big.ts', start_line: secondLine() }]);
+    const seed = repo.store.chunks.ofFileId(repo.store.files.get('src/big.ts')!.id).find((c) => c.startLine <= secondLine() && secondLine() <= c.endLine)!;
+    expect(added.length).toBeGreaterThan(1);
+    expect(added.every((a) => a.path === 'src/big.ts')).toBe(true);
+    expect(added.some((a) => a.reasons.includes(`neighbor-of:${seed.id}`))).toBe(true);
+    const siblings = added.filter((a) => a.reasons.includes(`sibling-of:${seed.id}`)).map((a) => a.symbol);
+    expect(siblings.length).toBeGreaterThan(0);
+    expect(siblings.every((s) => s?.startsWith('Big.') && s !== 'Big.second')).toBe(true);
+    expect(added.some((a) => a.chunk_id === seed.id)).toBe(false);
+  });
+
+  it('adds definitions from other files only when asked', () => {
+    const hit = [{ path: 'src/big.ts', start_line: secondLine() + 60 }];
+    expect(expand(repo, hit).some((a) => a.path === 'src/util.ts')).toBe(false);
+    const withImports = expand(repo, hit, { imports: 2, neighbors: 0, siblings: 0 });
+    expect(withImports.map((a) => [a.path, a.symbol])).toEqual([['src/util.ts', 'helper']]);
+    expect(withImports[0]!.reasons[0]).toMatch(/^import-of:\d+$/);
+  });
+});
+
+describe('locate --kind reference', () => {
+  it('lists the graph’s resolved references first, then text matches the graph did not cover', () => {
+    const e = locate(repo, { query: 'helper', kind: 'reference' });
+    expect(e.results[0]).toMatchObject({ path: 'src/big.ts', kind: 'reference' });
+    expect(e.results[0]!.reasons).toEqual(expect.arrayContaining(['graph:import', 'confidence:exact']));
+    const call = e.results.find((r) => r.reasons.includes('graph:call'))!;
+    expect(call).toMatchObject({ symbol: 'Big.second', reasons: expect.arrayContaining(['confidence:import']) });
+    const lines = e.results.map((r) => `${r.path}:${r.start_line}`);
+    expect(new Set(lines).size).toBe(lines.length);
+  });
+});
