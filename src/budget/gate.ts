@@ -49,12 +49,14 @@ export interface RefineEnvelope {
 export interface RefusalLedger {
   count(): number;
   set(count: number): void;
+  /** False for a call in no session: its refusals are forgotten, so the gate never opens by itself. */
+  remembers: boolean;
 }
 
-/** A ledger for calls that name no session: nothing carries over. */
-export function oneShotLedger(): RefusalLedger {
+/** A ledger kept in memory for as long as the object lives. */
+export function memoryLedger(remembers = true): RefusalLedger {
   let n = 0;
-  return { count: () => n, set: (c) => void (n = c) };
+  return { count: () => n, set: (c) => void (n = c), remembers };
 }
 
 export interface GateInput {
@@ -143,6 +145,11 @@ export function gate(input: GateInput): GateDecision {
     { action: 'use_force' as const, would_yield: input.forcedYield, hint: 'pass force: true to answer anyway with the best results, trimmed to the token budget' },
   ];
   const left = limits.maxRefusals - before - 1;
+  const escape = !ledger.remembers
+    ? ', or pass force (refusals are counted only within a session)'
+    : left > 0
+      ? `, or after ${left} more refusal${left === 1 ? '' : 's'} in a row the gate opens`
+      : ', or ask again and the gate opens';
   return {
     pass: false,
     refine: {
@@ -152,7 +159,7 @@ export function gate(input: GateInput): GateDecision {
       distribution: distribution(counted.map((h) => h.path)),
       suggestions,
       refusal_count: before + 1,
-      note: `${WHY[reason]}; narrow it with a suggestion below${left > 0 ? `, or after ${left} more refusal${left === 1 ? '' : 's'} in a row the gate opens` : ', or ask again and the gate opens'}`,
+      note: `${WHY[reason]}; narrow it with a suggestion below${escape}`,
     },
   };
 }

@@ -8,7 +8,7 @@ export { gateLimits, trimBudget, type GateLimits } from './limits.js';
 export {
   assess,
   gate,
-  oneShotLedger,
+  memoryLedger,
   relevantHits,
   summarize,
   type GateDecision,

@@ -6,7 +6,7 @@
 import {
   gate,
   gateLimits,
-  oneShotLedger,
+  memoryLedger,
   relevantHits,
   selfCountedJson,
   trimBudget,
@@ -63,7 +63,7 @@ export function bestEffort(write: () => void): void {
 
 /** The session's run of refusals, kept in the index so a CLI --session carries it across processes. */
 export function refusalLedger(repo: Repo, session: string | undefined): RefusalLedger {
-  if (!session) return oneShotLedger();
+  if (!session) return memoryLedger(false);
   const sessions = repo.store.sessions;
   return {
     count: () => {
@@ -71,6 +71,7 @@ export function refusalLedger(repo: Repo, session: string | undefined): RefusalL
       return sessions.refusals(session);
     },
     set: (n) => bestEffort(() => sessions.setRefusals(session, n)),
+    remembers: true,
   };
 }
 

@@ -14,13 +14,33 @@ export interface QueryWeights {
 
 /** Inverse document frequency of each term over the indexed chunks (BM25's form). */
 export function rarity(store: Store, terms: string[]): Map<string, number> {
-  const n = store.terms.documents();
-  const df = store.terms.documentFrequency(terms);
-  return new Map(terms.map((t) => [t, Math.log(1 + (n - df.get(t)! + 0.5) / (df.get(t)! + 0.5))]));
+  return idf(store, terms).weights;
 }
 
+function idf(store: Store, terms: string[]): { weights: Map<string, number>; df: Map<string, number> } {
+  const n = store.terms.documents();
+  const df = store.terms.documentFrequency(terms);
+  return { weights: new Map(terms.map((t) => [t, Math.log(1 + (n - df.get(t)! + 0.5) / (df.get(t)! + 0.5))])), df };
+}
+
+/** True when `term` is other query terms run together (`retrybank` from "retry bank"). */
+function joined(term: string, parts: Set<string>): boolean {
+  if (parts.has(term)) return true;
+  for (let i = 1; i < term.length; i++) if (parts.has(term.slice(0, i)) && joined(term.slice(i), parts)) return true;
+  return false;
+}
+
+/**
+ * A word found nowhere in the index counts against every match, except a
+ * spelling the query reader derived by running its words together: the
+ * words themselves already carry that weight.
+ */
 export function queryWeights(store: Store, query: string): QueryWeights {
-  const weights = rarity(store, searchTerms(query));
+  const terms = searchTerms(query);
+  const { weights, df } = idf(store, terms);
+  for (const t of terms) {
+    if (df.get(t) === 0 && joined(t, new Set(terms.filter((x) => x !== t)))) weights.delete(t);
+  }
   return { weights, total: [...weights.values()].reduce((s, w) => s + w, 0) };
 }
 

@@ -76,6 +76,8 @@ export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions): G
     },
   });
   if ('refine' in outcome) return outcome.refine;
+  // A keyword total counts the hits the gate counted (those at least min_relevance), so it is what would_yield promised.
   const { results: _all, ...rest } = found.envelope;
-  return { ...rest, results: outcome.results, ...outcome.fields };
+  const total = options.regex ? found.envelope.total : outcome.summary.total_found;
+  return { ...rest, total, results: outcome.results, ...outcome.fields };
 }

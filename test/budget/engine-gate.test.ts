@@ -43,6 +43,7 @@ describe('search behind the gate', () => {
       ['lib/beta', 10],
     ]);
     expect(r.suggestions.at(-1)).toMatchObject({ action: 'use_force', would_yield: 10 });
+    expect(r.note).toMatch(/pass force \(refusals are counted only within a session\)$/);
     expect(r.summary.est_tokens).toBeGreaterThan(0);
   });
 
@@ -50,6 +51,7 @@ describe('search behind the gate', () => {
     const r = refined(gatedSearch(fx.repo, { query: 'widget' }));
     for (const s of r.suggestions.filter((x) => x.action === 'narrow_scope')) {
       const narrowed = ok(gatedSearch(fx.repo, { query: 'widget', scope: s.arg, k: 50 }));
+      expect(narrowed.total).toBe(s.would_yield);
       expect(narrowed.results.filter((x) => x.path.startsWith(`${s.arg}/`))).toHaveLength(s.would_yield);
     }
   });
@@ -87,7 +89,9 @@ describe('search behind the gate', () => {
 
   it('counts refusals per session in the index: three refusals, then the gate opens, even across processes', () => {
     const session = 'cap-test';
-    expect(refined(gatedSearch(fx.repo, { query: 'widget', session })).refusal_count).toBe(1);
+    const first = refined(gatedSearch(fx.repo, { query: 'widget', session }));
+    expect(first.refusal_count).toBe(1);
+    expect(first.note).toMatch(/after 2 more refusals in a row the gate opens$/);
     expect(refined(gatedSearch(fx.reopen(), { query: 'widget', session })).refusal_count).toBe(2);
     expect(refined(gatedSearch(fx.reopen(), { query: 'widget', session })).refusal_count).toBe(3);
     const opened = ok(gatedSearch(fx.reopen(), { query: 'widget', session }));
@@ -108,6 +112,31 @@ describe('search behind the gate', () => {
     expect(refined(gatedSearch(repo, { query: 'widget', session: 'read-only' })).refusal_count).toBe(1);
     expect(ok(gatedSearch(repo, { query: 'widget', scope: 'lib/beta', session: 'read-only' })).results).toHaveLength(10);
     expect(() => bestEffort(() => { throw new Error('a bug, not the disk'); })).toThrow('a bug, not the disk');
+  });
+});
+
+describe('words to add', () => {
+  let fx: Indexed;
+  const caller = (kind: string, i: number) =>
+    `import { retry } from "../../util/retry";\nexport async function ${kind}${i}(amount: number) {\n  // retry the ${kind} on a network error\n  return retry(() => send("${kind}", amount));\n}\n`;
+  beforeAll(async () => {
+    const files: Record<string, string> = { 'src/util/retry.ts': 'export async function retry<T>(fn: () => Promise<T>): Promise<T> {\n  return fn();\n}\n' };
+    for (let i = 0; i < 18; i++) files[`src/card/charge${i}.ts`] = caller('charge', i);
+    for (let i = 0; i < 12; i++) files[`src/bank/transfer${i}.ts`] = caller('transfer', i);
+    fx = await indexed(files);
+  });
+  afterAll(() => fx.cleanup());
+
+  it('offers words that split the hits, with would_yield the total of the call that adds them', () => {
+    const r = refined(gatedSearch(fx.repo, { query: 'retry' }));
+    const terms = r.suggestions.filter((s) => s.action === 'add_term');
+    expect(terms.length).toBeGreaterThan(0);
+    for (const s of terms) {
+      expect(s.would_yield).toBeLessThan(r.summary.total_found);
+      const narrowed = ok(gatedSearch(fx.repo, { query: `retry ${s.arg}`, k: 50 }));
+      expect(narrowed.total).toBe(s.would_yield);
+    }
+    expect(terms.map((s) => [s.arg, s.would_yield])).toContainEqual(['transfer', 12]);
   });
 });
 

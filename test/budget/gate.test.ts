@@ -5,7 +5,7 @@ import {
   distribution,
   gate,
   jsonTokens,
-  oneShotLedger,
+  memoryLedger,
   selfCountedJson,
   trimToBudget,
   UsageMeter,
@@ -50,7 +50,7 @@ describe('assess', () => {
 
 describe('gate', () => {
   const broad: GateHit[] = Array.from({ length: 60 }, (_, i) => ({ path: `src/m${i % 30}/f${i}.ts`, relevance: 1 }));
-  const run = (ledger = oneShotLedger(), force = false) =>
+  const run = (ledger = memoryLedger(), force = false) =>
     gate({ hits: broad, estTokens: 3000, force, limits: LIMITS, ledger, suggest: () => [], forcedYield: 7 });
 
   it('refuses with a summary, a distribution and a computed use_force suggestion', () => {
@@ -63,7 +63,7 @@ describe('gate', () => {
   });
 
   it('opens after three refusals in a row in one session, says so, and starts counting again', () => {
-    const ledger = oneShotLedger();
+    const ledger = memoryLedger();
     const counts = [1, 2, 3].map(() => {
       const d = run(ledger);
       return d.pass ? 0 : d.refine.refusal_count;
@@ -77,7 +77,7 @@ describe('gate', () => {
   });
 
   it('a pass in between resets the run of refusals', () => {
-    const ledger = oneShotLedger();
+    const ledger = memoryLedger();
     run(ledger);
     run(ledger);
     gate({ hits: broad.slice(0, 3), estTokens: 10, limits: LIMITS, ledger, suggest: () => [], forcedYield: 3 });
@@ -85,13 +85,13 @@ describe('gate', () => {
   });
 
   it('force passes and says what it overrode', () => {
-    const d = run(oneShotLedger(), true);
+    const d = run(memoryLedger(), true);
     expect(d).toMatchObject({ pass: true, note: expect.stringMatching(/forced past the gate \(breadth\)/) });
   });
 
   it('counts only hits at or above min_relevance', () => {
     const weak: GateHit[] = [...broad.slice(0, 5), ...Array.from({ length: 200 }, (_, i) => ({ path: `x/${i}.ts`, relevance: 0.1 }))];
-    expect(gate({ hits: weak, estTokens: 10, limits: LIMITS, ledger: oneShotLedger(), suggest: () => [], forcedYield: 1 })).toMatchObject({ pass: true, summary: { total_found: 5, files: 5 } });
+    expect(gate({ hits: weak, estTokens: 10, limits: LIMITS, ledger: memoryLedger(), suggest: () => [], forcedYield: 1 })).toMatchObject({ pass: true, summary: { total_found: 5, files: 5 } });
   });
 });
 
