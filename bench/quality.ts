@@ -8,7 +8,8 @@
  * side by side with a plain BM25 whole-file ranker on the same trees.
  * Each run starts from empty indexes (FTS5 statistics depend on what was
  * deleted before, so a reused index would make runs differ); --keep-index
- * reuses the last run's indexes to iterate faster.
+ * starts each repository from the index its first record left in an earlier
+ * run (quality/snapshot.ts): the same numbers, without the cold index.
  * --tune adds the leave-one-repository-out estimate of the fusion weights
  * (quality/tune.ts) beside the in-sample figure.
  */
@@ -18,9 +19,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Repo, repoId, search } from '../src/engine/index.js';
 import { indexRepository } from '../src/index/index.js';
+import { removeDbFiles } from '../src/store/index.js';
 import { FUSION_WEIGHTS, fileSignals, type FusionWeights, type SignalValues } from '../src/search/index.js';
 import { Bm25FileBaseline } from './baseline-bm25.js';
 import { Checkout, findMirror } from './quality/checkout.js';
+import { IndexSnapshots } from './quality/snapshot.js';
 import { averages, METRIC_NAMES, score, type Scores } from './quality/metrics.js';
 import { byRepository, loadRecords, type BenchRecord } from './quality/records.js';
 import { ablation, tune, type TuneCase } from './quality/tune.js';
@@ -74,7 +77,8 @@ function options() {
 async function runRepository(name: string, records: BenchRecord[], opts: ReturnType<typeof options>): Promise<Outcome[]> {
   const checkout = new Checkout(findMirror(opts.mirrors, name), opts.work, name, opts.history);
   const home = path.join(opts.work, opts.history ? 'home' : 'home-nogit');
-  if (!opts.keepIndex) fs.rmSync(path.join(home, repoId(checkout.root)), { recursive: true, force: true });
+  const snapshots = new IndexSnapshots(path.join(home, 'snapshots'));
+  const snapshot = `${repoId(checkout.root)}-${opts.mode === 'keyword' ? 'keyword' : 'embedded'}-${opts.graph ? 'graph' : 'nograph'}`;
   const baseline = new Bm25FileBaseline();
   const out: Outcome[] = [];
   let repo: Repo | null = null;
@@ -82,10 +86,14 @@ async function runRepository(name: string, records: BenchRecord[], opts: ReturnT
     for (const record of records) {
       checkout.moveTo(record.base_commit);
       // Keyword-only runs skip the embedding pass: nothing would read its vectors.
-      repo ??= Repo.open(checkout.root, { flags: { home, ...(opts.mode === 'keyword' ? { embedder: 'none' as const } : {}) }, env: {} });
+      if (!repo) {
+        repo = Repo.open(checkout.root, { flags: { home, ...(opts.mode === 'keyword' ? { embedder: 'none' as const } : {}) }, env: {} });
+        if (!(opts.keepIndex && snapshots.restore(snapshot, repo.dbPath))) removeDbFiles(repo.dbPath);
+      }
       const coldIndex = !repo.hasIndex();
       // --no-graph skips the code graph, which the ranking does not read, to measure in less time.
       const indexed = await time(() => (opts.graph ? repo!.index() : indexRepository(repo!.root, repo!.store, repo!.config, { graph: false })));
+      if (coldIndex) snapshots.save(snapshot, repo.store);
       const cpu = process.cpuUsage();
       const query = await time(() => search(repo!, { query: record.query, files: true, k: K, force: true, mode: opts.mode }));
       const queryCpu = process.cpuUsage(cpu);
