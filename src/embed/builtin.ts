@@ -98,14 +98,21 @@ export function embedStatic(model: StaticModel, text: string): Float32Array {
   return out;
 }
 
+const loadedModels = new Map<string, { stamp: string; model: StaticModel }>();
+
 export class BuiltinEmbedder implements Embedder {
   readonly identity: EmbedderIdentity;
   private constructor(readonly model: StaticModel) {
     this.identity = { name: 'builtin', model: model.digest, dims: model.dims };
   }
 
+  /** The model is read once per thread (and again only if its file changes): every index pass asks for its identity. */
   static open(modelPath = defaultModelPath()): BuiltinEmbedder {
-    return new BuiltinEmbedder(loadStaticModel(modelPath));
+    const st = fs.statSync(modelPath);
+    const stamp = `${st.size}:${st.mtimeMs}`;
+    let loaded = loadedModels.get(modelPath);
+    if (loaded?.stamp !== stamp) loadedModels.set(modelPath, (loaded = { stamp, model: loadStaticModel(modelPath) }));
+    return new BuiltinEmbedder(loaded.model);
   }
 
   embedOne(text: string): Float32Array {

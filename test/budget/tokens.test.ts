@@ -1,0 +1,53 @@
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { countTokens } from '../../src/budget/index.js';
+
+const { encode } = createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as {
+  encode: (text: string, options: { disallowedSpecial: Set<string> }) => number[];
+};
+const reference = (text: string) => encode(text, { disallowedSpecial: new Set() }).length;
+
+/** Texts chosen to cross every piece boundary the split pattern knows. */
+const SAMPLES = [
+  'def get_user_name(self):\n    return self._name  \n\n\n    # trailing   \n',
+  'fn main() {\r\n\tlet x = HTTPServer::new();\r\n}\r\n',
+  "it's they're we'VE I'LL don't\n",
+  'const 😀 = "日本語のテキスト"; // émoji ünïcode Ωmega\n',
+  '12345678 3.14159 0xDEADBEEF 1e-9\n',
+  '):\n//comment\n  /path/to/file ):\n/x\n   \n  \t \n',
+  'a <|endoftext|> b <|fim_prefix|>',
+  '    \n        \n',
+  '',
+  ' ',
+  'x'.repeat(500) + ' ' + '='.repeat(300),
+];
+
+function randomText(seed: number, length: number): string {
+  const alphabet = ['a', 'Z', '_', ' ', '  ', '\n', '\r\n', '\t', '(', ')', ':', '/', '.', '9', '12', "'s", 'é', '日', '😀', 'get', 'User', 'HTTP', '<|', '|>', '    '];
+  let state = seed;
+  let out = '';
+  while (out.length < length) {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    out += alphabet[state % alphabet.length];
+  }
+  return out;
+}
+
+describe('countTokens', () => {
+  it('equals the length of the o200k encoding, piece cache warm or cold', () => {
+    for (let round = 0; round < 2; round++) {
+      for (const text of SAMPLES) expect(countTokens(text), JSON.stringify(text)).toBe(reference(text));
+    }
+  });
+
+  it('equals the encoding on random mixtures of code, whitespace, unicode and special-token text', () => {
+    for (let seed = 1; seed <= 300; seed++) {
+      const text = randomText(seed, 50 + (seed % 400));
+      expect(countTokens(text), JSON.stringify(text)).toBe(reference(text));
+    }
+  });
+
+  it('counts special-token spellings in a file as text instead of throwing', () => {
+    expect(countTokens('<|endoftext|>')).toBeGreaterThan(1);
+  });
+});
