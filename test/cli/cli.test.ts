@@ -1,25 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { makeRepo, removeDir, SAMPLE_FILES, tempDir } from '../helpers/fixture.js';
+import { makeRepo, removeDir, SAMPLE_FILES, tempDir, useRepo } from '../helpers/fixture.js';
 
-let root: string;
-let home: string;
-const env = () => ({ SIGHTLINE_HOME: home });
-
-beforeAll(() => {
-  root = makeRepo(SAMPLE_FILES);
-  home = tempDir('sightline-home-');
-});
-afterAll(() => {
-  removeDir(root);
-  removeDir(home);
-});
+const sample = useRepo();
+const env = () => ({ SIGHTLINE_HOME: sample.home });
 
 describe('sightline CLI', () => {
   it('search --json indexes on first use and prints exactly one JSON object', () => {
-    const r = runCli(['search', 'get user name', '--repo', root, '-k', '50', '--json'], env());
+    const r = runCli(['search', 'get user name', '--repo', sample.root, '-k', '50', '--json'], env());
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout); // throws if there is anything else on stdout
     expect(out.status).toBe('ok');
@@ -34,7 +24,7 @@ describe('sightline CLI', () => {
   });
 
   it('accepts --force and --files', () => {
-    const r = runCli(['search', 'session', '--repo', root, '--files', '--force', '--json'], env());
+    const r = runCli(['search', 'session', '--repo', sample.root, '--files', '--force', '--json'], env());
     expect(r.code).toBe(0);
     const paths = JSON.parse(r.stdout).results.map((x: { path: string }) => x.path);
     expect(new Set(paths).size).toBe(paths.length);
@@ -50,16 +40,16 @@ describe('sightline CLI', () => {
       ['stats'],
       ['index', '--dry-run'],
     ]) {
-      const r = runCli([...args, '--repo', root, '--json'], env());
+      const r = runCli([...args, '--repo', sample.root, '--json'], env());
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       expect(JSON.parse(r.stdout).status).toBe('ok');
     }
   });
 
   it('prints human text without --json', () => {
-    const r = runCli(['locate', 'hashToken', '--repo', root], env());
+    const r = runCli(['locate', 'hashToken', '--repo', sample.root], env());
     expect(r.stdout).toMatch(/^definition\s+src\/util\/crypto\.ts:3/m);
-    const o = runCli(['outline', 'src/server/http_server.py', '--repo', root], env());
+    const o = runCli(['outline', 'src/server/http_server.py', '--repo', sample.root], env());
     expect(o.stdout).toContain('class HTTPServer  4-13');
   });
 
@@ -81,17 +71,17 @@ describe('sightline CLI', () => {
   });
 
   it('exits 2 with one line for a missing path or a file given as the repository', () => {
-    const missing = runCli(['search', 'x', '--repo', path.join(root, 'nope')], env());
+    const missing = runCli(['search', 'x', '--repo', path.join(sample.root, 'nope')], env());
     expect(missing.code).toBe(2);
     expect(missing.stderr.trim().split('\n')).toHaveLength(1);
     expect(missing.stderr).toContain('does not exist');
-    const file = runCli(['index', path.join(root, 'README.md')], env());
+    const file = runCli(['index', path.join(sample.root, 'README.md')], env());
     expect(file.code).toBe(2);
     expect(file.stderr).toContain('is not a directory');
   });
 
   it('exits 2 on an empty or punctuation-only query, with a JSON error under --json', () => {
-    const r = runCli(['search', '???', '--repo', root, '--json'], env());
+    const r = runCli(['search', '???', '--repo', sample.root, '--json'], env());
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout)).toEqual({ status: 'error', error: expect.stringContaining('no searchable words') });
   });
@@ -99,15 +89,15 @@ describe('sightline CLI', () => {
   it('exits 3 on a corrupt index and names the fix, which works', () => {
     const corruptHome = tempDir('sightline-home-');
     try {
-      expect(runCli(['index', root], { SIGHTLINE_HOME: corruptHome }).code).toBe(0);
+      expect(runCli(['index', sample.root], { SIGHTLINE_HOME: corruptHome }).code).toBe(0);
       const [dir] = fs.readdirSync(corruptHome);
       for (const f of fs.readdirSync(path.join(corruptHome, dir!))) fs.rmSync(path.join(corruptHome, dir!, f));
       fs.writeFileSync(path.join(corruptHome, dir!, 'index.db'), Buffer.alloc(4096, 0x41));
-      const r = runCli(['search', 'session', '--repo', root], { SIGHTLINE_HOME: corruptHome });
+      const r = runCli(['search', 'session', '--repo', sample.root], { SIGHTLINE_HOME: corruptHome });
       expect(r.code).toBe(3);
       expect(r.stderr).toContain('sightline index --force');
-      expect(runCli(['index', root, '--force'], { SIGHTLINE_HOME: corruptHome }).code).toBe(0);
-      expect(runCli(['search', 'session', '--repo', root], { SIGHTLINE_HOME: corruptHome }).code).toBe(0);
+      expect(runCli(['index', sample.root, '--force'], { SIGHTLINE_HOME: corruptHome }).code).toBe(0);
+      expect(runCli(['search', 'session', '--repo', sample.root], { SIGHTLINE_HOME: corruptHome }).code).toBe(0);
     } finally {
       removeDir(corruptHome);
     }

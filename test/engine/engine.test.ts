@@ -1,29 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listFiles, locate, outline, read, Repo, search, stats } from '../../src/engine/index.js';
+import { describe, expect, it } from 'vitest';
+import { listFiles, locate, outline, read, search, stats } from '../../src/engine/index.js';
 import { SightlineError } from '../../src/errors/index.js';
-import { makeRepo, removeDir, SAMPLE_FILES, tempDir } from '../helpers/fixture.js';
+import { SAMPLE_FILES, useIndexedRepo } from '../helpers/fixture.js';
 
-let root: string;
-let home: string;
-let repo: Repo;
-
-beforeAll(async () => {
-  root = makeRepo(SAMPLE_FILES);
-  home = tempDir('sightline-home-');
-  repo = Repo.open(root, { flags: { home }, env: {} });
-  await repo.index();
-});
-afterAll(() => {
-  repo.close();
-  removeDir(root);
-  removeDir(home);
-});
+const fixture = useIndexedRepo();
 
 describe('search', () => {
   it('finds code by its words and ranks the definition first', () => {
-    const e = search(repo, { query: 'get user name' });
+    const e = search(fixture.repo, { query: 'get user name' });
     expect(e.status).toBe('ok');
     expect(e.mode).toBe('hybrid');
     expect(e.results[0]!.path).toBe('src/auth/session.ts');
@@ -31,7 +17,7 @@ describe('search', () => {
   });
 
   it('an identifier query matches every spelling and boosts its definition', () => {
-    const e = search(repo, { query: 'getUserName' });
+    const e = search(fixture.repo, { query: 'getUserName' });
     const top = e.results[0]!;
     expect(top.path).toBe('src/auth/session.ts');
     expect(top.reasons).toContain('symbol:getUserName');
@@ -42,7 +28,7 @@ describe('search', () => {
   });
 
   it('returns 1-based inclusive line spans that hold the match', () => {
-    const e = search(repo, { query: 'parse_request_line' });
+    const e = search(fixture.repo, { query: 'parse_request_line' });
     const hit = e.results.find((r) => r.path === 'src/server/http_server.py')!;
     const lines = SAMPLE_FILES['src/server/http_server.py']!.split('\n');
     const defLine = lines.findIndex((l) => l.startsWith('def parse_request_line')) + 1;
@@ -52,36 +38,36 @@ describe('search', () => {
   });
 
   it('filters by scope, exclude and kind', () => {
-    expect(search(repo, { query: 'session', scope: 'test' }).results.every((r) => r.path.startsWith('test/'))).toBe(true);
-    expect(search(repo, { query: 'session', exclude: ['test/**', 'docs/**'] }).results.every((r) => !/^(test|docs)\//.test(r.path))).toBe(true);
-    const docs = search(repo, { query: 'session', kind: ['doc'] }).results;
+    expect(search(fixture.repo, { query: 'session', scope: 'test' }).results.every((r) => r.path.startsWith('test/'))).toBe(true);
+    expect(search(fixture.repo, { query: 'session', exclude: ['test/**', 'docs/**'] }).results.every((r) => !/^(test|docs)\//.test(r.path))).toBe(true);
+    const docs = search(fixture.repo, { query: 'session', kind: ['doc'] }).results;
     expect(docs.length).toBeGreaterThan(0);
     expect(docs.every((r) => r.kind === 'doc')).toBe(true);
   });
 
   it('--files returns distinct files best first', () => {
-    const e = search(repo, { query: 'session user token', files: true, k: 10 });
+    const e = search(fixture.repo, { query: 'session user token', files: true, k: 10 });
     const paths = e.results.map((r) => r.path);
     expect(new Set(paths).size).toBe(paths.length);
     expect(paths[0]).toBe('src/auth/session.ts');
   });
 
   it('regex mode matches lines literally', () => {
-    const e = search(repo, { query: 'sha\\d+', regex: true });
+    const e = search(fixture.repo, { query: 'sha\\d+', regex: true });
     expect(e.results.map((r) => r.path)).toEqual(['src/util/crypto.ts']);
     expect(e.results[0]!.snippet).toMatch(/^4: /);
-    expect(() => search(repo, { query: '(unclosed', regex: true })).toThrow(/invalid regular expression/);
+    expect(() => search(fixture.repo, { query: '(unclosed', regex: true })).toThrow(/invalid regular expression/);
   });
 
   it('refuses an empty or punctuation-only query with a clear error', () => {
-    expect(() => search(repo, { query: '   ' })).toThrow(/empty/);
-    expect(() => search(repo, { query: '?!*&' })).toThrow(/no searchable words/);
+    expect(() => search(fixture.repo, { query: '   ' })).toThrow(/empty/);
+    expect(() => search(fixture.repo, { query: '?!*&' })).toThrow(/no searchable words/);
   });
 });
 
 describe('locate', () => {
   it('puts definitions before references', () => {
-    const e = locate(repo, { query: 'hashToken' });
+    const e = locate(fixture.repo, { query: 'hashToken' });
     expect(e.results[0]).toMatchObject({ path: 'src/util/crypto.ts', kind: 'definition', start_line: 3 });
     const refs = e.results.filter((r) => r.kind === 'reference');
     expect(refs.map((r) => `${r.path}:${r.start_line}`)).toEqual(
@@ -92,16 +78,16 @@ describe('locate', () => {
   });
 
   it('filters by kind and qualified name', () => {
-    expect(locate(repo, { query: 'getUserName', kind: 'definition' }).results).toHaveLength(1);
-    expect(locate(repo, { query: 'SessionManager.getUserName', kind: 'definition' }).results[0]!.path).toBe('src/auth/session.ts');
-    expect(locate(repo, { query: 'Other.getUserName', kind: 'definition' }).results).toHaveLength(0);
-    expect(locate(repo, { query: 'getUserName', kind: 'reference' }).results.every((r) => r.kind === 'reference')).toBe(true);
+    expect(locate(fixture.repo, { query: 'getUserName', kind: 'definition' }).results).toHaveLength(1);
+    expect(locate(fixture.repo, { query: 'SessionManager.getUserName', kind: 'definition' }).results[0]!.path).toBe('src/auth/session.ts');
+    expect(locate(fixture.repo, { query: 'Other.getUserName', kind: 'definition' }).results).toHaveLength(0);
+    expect(locate(fixture.repo, { query: 'getUserName', kind: 'reference' }).results.every((r) => r.kind === 'reference')).toBe(true);
   });
 });
 
 describe('outline, read, list-files, stats', () => {
   it('outlines a file with nesting', () => {
-    const e = outline(repo, 'src/server/http_server.py');
+    const e = outline(fixture.repo, 'src/server/http_server.py');
     const byName = Object.fromEntries(e.symbols.map((s) => [s.name, s]));
     expect(byName.HTTPServer).toMatchObject({ kind: 'class', depth: 0, start_line: 4 });
     expect(byName.serve_forever).toMatchObject({ kind: 'method', depth: 1 });
@@ -109,42 +95,42 @@ describe('outline, read, list-files, stats', () => {
   });
 
   it('reads a range widened to its enclosing definition', async () => {
-    const e = await read(repo, { target: 'src/auth/session.ts:9' });
+    const e = await read(fixture.repo, { target: 'src/auth/session.ts:9' });
     expect(e.start_line).toBe(7);
     expect(e.end_line).toBe(11);
     expect(e.content.split('\n')[0]).toContain('createSession(userName: string)');
-    const exact = await read(repo, { target: 'src/auth/session.ts:9', expand: false });
+    const exact = await read(fixture.repo, { target: 'src/auth/session.ts:9', expand: false });
     expect([exact.start_line, exact.end_line]).toEqual([9, 9]);
   });
 
   it('reads a symbol by name and cuts to max_tokens', async () => {
-    const e = await read(repo, { target: 'hashToken' });
+    const e = await read(fixture.repo, { target: 'hashToken' });
     expect(e).toMatchObject({ path: 'src/util/crypto.ts', start_line: 3, end_line: 5 });
-    const cut = await read(repo, { target: 'src/auth/session.ts', maxTokens: 20 });
+    const cut = await read(fixture.repo, { target: 'src/auth/session.ts', maxTokens: 20 });
     expect(cut.truncated).toBe(true);
     expect(cut.tokens).toBeLessThanOrEqual(20);
     expect(cut.next_start_line).toBe(cut.end_line + 1);
   });
 
   it('refuses paths that leave the repository', async () => {
-    await expect(read(repo, { target: '../outside.txt' })).rejects.toThrow(/outside the repository/);
-    await expect(read(repo, { target: '/etc/passwd' })).rejects.toThrow(/outside the repository/);
-    fs.symlinkSync('/etc', path.join(root, 'escape'));
+    await expect(read(fixture.repo, { target: '../outside.txt' })).rejects.toThrow(/outside the repository/);
+    await expect(read(fixture.repo, { target: '/etc/passwd' })).rejects.toThrow(/outside the repository/);
+    fs.symlinkSync('/etc', path.join(fixture.root, 'escape'));
     try {
-      await expect(read(repo, { target: 'escape/hostname' })).rejects.toMatchObject({ code: 'path_escape' });
+      await expect(read(fixture.repo, { target: 'escape/hostname' })).rejects.toMatchObject({ code: 'path_escape' });
     } finally {
-      fs.unlinkSync(path.join(root, 'escape'));
+      fs.unlinkSync(path.join(fixture.root, 'escape'));
     }
-    expect(() => outline(repo, '../../x.ts')).toThrow(SightlineError);
+    expect(() => outline(fixture.repo, '../../x.ts')).toThrow(SightlineError);
   });
 
   it('lists files by glob and language, and reports stats', () => {
-    expect(listFiles(repo, { glob: 'src/**/*.ts' }).files.map((f) => f.path)).toEqual(['src/auth/session.ts', 'src/util/crypto.ts']);
-    expect(listFiles(repo, { language: 'python' }).files.map((f) => f.path)).toEqual(['src/server/http_server.py']);
-    const s = stats(repo);
+    expect(listFiles(fixture.repo, { glob: 'src/**/*.ts' }).files.map((f) => f.path)).toEqual(['src/auth/session.ts', 'src/util/crypto.ts']);
+    expect(listFiles(fixture.repo, { language: 'python' }).files.map((f) => f.path)).toEqual(['src/server/http_server.py']);
+    const s = stats(fixture.repo);
     expect(s.files).toBe(Object.keys(SAMPLE_FILES).length);
     expect(s.symbols).toBeGreaterThan(5);
     expect(s.languages.typescript).toBe(3);
-    expect(s.index_path.startsWith(home)).toBe(true);
+    expect(s.index_path.startsWith(fixture.home)).toBe(true);
   });
 });

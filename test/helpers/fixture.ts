@@ -2,6 +2,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { Repo } from '../../src/engine/index.js';
 
 export function tempDir(prefix = 'sightline-test-'): string {
   return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
@@ -30,6 +32,42 @@ export function age(root: string, rel: string, secondsAgo = 60): void {
 
 export function removeDir(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
+}
+
+export interface FixtureRepo {
+  readonly root: string;
+  readonly home: string;
+}
+
+/**
+ * A test file's shared repository of `files` and its index home: made before
+ * its tests (then `setup` runs), removed after them. Read the fields inside tests.
+ */
+export function useRepo(files: Record<string, string | Buffer> = SAMPLE_FILES, setup?: (fixture: FixtureRepo) => unknown): FixtureRepo {
+  const fixture = { root: '', home: '' };
+  beforeAll(async () => {
+    fixture.root = makeRepo(files);
+    fixture.home = tempDir('sightline-home-');
+    await setup?.(fixture);
+  });
+  afterAll(() => {
+    removeDir(fixture.root);
+    removeDir(fixture.home);
+  });
+  return fixture;
+}
+
+/** useRepo, plus the repository opened (environment ignored) and indexed before the tests. */
+export function useIndexedRepo(files: Record<string, string | Buffer> = SAMPLE_FILES): FixtureRepo & { readonly repo: Repo } {
+  const fixture = Object.assign(
+    useRepo(files, async ({ root, home }) => {
+      fixture.repo = Repo.open(root, { flags: { home }, env: {} });
+      await fixture.repo.index();
+    }),
+    { repo: undefined as unknown as Repo },
+  );
+  afterAll(() => fixture.repo?.close());
+  return fixture;
 }
 
 /** A sample repository with code, tests, docs and a few languages. */

@@ -3,20 +3,11 @@
  * counted inside the body by the test-only slow tool; the transport keeps
  * answering meanwhile, even at N=1 over stdio.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeRepo, removeDir, SAMPLE_FILES, tempDir } from '../helpers/fixture.js';
+import { describe, expect, it } from 'vitest';
+import { useRepo } from '../helpers/fixture.js';
 import { call, connectNetwork, connectStdio, startNetworkServer, stop, type Connected } from './harness.js';
 
-let root: string;
-let home: string;
-beforeAll(() => {
-  root = makeRepo(SAMPLE_FILES);
-  home = tempDir('sightline-home-');
-});
-afterAll(() => {
-  removeDir(root);
-  removeDir(home);
-});
+const sample = useRepo();
 
 const SLOW_MS = '150';
 
@@ -37,7 +28,7 @@ async function burst(clients: Connected[], count: number) {
 
 describe('tool concurrency', () => {
   it('N=2 over http: 20 slow calls from two sessions never run more than 2 bodies, and the rest still answers', async () => {
-    const server = await startNetworkServer('http', ['--repo', root, '--tool-concurrency', '2'], { SIGHTLINE_HOME: home, SIGHTLINE_TEST_SLOW_TOOL_MS: SLOW_MS });
+    const server = await startNetworkServer('http', ['--repo', sample.root, '--tool-concurrency', '2'], { SIGHTLINE_HOME: sample.home, SIGHTLINE_TEST_SLOW_TOOL_MS: SLOW_MS });
     const clients = [await connectNetwork(server), await connectNetwork(server)];
     try {
       const { peak, listed, cheap } = await burst(clients, 20);
@@ -52,8 +43,8 @@ describe('tool concurrency', () => {
   });
 
   it('N=2 over stdio and sse hold the same bound', async () => {
-    const stdio = await connectStdio(['--repo', root], { SIGHTLINE_HOME: home, SIGHTLINE_TEST_SLOW_TOOL_MS: SLOW_MS });
-    const server = await startNetworkServer('sse', ['--repo', root], { SIGHTLINE_HOME: home, SIGHTLINE_TEST_SLOW_TOOL_MS: SLOW_MS });
+    const stdio = await connectStdio(['--repo', sample.root], { SIGHTLINE_HOME: sample.home, SIGHTLINE_TEST_SLOW_TOOL_MS: SLOW_MS });
+    const server = await startNetworkServer('sse', ['--repo', sample.root], { SIGHTLINE_HOME: sample.home, SIGHTLINE_TEST_SLOW_TOOL_MS: SLOW_MS });
     const sse = await connectNetwork(server);
     try {
       expect((await burst([stdio], 8)).peak).toBe(2);
@@ -66,7 +57,7 @@ describe('tool concurrency', () => {
   });
 
   it('N=1 over stdio still answers: one body at a time, tools/list and a cheap call go through', async () => {
-    const conn = await connectStdio(['--repo', root, '--tool-concurrency', '1'], { SIGHTLINE_HOME: home, SIGHTLINE_TEST_SLOW_TOOL_MS: SLOW_MS });
+    const conn = await connectStdio(['--repo', sample.root, '--tool-concurrency', '1'], { SIGHTLINE_HOME: sample.home, SIGHTLINE_TEST_SLOW_TOOL_MS: SLOW_MS });
     try {
       const { peak, listed, cheap } = await burst([conn], 6);
       expect(peak).toBe(1);
@@ -90,7 +81,7 @@ describe('choosing N: flag, then SIGHTLINE_MCP_TOOL_CONCURRENCY, then 2; bad val
     ['blank env is unset', [], { SIGHTLINE_MCP_TOOL_CONCURRENCY: ' ' }, 2, null],
   ];
   it.each(cases)('%s', async (_name, args, env, expected, warning) => {
-    const conn = await connectStdio(['--repo', root, ...args], { SIGHTLINE_HOME: home, ...env });
+    const conn = await connectStdio(['--repo', sample.root, ...args], { SIGHTLINE_HOME: sample.home, ...env });
     try {
       expect((await call(conn.client, 'health')).server.tool_concurrency).toBe(expected);
       if (warning) expect(conn.stderr()).toMatch(warning);

@@ -5,28 +5,19 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/cli.js';
-import { makeRepo, removeDir, SAMPLE_FILES, tempDir } from '../helpers/fixture.js';
+import { useRepo } from '../helpers/fixture.js';
 
 const INSPECTOR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../node_modules/@modelcontextprotocol/inspector/cli/build/cli.js');
 
-let root: string;
-let home: string;
-beforeAll(() => {
-  root = makeRepo(SAMPLE_FILES);
-  home = tempDir('sightline-home-');
-});
-afterAll(() => {
-  removeDir(root);
-  removeDir(home);
-});
+const sample = useRepo();
 
 function inspect(...args: string[]) {
-  const r = spawnSync(process.execPath, [INSPECTOR, '--cli', '-e', `SIGHTLINE_HOME=${home}`, process.execPath, CLI, 'serve', '--repo', root, ...args], {
+  const r = spawnSync(process.execPath, [INSPECTOR, '--cli', '-e', `SIGHTLINE_HOME=${sample.home}`, process.execPath, CLI, 'serve', '--repo', sample.root, ...args], {
     encoding: 'utf8',
     // No registry, no proxy: anything it tried to fetch would fail.
-    env: { PATH: process.env.PATH, HOME: home, npm_config_offline: 'true' },
+    env: { PATH: process.env.PATH, HOME: sample.home, npm_config_offline: 'true' },
     timeout: 30_000,
   });
   expect(r.status, r.stderr).toBe(0);

@@ -6,19 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeRepo, removeDir, SAMPLE_FILES, tempDir } from '../helpers/fixture.js';
+import { useRepo } from '../helpers/fixture.js';
 import { ENDPOINT, INITIALIZE, rawRequest, spawnCli, startNetworkServer, stop, type NetworkServer, type NetworkTransport } from './harness.js';
 
-let root: string;
-let home: string;
-beforeAll(() => {
-  root = makeRepo(SAMPLE_FILES);
-  home = tempDir('sightline-home-');
-});
-afterAll(() => {
-  removeDir(root);
-  removeDir(home);
-});
+const sample = useRepo();
 
 /** The request a client opens each transport with: initialize over http, the event stream over sse. */
 function opening(transport: NetworkTransport, headers: Record<string, string>) {
@@ -31,8 +22,8 @@ describe.each<NetworkTransport>(['http', 'sse'])('security over %s', (transport)
   let server: NetworkServer;
   let logFile: string;
   beforeAll(async () => {
-    logFile = path.join(home, `${transport}.log`);
-    server = await startNetworkServer(transport, ['--repo', root, '--access-log', '--log-file', logFile], { SIGHTLINE_HOME: home });
+    logFile = path.join(sample.home, `${transport}.log`);
+    server = await startNetworkServer(transport, ['--repo', sample.root, '--access-log', '--log-file', logFile], { SIGHTLINE_HOME: sample.home });
   });
   afterAll(() => stop(server));
 
@@ -95,7 +86,7 @@ describe.each<NetworkTransport>(['http', 'sse'])('security over %s', (transport)
 describe('the token', () => {
   it('SIGHTLINE_MCP_TOKEN pins it, and is not echoed', async () => {
     const pinned = 'a-pinned-token-long-enough-for-a-test-0123';
-    const server = await startNetworkServer('http', ['--repo', root], { SIGHTLINE_HOME: home, SIGHTLINE_MCP_TOKEN: pinned });
+    const server = await startNetworkServer('http', ['--repo', sample.root], { SIGHTLINE_HOME: sample.home, SIGHTLINE_MCP_TOKEN: pinned });
     try {
       expect(server.stderr()).not.toContain(pinned);
       expect((await rawRequest(server.url, opening('http', { host: server.url.host, authorization: `Bearer ${pinned}` }))).status).toBe(200);
@@ -106,7 +97,7 @@ describe('the token', () => {
   });
 
   it.each(['', '   ', '\t'])('a blank SIGHTLINE_MCP_TOKEN (%j) mints a fresh one and never turns auth off', async (blank) => {
-    const server = await startNetworkServer('http', ['--repo', root], { SIGHTLINE_HOME: home, SIGHTLINE_MCP_TOKEN: blank });
+    const server = await startNetworkServer('http', ['--repo', sample.root], { SIGHTLINE_HOME: sample.home, SIGHTLINE_MCP_TOKEN: blank });
     try {
       expect(server.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect((await rawRequest(server.url, opening('http', { host: server.url.host }))).status).toBe(401);
@@ -118,8 +109,8 @@ describe('the token', () => {
   });
 
   it('is fresh at every start', async () => {
-    const a = await startNetworkServer('sse', ['--repo', root], { SIGHTLINE_HOME: home });
-    const b = await startNetworkServer('sse', ['--repo', root], { SIGHTLINE_HOME: home });
+    const a = await startNetworkServer('sse', ['--repo', sample.root], { SIGHTLINE_HOME: sample.home });
+    const b = await startNetworkServer('sse', ['--repo', sample.root], { SIGHTLINE_HOME: sample.home });
     await Promise.all([stop(a), stop(b)]);
     expect(a.token).not.toBe(b.token);
   });
@@ -127,13 +118,13 @@ describe('the token', () => {
 
 describe('binding beyond loopback', () => {
   it.each<NetworkTransport>(['http', 'sse'])('%s: --host 0.0.0.0 without --allow-remote exits 1 and says why', async (transport) => {
-    const child = spawnCli(['serve', '--transport', transport, '--host', '0.0.0.0', '--port', '0', '--repo', root], { SIGHTLINE_HOME: home });
+    const child = spawnCli(['serve', '--transport', transport, '--host', '0.0.0.0', '--port', '0', '--repo', sample.root], { SIGHTLINE_HOME: sample.home });
     expect((await child.exited).code).toBe(1);
     expect(child.stderr()).toContain('--allow-remote');
   });
 
   it('--allow-remote binds, warns, and still answers only loopback Host names on a wildcard bind', async () => {
-    const server = await startNetworkServer('http', ['--host', '0.0.0.0', '--allow-remote', '--repo', root], { SIGHTLINE_HOME: home });
+    const server = await startNetworkServer('http', ['--host', '0.0.0.0', '--allow-remote', '--repo', sample.root], { SIGHTLINE_HOME: sample.home });
     try {
       expect(server.stderr()).toMatch(/warning: listening on 0\.0\.0\.0/);
       const url = new URL(`http://127.0.0.1:${server.url.port}/mcp`);
@@ -146,7 +137,7 @@ describe('binding beyond loopback', () => {
   });
 
   it.each(['127.0.0.1', 'localhost', '::1'])('--host %s needs no flag', async (host) => {
-    const server = await startNetworkServer('http', ['--host', host, '--repo', root], { SIGHTLINE_HOME: home });
+    const server = await startNetworkServer('http', ['--host', host, '--repo', sample.root], { SIGHTLINE_HOME: sample.home });
     await stop(server);
     expect(server.stderr()).not.toContain('warning');
   });

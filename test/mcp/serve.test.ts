@@ -5,24 +5,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeRepo, removeDir, SAMPLE_FILES, tempDir, writeFiles } from '../helpers/fixture.js';
+import { describe, expect, it } from 'vitest';
+import { SAMPLE_FILES, tempDir, useRepo, writeFiles } from '../helpers/fixture.js';
 import { call, callError, connectNetwork, connectStdio, spawnCli, startNetworkServer, stop, waitForIndex } from './harness.js';
 
-let root: string;
-let home: string;
-beforeAll(() => {
-  root = makeRepo(SAMPLE_FILES);
-  home = tempDir('sightline-home-');
-});
-afterAll(() => {
-  removeDir(root);
-  removeDir(home);
-});
+const sample = useRepo();
 
 describe('sightline serve', () => {
   it('--enable-writes advertises index (not read-only), which updates the index and reports its job', async () => {
-    const conn = await connectStdio(['--repo', root, '--enable-writes'], { SIGHTLINE_HOME: tempDir('sightline-home-') });
+    const conn = await connectStdio(['--repo', sample.root, '--enable-writes'], { SIGHTLINE_HOME: tempDir('sightline-home-') });
     try {
       const { tools } = await conn.client.listTools();
       const index = tools.find((t) => t.name === 'index');
@@ -30,7 +21,7 @@ describe('sightline serve', () => {
       const first = await call(conn.client, 'index', { wait: true });
       expect(first.job).toEqual(expect.objectContaining({ status: 'completed', attempts: 1 }));
       expect(first.job.summary.added).toBe(Object.keys(SAMPLE_FILES).length);
-      writeFiles(root, { 'src/late.ts': 'export function arrivedLate() {}\n' });
+      writeFiles(sample.root, { 'src/late.ts': 'export function arrivedLate() {}\n' });
       expect((await call(conn.client, 'locate', { query: 'arrivedLate' })).results).toEqual([]);
       const started = await call(conn.client, 'index', {});
       expect(started.job.attempts).toBe(2);
@@ -39,13 +30,13 @@ describe('sightline serve', () => {
       expect((await call(conn.client, 'health')).server.writes_enabled).toBe(true);
     } finally {
       await conn.close();
-      fs.rmSync(path.join(root, 'src/late.ts'));
+      fs.rmSync(path.join(sample.root, 'src/late.ts'));
     }
   });
 
   it('--log-file records tool_call, tool_result (count, estimated tokens) and tool_error as JSON lines, without the token', async () => {
     const logFile = path.join(tempDir('sightline-log-'), 'calls.jsonl');
-    const server = await startNetworkServer('http', ['--repo', root, '--log-file', logFile], { SIGHTLINE_HOME: home });
+    const server = await startNetworkServer('http', ['--repo', sample.root, '--log-file', logFile], { SIGHTLINE_HOME: sample.home });
     const conn = await connectNetwork(server);
     try {
       await call(conn.client, 'stats'); // starts the first index
@@ -67,14 +58,14 @@ describe('sightline serve', () => {
   });
 
   it('a repository that does not exist exits 2 with one line on stderr and nothing on stdout', async () => {
-    const child = spawnCli(['serve', '--repo', path.join(root, 'nope')], { SIGHTLINE_HOME: home });
+    const child = spawnCli(['serve', '--repo', path.join(sample.root, 'nope')], { SIGHTLINE_HOME: sample.home });
     expect((await child.exited).code).toBe(2);
     expect(child.stderr().trim().split('\n')).toEqual([expect.stringContaining('does not exist')]);
     expect(child.stdout()).toBe('');
   });
 
   it('while the first index builds, a "not indexed" answer says so', async () => {
-    const conn = await connectStdio(['--repo', root], { SIGHTLINE_HOME: tempDir('sightline-home-') });
+    const conn = await connectStdio(['--repo', sample.root], { SIGHTLINE_HOME: tempDir('sightline-home-') });
     try {
       const text = await callError(conn.client, 'outline', { path: 'src/util/crypto.ts' });
       expect(text).toMatch(/not in the index.*first index is still being built/);

@@ -6,25 +6,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { makeRepo, removeDir, SAMPLE_FILES, tempDir } from '../helpers/fixture.js';
+import { SAMPLE_FILES, useRepo } from '../helpers/fixture.js';
 import { call, connectNetwork, spawnCli, startNetworkServer, waitForStderr, type NetworkTransport } from './harness.js';
 
-let root: string;
-let home: string;
-beforeAll(() => {
-  root = makeRepo(SAMPLE_FILES);
-  home = tempDir('sightline-home-');
-  expect(runCli(['index', root], { SIGHTLINE_HOME: home }).code).toBe(0);
-});
-afterAll(() => {
-  removeDir(root);
-  removeDir(home);
-});
+const sample = useRepo(SAMPLE_FILES, ({ root, home }) => expect(runCli(['index', root], { SIGHTLINE_HOME: home }).code).toBe(0));
 
 function walFiles(): string[] {
-  return fs.readdirSync(home).flatMap((dir) => fs.readdirSync(path.join(home, dir)).filter((f) => f.endsWith('-wal')));
+  return fs.readdirSync(sample.home).flatMap((dir) => fs.readdirSync(path.join(sample.home, dir)).filter((f) => f.endsWith('-wal')));
 }
 
 /** One JSON-RPC line to a stdio server, and the line that answers it. */
@@ -39,7 +29,7 @@ async function rpc(child: ReturnType<typeof spawnCli>, id: number, method: strin
 
 describe('stdio', () => {
   it.each(['SIGINT', 'SIGTERM'] as const)('an idle server exits 0 on %s', async (signal) => {
-    const child = spawnCli(['serve', '--repo', root], { SIGHTLINE_HOME: home }, 'pipe');
+    const child = spawnCli(['serve', '--repo', sample.root], { SIGHTLINE_HOME: sample.home }, 'pipe');
     await waitForStderr(child, /MCP server on stdio/);
     await new Promise((r) => setTimeout(r, 300)); // idle: no traffic at all
     child.proc.kill(signal);
@@ -48,7 +38,7 @@ describe('stdio', () => {
   });
 
   it.each(['SIGINT', 'SIGTERM'] as const)('after serving, %s closes the index and exits 0', async (signal) => {
-    const child = spawnCli(['serve', '--repo', root], { SIGHTLINE_HOME: home }, 'pipe');
+    const child = spawnCli(['serve', '--repo', sample.root], { SIGHTLINE_HOME: sample.home }, 'pipe');
     await rpc(child, 1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
     child.proc.stdin!.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
     await rpc(child, 2, 'tools/call', { name: 'search', arguments: { query: 'session' } });
@@ -61,7 +51,7 @@ describe('stdio', () => {
   });
 
   it('exits 0 when the client closes stdin', async () => {
-    const child = spawnCli(['serve', '--repo', root], { SIGHTLINE_HOME: home }, 'pipe');
+    const child = spawnCli(['serve', '--repo', sample.root], { SIGHTLINE_HOME: sample.home }, 'pipe');
     await waitForStderr(child, /MCP server on stdio/);
     child.proc.stdin!.end();
     expect(await child.exited).toEqual({ code: 0, signal: null });
@@ -73,7 +63,7 @@ describe.each<NetworkTransport>(['http', 'sse'])('%s', (transport) => {
     ['SIGINT', 0],
     ['SIGTERM', 143],
   ] as const)('%s exits %i, idle', async (signal, code) => {
-    const server = await startNetworkServer(transport, ['--repo', root], { SIGHTLINE_HOME: home });
+    const server = await startNetworkServer(transport, ['--repo', sample.root], { SIGHTLINE_HOME: sample.home });
     server.proc.kill(signal);
     expect(await server.exited).toEqual({ code, signal: null });
   });
@@ -82,7 +72,7 @@ describe.each<NetworkTransport>(['http', 'sse'])('%s', (transport) => {
     ['SIGINT', 0],
     ['SIGTERM', 143],
   ] as const)('%s with a client connected closes its session and the index, and exits %i', async (signal, code) => {
-    const server = await startNetworkServer(transport, ['--repo', root], { SIGHTLINE_HOME: home });
+    const server = await startNetworkServer(transport, ['--repo', sample.root], { SIGHTLINE_HOME: sample.home });
     const conn = await connectNetwork(server);
     await call(conn.client, 'search', { query: 'session' });
     expect(walFiles()).not.toEqual([]);
@@ -93,7 +83,7 @@ describe.each<NetworkTransport>(['http', 'sse'])('%s', (transport) => {
   });
 
   it('SIGTERM lets a call in flight answer before it exits 143', async () => {
-    const server = await startNetworkServer(transport, ['--repo', root], { SIGHTLINE_HOME: home, SIGHTLINE_TEST_SLOW_TOOL_MS: '700' });
+    const server = await startNetworkServer(transport, ['--repo', sample.root], { SIGHTLINE_HOME: sample.home, SIGHTLINE_TEST_SLOW_TOOL_MS: '700' });
     const conn = await connectNetwork(server);
     const slow = call(conn.client, 'test_slow');
     await new Promise((r) => setTimeout(r, 200)); // the body is running
