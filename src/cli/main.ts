@@ -14,6 +14,7 @@ import {
   listFiles,
   outline,
   stats,
+  VERSION,
   type IndexSummary,
   type LocateKind,
 } from '../engine/index.js';
@@ -29,7 +30,7 @@ import { collect, common, emit, examples, fail, indexOnFirstUse, orRefine, posit
 export function buildProgram(): Command {
   const program = new Command('sightline')
     .description('Code context for AI coding agents: ranked, budgeted, cited answers about a repository.')
-    .version('0.1.0')
+    .version(VERSION)
     .showHelpAfterError()
     .addHelpText('after', examples('sightline search "where are files walked"', 'sightline locate Store --kind definition', 'sightline index --dry-run'));
 

@@ -130,27 +130,19 @@ export function envName(key: ConfigKey): string {
   return 'SIGHTLINE_' + key.replace(/[A-Z]/g, (c) => '_' + c).toUpperCase();
 }
 
-/** Reads one environment value according to the field's type; a bad value is ignored with a warning. */
+/** Reads one environment value as the field's schema wants it; a value the schema refuses is ignored with a warning. */
 function fromEnv(key: ConfigKey, raw: string, warn: (m: string) => void): unknown {
   const sample = defaultConfig()[key];
   const value = raw.trim();
   if (value === '') return undefined; // blank means unset
-  if (typeof sample === 'number') {
-    const n = Number(value);
-    if (!Number.isFinite(n)) {
-      warn(`${envName(key)}=${JSON.stringify(raw)} is not a number; ignored`);
-      return undefined;
-    }
-    return n;
-  }
-  if (typeof sample === 'boolean') {
-    if (/^(1|true|yes|on)$/i.test(value)) return true;
-    if (/^(0|false|no|off)$/i.test(value)) return false;
-    warn(`${envName(key)}=${JSON.stringify(raw)} is not a boolean; ignored`);
-    return undefined;
-  }
-  if (Array.isArray(sample)) return value.split(',').map((s) => s.trim()).filter(Boolean);
-  return value;
+  let parsed: unknown = value;
+  if (typeof sample === 'number') parsed = Number(value);
+  else if (typeof sample === 'boolean') parsed = /^(1|true|yes|on)$/i.test(value) ? true : /^(0|false|no|off)$/i.test(value) ? false : value;
+  else if (Array.isArray(sample)) parsed = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const checked = ConfigSchema.shape[key].safeParse(parsed);
+  if (checked.success) return checked.data;
+  warn(`${envName(key)}=${JSON.stringify(raw)} is not valid (${checked.error.issues[0]!.message}); ignored`);
+  return undefined;
 }
 
 function readConfigFile(file: string, required: boolean): Record<string, unknown> {

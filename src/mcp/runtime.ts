@@ -3,14 +3,14 @@
  * index job, the tool-body limit, the call log and the tools on offer. Each
  * session gets its own McpServer (see server.ts) over this one runtime.
  */
-import { IndexJob, type Repo } from '../engine/index.js';
+import { IndexJob, VERSION, type Repo } from '../engine/index.js';
 import { UsageMeter } from '../budget/index.js';
 import { Semaphore } from './concurrency.js';
 import { openToolLog, type ToolLog } from './log.js';
 import { TOOLS, type ToolContext, type ToolDefinition } from './tools/index.js';
 
 export const SERVER_NAME = 'sightline';
-export const SERVER_VERSION = '0.1.0';
+export const SERVER_VERSION = VERSION;
 
 export type TransportName = 'stdio' | 'http' | 'sse';
 

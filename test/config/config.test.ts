@@ -50,6 +50,14 @@ describe('config precedence', () => {
     expect(warnings[0]).toContain('SIGHTLINE_MAX_FILE_BYTES');
   });
 
+  it('ignores, with a warning each, environment values the field refuses: a fraction for a count, an unknown choice, a word for a boolean', () => {
+    const warnings: string[] = [];
+    const env = { SIGHTLINE_TOOL_CONCURRENCY: '2.5', SIGHTLINE_EMBEDDER: 'gpt', SIGHTLINE_GITIGNORE: 'maybe', SIGHTLINE_MAX_FILES: '7' };
+    const c = loadConfig({ env, warn: (m) => warnings.push(m) });
+    expect(c).toMatchObject({ toolConcurrency: 2, embedder: 'builtin', gitignore: true, maxFiles: 7 });
+    expect(warnings.map((w) => w.split('=')[0])).toEqual(['SIGHTLINE_GITIGNORE', 'SIGHTLINE_TOOL_CONCURRENCY', 'SIGHTLINE_EMBEDDER']);
+  });
+
   it('clamps out-of-range numbers with a warning', () => {
     const warnings: string[] = [];
     const c = loadConfig({ env: {}, flags: { maxFileBytes: 10 }, warn: (m) => warnings.push(m) });

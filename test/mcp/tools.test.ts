@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 import { makeRepo, removeDir, SAMPLE_FILES, tempDir } from '../helpers/fixture.js';
 import { call, callError, connectNetwork, connectStdio, startNetworkServer, stop, waitForIndex, type Connected, type NetworkServer, type Transport } from './harness.js';
 
@@ -61,6 +62,12 @@ describe.each<Transport>(['stdio', 'http', 'sse'])('MCP tools over %s', (transpo
     expect(props('outline')).toEqual(['path']);
     expect(props('list_files')).toEqual(['glob', 'language', 'max_results']);
     expect(tools.find((t) => t.name === 'search')!.inputSchema.required).toEqual(['query']);
+  });
+
+  it('names itself with the package version, as the CLI does', async () => {
+    const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(conn.client.getServerVersion()).toMatchObject({ name: 'sightline', version: pkg.version });
+    expect(runCli(['--version']).stdout.trim()).toBe(pkg.version);
   });
 
   it('answers the first query while the first index builds, then serves', async () => {
