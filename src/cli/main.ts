@@ -5,7 +5,7 @@
  * 0 ok, 1 internal error, 2 usage (bad argument, missing path), 3 corrupt
  * index, 4 disk refused.
  */
-import { Command, Option } from 'commander';
+import { Command, Option, type CommanderError } from 'commander';
 import {
   dryRun,
   gatedLocate,
@@ -17,6 +17,7 @@ import {
   VERSION,
   type IndexSummary,
   type LocateKind,
+  type SearchMode,
 } from '../engine/index.js';
 import { registerContext } from './context.js';
 import { registerGraph } from './graph.js';
@@ -27,10 +28,16 @@ import * as render from './render.js';
 import { registerServe } from './serve.js';
 import { collect, common, emit, examples, fail, indexOnFirstUse, orRefine, positiveInt, withRepo, type CommonOptions } from './verb.js';
 
+/** Commander's own refusals (an unknown option, a bad choice, a missing argument) are usage errors: exit 2. */
+function usageExit(err: CommanderError): never {
+  process.exit(err.exitCode === 0 ? 0 : 2);
+}
+
 export function buildProgram(): Command {
   const program = new Command('sightline')
     .description('Code context for AI coding agents: ranked, budgeted, cited answers about a repository.')
     .version(VERSION)
+    .exitOverride(usageExit) // inherited by every verb added below
     .showHelpAfterError()
     .addHelpText('after', examples('sightline search "where are files walked"', 'sightline locate Store --kind definition', 'sightline index --dry-run'));
 
@@ -67,6 +74,7 @@ export function buildProgram(): Command {
       .description('ranked code for words, identifiers or a regular expression (indexes on first use)')
       .option('-k, --k <n>', 'how many results', positiveInt)
       .option('--files', 'distinct files, best first, each with its best chunk')
+      .addOption(new Option('--mode <mode>', 'retrieval: keyword and semantic fused, or one alone').choices(['hybrid', 'keyword', 'semantic']))
       .option('--scope <dir-or-glob>', 'only under this directory or glob')
       .option('--exclude <glob>', 'drop results under these globs (repeatable)', collect)
       .option('--kind <kind>', 'only these file kinds: code, test, doc, config, generated (repeatable)', collect)
@@ -74,12 +82,12 @@ export function buildProgram(): Command {
       .option('--force', 'answer even a very broad query instead of asking to refine it (still trimmed to --max-tokens)')
       .option('--max-tokens <n>', 'trim the results to this many tokens (default 6000, never above 24000)', positiveInt)
       .option('--session <id>', 'count refusals across calls under this name: after 3 in a row the gate opens')
-      .addHelpText('after', examples('sightline search "parse config file"', 'sightline search getUserName --files -k 5', 'sightline search "TODO|FIXME" --regex --scope src', 'sightline search "retry backoff" --json --session task-42')),
-  ).action(async (words: string[], o: CommonOptions & { k?: number; files?: boolean; scope?: string; exclude?: string[]; kind?: string[]; regex?: boolean; force?: boolean; maxTokens?: number; session?: string }) => {
+      .addHelpText('after', examples('sightline search "parse config file"', 'sightline search getUserName --files -k 5', 'sightline search "TODO|FIXME" --regex --scope src', 'sightline search "retry backoff" --json --session task-42', 'sightline search "dates shift by an hour" --mode semantic')),
+  ).action(async (words: string[], o: CommonOptions & { k?: number; files?: boolean; mode?: SearchMode; scope?: string; exclude?: string[]; kind?: string[]; regex?: boolean; force?: boolean; maxTokens?: number; session?: string }) => {
     await withRepo(o, async (repo) => {
       await indexOnFirstUse(repo);
       const query = words.join(' ');
-      const answer = gatedSearch(repo, { query, k: o.k, files: o.files, scope: o.scope, exclude: o.exclude, kind: o.kind, regex: o.regex, force: o.force, maxTokens: o.maxTokens, session: o.session });
+      const answer = gatedSearch(repo, { query, k: o.k, files: o.files, mode: o.mode, scope: o.scope, exclude: o.exclude, kind: o.kind, regex: o.regex, force: o.force, maxTokens: o.maxTokens, session: o.session });
       emit(o, answer, orRefine(render.renderSearch));
     });
   });

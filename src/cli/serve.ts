@@ -7,9 +7,10 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { keepLive, Repo } from '../engine/index.js';
 import { describeError, SightlineError } from '../errors/index.js';
+import { embedderFlags, embedderOptions, type EmbedderFlags } from './verb.js';
 import { bindRefusal, isLoopbackHost, resolveToolConcurrency, serve, TOKEN_ENV, TOOL_CONCURRENCY_ENV, type TransportName } from '../mcp/index.js';
 
-interface ServeFlags {
+interface ServeFlags extends EmbedderFlags {
   transport: TransportName;
   host: string;
   port: number;
@@ -38,8 +39,7 @@ function stop(message: string, code: number): never {
 }
 
 export function registerServe(program: Command): void {
-  program
-    .command('serve')
+  embedderOptions(program.command('serve'))
     .description('serve the repository to AI coding agents over MCP (stdio, Streamable HTTP or SSE)')
     .addOption(new Option('--transport <name>', 'stdio for an editor that spawns the server; http or sse to listen on a port').choices(['stdio', 'http', 'sse']).default('stdio'))
     .option('--host <host>', 'address to listen on (http, sse); beyond loopback needs --allow-remote', '127.0.0.1')
@@ -75,7 +75,7 @@ export function registerServe(program: Command): void {
       }
       let repo: Repo;
       try {
-        repo = Repo.open(o.repo, { configPath: o.config, warn });
+        repo = Repo.open(o.repo, { configPath: o.config, flags: embedderFlags(o), warn });
       } catch (err) {
         stop(describeError(err), err instanceof SightlineError ? err.exitCode : 1);
       }

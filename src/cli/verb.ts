@@ -12,12 +12,15 @@ import { renderRefine } from './render-budget.js';
 import { progressBar } from './progress.js';
 import * as render from './render.js';
 
-export interface CommonOptions {
+export interface EmbedderFlags {
+  embedder?: Config['embedder'];
+  modelDir?: string;
+}
+
+export interface CommonOptions extends EmbedderFlags {
   repo: string;
   json?: boolean;
   config?: string;
-  embedder?: Config['embedder'];
-  modelDir?: string;
 }
 
 export function positiveInt(value: string): number {
@@ -50,7 +53,7 @@ export function fail(err: unknown, json: boolean | undefined): never {
 export async function withRepo(options: CommonOptions, body: (repo: Repo) => Promise<void> | void, openFlags = {}): Promise<void> {
   let repo: Repo | undefined;
   try {
-    repo = Repo.open(options.repo, { configPath: options.config, flags: { embedder: options.embedder, modelDir: options.modelDir, ...openFlags } });
+    repo = Repo.open(options.repo, { configPath: options.config, flags: { ...embedderFlags(options), ...openFlags } });
     await body(repo);
   } catch (err) {
     repo?.close();
@@ -70,12 +73,21 @@ export async function indexOnFirstUse(repo: Repo): Promise<void> {
 }
 
 export function common(cmd: Command): Command {
+  return embedderOptions(cmd.option('--repo <path>', 'repository root', '.').option('--config <file>', 'config file (default: <repo>/sightline.config.json)')).option(
+    '--json',
+    'print one JSON object instead of text',
+  );
+}
+
+/** The embedder flags, for every verb that opens a repository (serve and watch too). */
+export function embedderOptions(cmd: Command): Command {
   return cmd
-    .option('--repo <path>', 'repository root', '.')
-    .option('--config <file>', 'config file (default: <repo>/sightline.config.json)')
-    .addOption(new Option('--embedder <name>', 'semantic retrieval: builtin, onnx, http or none (docs/semantic.md)').choices(['builtin', 'onnx', 'http', 'none']))
-    .option('--model-dir <dir>', 'the onnx embedder\'s model folder')
-    .option('--json', 'print one JSON object instead of text');
+    .addOption(new Option('--embedder <name>', 'semantic retrieval: builtin, onnx, http or none (README: Semantic retrieval)').choices(['builtin', 'onnx', 'http', 'none']))
+    .option('--model-dir <dir>', 'the onnx embedder\'s model folder');
+}
+
+export function embedderFlags(o: EmbedderFlags): Partial<Config> {
+  return { embedder: o.embedder, modelDir: o.modelDir };
 }
 
 export function examples(...lines: string[]): string {

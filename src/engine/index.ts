@@ -4,7 +4,7 @@
  */
 export { Repo, resolveRepoRoot, repoId, type OpenRepoOptions } from './repo.js';
 export { VERSION } from './version.js';
-export { search, DEFAULT_K, type SearchOptions } from './search.js';
+export { search, DEFAULT_K, type SearchMode, type SearchOptions } from './search.js';
 export { gatedLocate, locate, type GatedLocateEnvelope, type LocateEnvelope, type LocateKind, type LocateOptions } from './locate.js';
 export { outline, type OutlineEntry, type OutlineEnvelope } from './outline.js';
 export { gatedRead, read, type ReadEnvelope, type ReadOptions } from './read.js';

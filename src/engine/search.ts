@@ -1,6 +1,8 @@
 /** `search`: ranked chunks (or distinct files) for a keyword query or a regular expression. */
 import { usageError } from '../errors/index.js';
 import { cachedAnswer, hybridChunks, hybridFiles, pathFilter, searchTerms, type SearchMode } from '../search/index.js';
+
+export type { SearchMode };
 import { round, type ResultItem, type SearchEnvelope } from './envelope.js';
 import type { Repo } from './repo.js';
 import { numberedLine, snippetFor } from './snippet.js';

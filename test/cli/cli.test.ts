@@ -30,6 +30,17 @@ describe('sightline CLI', () => {
     expect(new Set(paths).size).toBe(paths.length);
   });
 
+  it('search --mode picks the retrieval, and --embedder none makes it keyword-only', () => {
+    for (const mode of ['keyword', 'semantic', 'hybrid']) {
+      const r = runCli(['search', 'get user name', '--repo', sample.root, '--mode', mode, '--json'], env());
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout), mode).toMatchObject({ status: 'ok', mode, retrieval_phase: 'serving' });
+    }
+    const none = runCli(['search', 'get user name', '--repo', sample.root, '--embedder', 'none', '--json'], env());
+    expect(JSON.parse(none.stdout)).toMatchObject({ status: 'ok', mode: 'keyword', retrieval_phase: 'keyword_only' });
+    expect(runCli(['search', 'x', '--repo', sample.root, '--mode', 'vector'], env()).code).toBe(2);
+  });
+
   it('every verb answers --json', () => {
     for (const args of [
       ['index'],

@@ -56,7 +56,7 @@ describe.each<Transport>(['stdio', 'http', 'sse'])('MCP tools over %s', (transpo
       }
     }
     const props = (name: string) => Object.keys(tools.find((t) => t.name === name)!.inputSchema.properties ?? {}).sort();
-    expect(props('search')).toEqual(['exclude', 'files', 'force', 'k', 'kind', 'max_tokens', 'query', 'regex', 'scope']);
+    expect(props('search')).toEqual(['exclude', 'files', 'force', 'k', 'kind', 'max_tokens', 'mode', 'query', 'regex', 'scope']);
     expect(props('locate')).toEqual(['force', 'kind', 'max_results', 'max_tokens', 'query', 'scope']);
     expect(props('read')).toEqual(['expand', 'force', 'max_tokens', 'target']);
     expect(props('outline')).toEqual(['path']);
@@ -101,6 +101,10 @@ describe.each<Transport>(['stdio', 'http', 'sse'])('MCP tools over %s', (transpo
     const budget = await call(conn.client, 'search', { query: 'session', k: 50, max_tokens: 60 });
     expect(budget.tokens).toBeLessThanOrEqual(60);
     expect(budget.omitted).toBeGreaterThan(0);
+    for (const mode of ['keyword', 'semantic', 'hybrid']) {
+      const answer = await call(conn.client, 'search', { query: 'get user name', mode, force: true });
+      expect(answer.mode, mode).toBe(mode);
+    }
   });
 
   it('locate finds definitions and references', async () => {

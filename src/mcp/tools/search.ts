@@ -4,6 +4,7 @@ import { flag, oneOf, optionalText, positiveInt, stringList, text } from './args
 import { defineTool } from './tool.js';
 
 const FILE_KINDS = ['code', 'test', 'doc', 'config', 'generated'] as const;
+const SEARCH_MODES = ['hybrid', 'keyword', 'semantic'] as const;
 
 export const searchTool = defineTool({
   name: 'search',
@@ -23,6 +24,7 @@ export const searchTool = defineTool({
     regex: flag('regex').describe('Treat query as a regular expression matched line by line (for exact syntax such as "TODO|FIXME").'),
     k: positiveInt('k', 10).describe('How many results (default 10).'),
     files: flag('files').describe('One result per file, best first: use it to find which files to look at.'),
+    mode: oneOf('mode', SEARCH_MODES).optional().describe('Retrieval: hybrid (default; keyword and semantic fused), keyword, or semantic. The answer says which ran.'),
     max_tokens: positiveInt('max_tokens', 2000).describe('Token budget for the results (default 6000, never above 24000): results past it are left out and counted in omitted.'),
     force: flag('force').describe('Answer even a very broad query instead of asking you to refine it (still trimmed to max_tokens); use sparingly.'),
   },
@@ -35,6 +37,7 @@ export const searchTool = defineTool({
       regex: a.regex,
       k: a.k,
       files: a.files,
+      mode: a.mode,
       force: a.force,
       maxTokens: a.max_tokens,
       session,
