@@ -25,20 +25,8 @@ import { citationProbe, gatedSearch, packContext, Repo } from '../src/engine/ind
 import { searchTerms } from '../src/search/index.js';
 import { Checkout, findMirror } from './quality/checkout.js';
 import { byRepository, loadRecords } from './quality/records.js';
-import { median, percentile, table, time, usage } from './util.js';
+import { median, percentile, PHRASE_QUERIES, table, time, usage } from './util.js';
 
-const QUERIES = [
-  'parse config file',
-  'read file contents',
-  'error handling retry',
-  'open database connection',
-  'convert string to number',
-  'walk directory tree',
-  'format date time',
-  'http request headers',
-  'cache invalidation',
-  'command line arguments',
-];
 /** Query words given to rg: the heaviest terms the query reader keeps. */
 const RG_TERMS = 12;
 /** rg output counted exactly up to this many bytes; beyond, extrapolated from the exact rate. */
@@ -145,7 +133,7 @@ async function fixedSet(opts: ReturnType<typeof options>): Promise<void> {
     await repo.index();
     const rows: (string | number)[][] = [];
     const rg = hasRipgrep();
-    for (const q of QUERIES) {
+    for (const q of PHRASE_QUERIES) {
       const b = packContext(repo, { task: q, budgetTokens: opts.budget });
       rows.push([q, b.detail, b.entries.length, b.response_tokens, b.reads_replaced_tokens, rg ? rgTokens(repo.root, q) : NaN]);
     }
@@ -161,12 +149,12 @@ async function fixedSet(opts: ReturnType<typeof options>): Promise<void> {
     };
     const overhead: (string | number)[][] = [];
     for (const [name, call] of Object.entries(calls)) {
-      const cited = QUERIES.map((q) => {
+      const cited = PHRASE_QUERIES.map((q) => {
         const r = call(q);
         return [...new Set(Array.isArray(r) ? r : (r.results ?? []).map((x) => x.path))];
       });
       const callMs: number[] = [];
-      for (let i = 0; i < ROUNDS; i++) callMs.push((await time(() => QUERIES.forEach((q) => call(q)))).ms / QUERIES.length);
+      for (let i = 0; i < ROUNDS; i++) callMs.push((await time(() => PHRASE_QUERIES.forEach((q) => call(q)))).ms / PHRASE_QUERIES.length);
       const probeMs = async () => {
         const ms: number[] = [];
         const everyRequest = () =>
@@ -175,7 +163,7 @@ async function fixedSet(opts: ReturnType<typeof options>): Promise<void> {
             for (const p of paths) probe.check(p);
           });
         for (let i = 0; i < ROUNDS * 20; i++) ms.push((await time(everyRequest)).ms);
-        return median(ms) / QUERIES.length;
+        return median(ms) / PHRASE_QUERIES.length;
       };
       const quiet = await probeMs();
       const restore = touchAll(repo.root, [...new Set(cited.flat())]);
@@ -188,9 +176,9 @@ async function fixedSet(opts: ReturnType<typeof options>): Promise<void> {
       const per = median(callMs);
       overhead.push([name, median(cited.map((c) => c.length)), per, quiet * 1000, (100 * quiet) / per, touched * 1000, (100 * touched) / per]);
     }
-    console.log(`citation status cost per call (${ROUNDS} rounds of ${QUERIES.length} queries; probe timed alone)\n`);
+    console.log(`citation status cost per call (${ROUNDS} rounds of ${PHRASE_QUERIES.length} queries; probe timed alone)\n`);
     console.log(table(['call', 'files cited', 'call ms', 'unchanged µs', 'unchanged %', 'all touched µs', 'all touched %'], overhead));
-    const sample = packContext(repo, { task: QUERIES[0]!, budgetTokens: opts.budget });
+    const sample = packContext(repo, { task: PHRASE_QUERIES[0]!, budgetTokens: opts.budget });
     const verified = countTokens(',"citation_status":"verified"');
     const note = sample.entries.length ? countTokens(JSON.stringify({ citation_status: 'stale', citation_note: citationNoteOf(repo) })) : 0;
     console.log(`\ntokens per cited item: verified +${verified}; stale with its note +${note}`);

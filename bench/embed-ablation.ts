@@ -15,7 +15,7 @@ import { Repo, repoId, search, type SearchOptions } from '../src/engine/index.js
 import { hybridFiles } from '../src/search/index.js';
 import { Checkout, findMirror } from './quality/checkout.js';
 import { averages, METRIC_NAMES, score, type Scores } from './quality/metrics.js';
-import { byRepository, loadRecords, type BenchRecord } from './quality/records.js';
+import { byRepository, loadRecords, recordOptions, type BenchRecord } from './quality/records.js';
 import { table, usage } from './util.js';
 
 const K = 10;
@@ -33,12 +33,7 @@ function options() {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
-      mirrors: { type: 'string', default: '../.mirror' },
-      repo: { type: 'string' },
-      limit: { type: 'string' },
-      work: { type: 'string', default: path.join(os.tmpdir(), 'sightline-embed-ablation') },
-      out: { type: 'string' },
-      'keep-index': { type: 'boolean', default: false },
+      ...recordOptions(path.join(os.tmpdir(), 'sightline-embed-ablation')),
       shard: { type: 'string' },
       merge: { type: 'string' },
     },

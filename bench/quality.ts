@@ -25,7 +25,7 @@ import { Bm25FileBaseline } from './baseline-bm25.js';
 import { Checkout, findMirror } from './quality/checkout.js';
 import { IndexSnapshots } from './quality/snapshot.js';
 import { averages, METRIC_NAMES, score, type Scores } from './quality/metrics.js';
-import { byRepository, loadRecords, type BenchRecord } from './quality/records.js';
+import { byRepository, loadRecords, recordOptions, type BenchRecord } from './quality/records.js';
 import { ablation, tune, type TuneCase } from './quality/tune.js';
 import { median, table, time, usage } from './util.js';
 
@@ -53,16 +53,11 @@ function options() {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
-      mirrors: { type: 'string', default: '../.mirror' },
-      repo: { type: 'string' },
-      limit: { type: 'string' },
+      ...recordOptions(path.join(os.tmpdir(), 'sightline-quality')),
       'no-history': { type: 'boolean', default: false },
       'no-graph': { type: 'boolean', default: false },
       tune: { type: 'boolean', default: false },
-      'keep-index': { type: 'boolean', default: false },
       mode: { type: 'string', default: 'hybrid' }, // keyword | semantic | hybrid: the semantic ablation
-      work: { type: 'string', default: path.join(os.tmpdir(), 'sightline-quality') },
-      out: { type: 'string' },
       verbose: { type: 'boolean', default: false },
     },
   });

@@ -8,20 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { locate, Repo, search } from '../src/engine/index.js';
-import { median, percentile, table, time, usage } from './util.js';
+import { median, percentile, PHRASE_QUERIES, table, time, usage } from './util.js';
 
-const PHRASES = [
-  'parse config file',
-  'read file contents',
-  'error handling retry',
-  'open database connection',
-  'convert string to number',
-  'walk directory tree',
-  'format date time',
-  'http request headers',
-  'cache invalidation',
-  'command line arguments',
-];
 const IDENTIFIER_COUNT = 20;
 const ROUNDS = 5;
 
@@ -57,8 +45,8 @@ async function main(): Promise<void> {
       rows.push([label, queries.length, median(ours), percentile(ours, 95), rg ? median(theirs) : NaN, rg ? percentile(theirs, 95) : NaN, rg ? median(theirs) / median(ours) : NaN]);
     };
     await add('search: identifiers', identifiers, (q) => search(repo, { query: q, k: 10 }), (q) => q);
-    await add('search: phrases', PHRASES, (q) => search(repo, { query: q, k: 10 }), (q) => q.split(' ').join('|'));
-    await add('search --files: phrases', PHRASES, (q) => search(repo, { query: q, k: 10, files: true }), (q) => q.split(' ').join('|'));
+    await add('search: phrases', PHRASE_QUERIES, (q) => search(repo, { query: q, k: 10 }), (q) => q.split(' ').join('|'));
+    await add('search --files: phrases', PHRASE_QUERIES, (q) => search(repo, { query: q, k: 10, files: true }), (q) => q.split(' ').join('|'));
     await add('locate: identifiers', identifiers, (q) => locate(repo, { query: q, maxResults: 50 }), (q) => `\\b${q}\\b`);
     repo.close();
     console.log(`repository: ${repo.root}; ${ROUNDS} rounds; in-process sightline vs rg -n -i (spawned)${rg ? '' : ' — rg not installed'}\n`);

@@ -39,3 +39,17 @@ export function usage(text: string): never {
   process.stderr.write(text.trim() + '\n');
   process.exit(2);
 }
+
+/** Everyday phrase queries, shared by the query and budget benchmarks so their numbers describe the same questions. */
+export const PHRASE_QUERIES = [
+  'parse config file',
+  'read file contents',
+  'error handling retry',
+  'open database connection',
+  'convert string to number',
+  'walk directory tree',
+  'format date time',
+  'http request headers',
+  'cache invalidation',
+  'command line arguments',
+];

@@ -37,3 +37,15 @@ export function byRepository(records: BenchRecord[]): Map<string, BenchRecord[]>
   }
   return out;
 }
+
+/** The command-line options every benchmark over records shares (for node:util parseArgs). */
+export function recordOptions(defaultWork: string) {
+  return {
+    mirrors: { type: 'string', default: '../.mirror' },
+    repo: { type: 'string' },
+    limit: { type: 'string' },
+    'keep-index': { type: 'boolean', default: false },
+    work: { type: 'string', default: defaultWork },
+    out: { type: 'string' },
+  } as const;
+}
