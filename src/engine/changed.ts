@@ -4,8 +4,8 @@
  * edits before re-indexing). No git: the same walk the index uses, the stat fast-path for files
  * untouched since they were read, and a digest comparison for the rest.
  */
-import type { StoredFile } from '../store/index.js';
-import { readSource, walk, type WalkedFile } from '../walk/index.js';
+import { unchangedSince, walkOptions } from '../index/index.js';
+import { readSource, walk } from '../walk/index.js';
 import { repoPath } from './paths.js';
 import type { Repo } from './repo.js';
 
@@ -24,23 +24,11 @@ export interface ChangedEnvelope {
 
 const MAX_IMPACT = 200;
 
-/** Same as the indexer's fast-path: same size, and last modified before it was read. */
-function untouched(file: WalkedFile, stored: StoredFile): boolean {
-  return file.size === stored.size && file.mtimeMs < stored.indexedAtMs;
-}
-
 export async function changed(repo: Repo, userPath?: string): Promise<ChangedEnvelope> {
   const scope = userPath?.trim() ? repoPath(repo, userPath) : '';
   const inScope = (p: string) => scope === '' || p === scope || p.startsWith(`${scope}/`);
   const { config } = repo;
-  const walked = await walk({
-    root: repo.root,
-    gitignore: config.gitignore,
-    include: config.include,
-    exclude: config.exclude,
-    excludeDirs: config.excludeDirs,
-    maxFileBytes: config.maxFileBytes,
-  });
+  const walked = await walk(walkOptions(repo.root, config));
   const stored = new Map(repo.store.files.list().filter((f) => inScope(f.path)).map((f) => [f.path, f]));
   const skipped = new Map(repo.store.skipped().map((s) => [s.path, s]));
   const added: string[] = [];
@@ -50,7 +38,7 @@ export async function changed(repo: Repo, userPath?: string): Promise<ChangedEnv
     if (!inScope(file.path)) continue;
     const prev = stored.get(file.path);
     stored.delete(file.path);
-    if (prev && untouched(file, prev)) {
+    if (prev && unchangedSince(file, prev.size, prev.indexedAtMs)) {
       unchanged++;
       continue;
     }

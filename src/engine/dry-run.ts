@@ -2,6 +2,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { languageOf } from '../parse/index.js';
+import { walkOptions } from '../index/index.js';
 import { isBinary, walk } from '../walk/index.js';
 import type { Repo } from './repo.js';
 
@@ -44,14 +45,7 @@ function countBy(keys: string[]): Record<string, number> {
 
 export async function dryRun(repo: Repo): Promise<DryRunReport> {
   const { config } = repo;
-  const walked = await walk({
-    root: repo.root,
-    gitignore: config.gitignore,
-    include: config.include,
-    exclude: config.exclude,
-    excludeDirs: config.excludeDirs,
-    maxFileBytes: config.maxFileBytes,
-  });
+  const walked = await walk(walkOptions(repo.root, config));
   const binary = await Promise.all(walked.files.map((f) => sniffBinary(f.abs)));
   const files = walked.files.filter((_, i) => !binary[i]);
   const skippedReasons = [...walked.skipped.map((s) => s.reason), ...binary.filter(Boolean).map(() => 'binary')];

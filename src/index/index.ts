@@ -1,5 +1,6 @@
 /** The indexing pipeline (walk → diff → parse → store), run as a job, kept live by a watcher and a reconcile timer. */
 export { indexRepository } from './indexer.js';
+export { unchangedSince, walkOptions } from './survey.js';
 export type { IndexOptions, IndexPhase, IndexProgress, IndexSummary } from './indexer.js';
 export { holderDead, interrupted, lockLive, runIndexJob, withIndexLock, type JobHooks, type JobOptions, type Lease } from './job.js';
 export { Coalescer } from './coalesce.js';

@@ -21,7 +21,7 @@ import type { WalkedFile } from '../walk/index.js';
 import { embedPass, type EmbedSummary } from './embed-pass.js';
 import { indexHistory } from './history.js';
 import { createPreparer } from './pool.js';
-import { survey } from './survey.js';
+import { survey, unchangedSince } from './survey.js';
 import type { Prepared } from './prepare.js';
 
 export type IndexPhase = 'walking' | 'parsing' | 'writing' | 'embedding' | 'done';
@@ -65,11 +65,6 @@ const BATCH_FILES = 64;
 const READ_CONCURRENCY = 8;
 
 type Task = { file: WalkedFile; stored?: StoredFile };
-
-/** The stat fast-path: same size, and modified strictly before it was last read. */
-function unchangedSince(file: WalkedFile, size: number, readAtMs: number): boolean {
-  return file.size === size && file.mtimeMs < readAtMs;
-}
 
 export async function indexRepository(
   root: string,

@@ -7,7 +7,7 @@
  */
 import type { Config } from '../config/index.js';
 import type { SkippedFile, Store, StoredFile } from '../store/index.js';
-import { walk, walkPaths, type WalkOptions, type WalkResult } from '../walk/index.js';
+import { walk, walkPaths, type WalkedFile, type WalkOptions, type WalkResult } from '../walk/index.js';
 
 export interface Survey {
   walked: WalkResult;
@@ -16,8 +16,9 @@ export interface Survey {
   skippedBefore: Map<string, SkippedFile>;
 }
 
-export async function survey(root: string, store: Store, config: Config, paths?: readonly string[]): Promise<Survey> {
-  const options: WalkOptions = {
+/** The walk the configuration asks for: every pass, `changed` and the dry run see the same files. */
+export function walkOptions(root: string, config: Config): WalkOptions {
+  return {
     root,
     gitignore: config.gitignore,
     include: config.include,
@@ -25,6 +26,15 @@ export async function survey(root: string, store: Store, config: Config, paths?:
     excludeDirs: config.excludeDirs,
     maxFileBytes: config.maxFileBytes,
   };
+}
+
+/** The stat fast-path: same size, and modified strictly before it was last read. */
+export function unchangedSince(file: WalkedFile, size: number, readAtMs: number): boolean {
+  return file.size === size && file.mtimeMs < readAtMs;
+}
+
+export async function survey(root: string, store: Store, config: Config, paths?: readonly string[]): Promise<Survey> {
+  const options = walkOptions(root, config);
   const scoped = paths && (await walkPaths(options, paths));
   if (!scoped || scoped.directories.length > 0) {
     return {
