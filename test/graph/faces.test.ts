@@ -42,7 +42,7 @@ describe('CLI', () => {
 
   it('related and changed', () => {
     const rel = JSON.parse(cli('related', 'src/auth/session.ts', '--json').stdout);
-    expect(rel.tests).toEqual([{ path: 'test/session.test.ts', reasons: ['imports-it', 'named-after-it'] }]);
+    expect(rel.tests).toEqual([{ path: 'test/session.test.ts', reasons: ['imports-it', 'named-after-it'], citation_status: 'verified' }]);
     const ch = cli('changed', '--json');
     expect(ch.code, ch.stderr).toBe(0);
     expect(JSON.parse(ch.stdout)).toMatchObject({ status: 'ok', added: [], removed: [] });
@@ -95,6 +95,7 @@ describe('MCP', () => {
     expect(overview.entry_points.map((p: { path: string }) => p.path)).toContain('src/main.ts');
     const rel = await call(conn.client, 'related', { path: 'src/util/crypto.ts' });
     expect(rel.dependents.map((f: { path: string }) => f.path)).toEqual(['src/auth/session.ts']);
+    expect(rel).toMatchObject({ citation_status: 'verified', dependents: [{ path: 'src/auth/session.ts', citation_status: 'verified' }] });
     const ch = await call(conn.client, 'changed', {});
     expect(ch).toMatchObject({ status: 'ok', modified: [] });
   });
