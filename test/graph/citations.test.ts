@@ -2,9 +2,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changed, related, Repo } from '../../src/engine/index.js';
+import { changed, related, type Repo } from '../../src/engine/index.js';
 import { renderRelated } from '../../src/cli/render-graph.js';
-import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
+import { openRepo, type OpenedRepo } from './helpers.js';
 
 const FILES: Record<string, string> = {
   'src/app.ts': "import { kept } from './kept.js';\nimport { edited } from './edited.js';\nimport { gone } from './gone.js';\n\nexport function app(): number {\n  return kept() + edited() + gone();\n}\n",
@@ -15,21 +15,14 @@ const FILES: Record<string, string> = {
   'test/app.test.ts': "import { app } from '../src/app.js';\n\napp();\n",
 };
 
+let fx: OpenedRepo;
 let root: string;
-let home: string;
 let repo: Repo;
-
 beforeAll(async () => {
-  root = makeRepo(FILES);
-  home = tempDir('sightline-home-');
-  repo = Repo.open(root, { flags: { home, embedder: 'none' }, env: {} });
-  await repo.index();
+  fx = await openRepo(FILES);
+  ({ root, repo } = fx);
 });
-afterAll(() => {
-  repo.close();
-  removeDir(root);
-  removeDir(home);
-});
+afterAll(() => fx.close());
 
 const statusOf = (list: { path: string; citation_status: string }[]) => Object.fromEntries(list.map((f) => [f.path, f.citation_status]));
 

@@ -1,7 +1,7 @@
 /** Context expansion (engine expand over graph/expand.ts) and locate's references from the graph. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expand, locate, Repo } from '../../src/engine/index.js';
-import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
+import { expand, locate, type Repo } from '../../src/engine/index.js';
+import { openRepo, type OpenedRepo } from './helpers.js';
 
 /** A method long enough to be chunked on its own. */
 const method = (name: string, call = '') =>
@@ -24,20 +24,13 @@ const FILES: Record<string, string> = {
   ].join('\n'),
 };
 
-let root: string;
-let home: string;
+let fx: OpenedRepo;
 let repo: Repo;
 beforeAll(async () => {
-  root = makeRepo(FILES);
-  home = tempDir('sightline-home-');
-  repo = Repo.open(root, { flags: { home, embedder: 'none' }, env: {} });
-  await repo.index();
+  fx = await openRepo(FILES);
+  repo = fx.repo;
 });
-afterAll(() => {
-  repo.close();
-  removeDir(root);
-  removeDir(home);
-});
+afterAll(() => fx.close());
 
 describe('expand', () => {
   const secondLine = () => FILES['src/big.ts']!.split('\n').findIndex((l) => l.includes('second(): number')) + 1;
