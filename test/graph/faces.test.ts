@@ -33,6 +33,12 @@ describe('CLI', () => {
     expect(text.stdout).toContain('via ');
   });
 
+  it('search --expand lists the expansions after the results', () => {
+    const text = cli('search', 'createSession', '-k', '1', '--expand');
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/\nexpanded:\n.*imported-by:/);
+  });
+
   it('explore refuses a huge blast radius with a refine answer, and says what to narrow', () => {
     const r = cli('explore', '--relation', 'callers', '--anchor', 'log', '--json');
     expect(r.code).toBe(0);
@@ -96,6 +102,9 @@ describe('MCP', () => {
     const rel = await call(conn.client, 'related', { path: 'src/util/crypto.ts' });
     expect(rel.dependents.map((f: { path: string }) => f.path)).toEqual(['src/auth/session.ts']);
     expect(rel).toMatchObject({ citation_status: 'verified', dependents: [{ path: 'src/auth/session.ts', citation_status: 'verified' }] });
+    const found = await call(conn.client, 'search', { query: 'createSession', k: 1, expand: true });
+    const at = `${found.results[0].path}:${found.results[0].start_line}`;
+    expect(found.expansions.flatMap((x: { reasons: string[] }) => x.reasons)).toContain(`imported-by:${at}`);
     const ch = await call(conn.client, 'changed', {});
     expect(ch).toMatchObject({ status: 'ok', modified: [] });
   });

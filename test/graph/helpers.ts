@@ -1,6 +1,6 @@
 /** Fixture repositories indexed straight into a store, and a readable view of their edges. */
 import path from 'node:path';
-import { defaultConfig } from '../../src/config/index.js';
+import { defaultConfig, type Config } from '../../src/config/index.js';
 import { Repo } from '../../src/engine/index.js';
 import { indexRepository, type IndexSummary } from '../../src/index/index.js';
 import { Store } from '../../src/store/index.js';
@@ -40,11 +40,11 @@ export interface OpenedRepo {
   close(): void;
 }
 
-/** A fixture repository opened and indexed through the engine (keyword-only). */
-export async function openRepo(files: Record<string, string>): Promise<OpenedRepo> {
+/** A fixture repository opened and indexed through the engine (keyword-only unless `flags` say otherwise). */
+export async function openRepo(files: Record<string, string>, flags: Partial<Config> = {}): Promise<OpenedRepo> {
   const root = makeRepo(files);
   const home = tempDir('sightline-home-');
-  const repo = Repo.open(root, { flags: { home, embedder: 'none' }, env: {} });
+  const repo = Repo.open(root, { flags: { home, embedder: 'none', ...flags }, env: {} });
   await repo.index();
   return {
     root,
