@@ -81,13 +81,14 @@ export function buildProgram(): Command {
       .option('--regex', 'treat the query as a regular expression, matched line by line')
       .option('--force', 'answer even a very broad query instead of asking to refine it (still trimmed to --max-tokens)')
       .option('--max-tokens <n>', 'trim the results to this many tokens (default 6000, never above 24000)', positiveInt)
+      .option('--expand', 'also show the chunks around each result: neighbours, class or module siblings, imported definitions')
       .option('--session <id>', 'count refusals across calls under this name: after 3 in a row the gate opens')
       .addHelpText('after', examples('sightline search "parse config file"', 'sightline search getUserName --files -k 5', 'sightline search "TODO|FIXME" --regex --scope src', 'sightline search "retry backoff" --json --session task-42', 'sightline search "dates shift by an hour" --mode semantic')),
-  ).action(async (words: string[], o: CommonOptions & { k?: number; files?: boolean; mode?: SearchMode; scope?: string; exclude?: string[]; kind?: string[]; regex?: boolean; force?: boolean; maxTokens?: number; session?: string }) => {
+  ).action(async (words: string[], o: CommonOptions & { k?: number; files?: boolean; mode?: SearchMode; scope?: string; exclude?: string[]; kind?: string[]; regex?: boolean; force?: boolean; maxTokens?: number; expand?: boolean; session?: string }) => {
     await withRepo(o, async (repo) => {
       await indexOnFirstUse(repo);
       const query = words.join(' ');
-      const answer = gatedSearch(repo, { query, k: o.k, files: o.files, mode: o.mode, scope: o.scope, exclude: o.exclude, kind: o.kind, regex: o.regex, force: o.force, maxTokens: o.maxTokens, session: o.session });
+      const answer = gatedSearch(repo, { query, k: o.k, files: o.files, mode: o.mode, scope: o.scope, exclude: o.exclude, kind: o.kind, regex: o.regex, force: o.force, maxTokens: o.maxTokens, expand: o.expand, session: o.session });
       emit(o, answer, orRefine(render.renderSearch));
     });
   });

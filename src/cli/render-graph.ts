@@ -1,5 +1,5 @@
 /** Human-readable rendering of the code graph's answers: explore, related, changed. */
-import type { ChangedEnvelope, ExploreEnvelope, ExploreOverviewEnvelope, RelatedEnvelope, RelatedFile } from '../engine/index.js';
+import type { ChangedEnvelope, ExploreEnvelope, ExploreOverviewEnvelope, RelatedEnvelope } from '../engine/index.js';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -39,16 +39,16 @@ function renderOverview(e: ExploreOverviewEnvelope): string {
   return lines.join('\n');
 }
 
-function files(title: string, list: RelatedFile[]): string[] {
+function files(title: string, list: RelatedEnvelope['imports']): string[] {
   if (list.length === 0) return [`${title}: none`];
-  return [`${title}:`, ...list.map((f) => `  ${f.path}  ${f.kinds.join(',')} lines ${f.lines.slice(0, 8).join(',')}${f.lines.length > 8 ? ',…' : ''}${f.symbols.length ? `  ${f.symbols.slice(0, 5).join(', ')}${f.symbols.length > 5 ? ', …' : ''}` : ''}`)];
+  return [`${title}:`, ...list.map((f) => `  ${f.path}  ${f.kinds.join(',')} lines ${f.lines.slice(0, 8).join(',')}${f.lines.length > 8 ? ',…' : ''}${f.symbols.length ? `  ${f.symbols.slice(0, 5).join(', ')}${f.symbols.length > 5 ? ', …' : ''}` : ''}${cite(f)}`)];
 }
 
 export function renderRelated(e: RelatedEnvelope): string {
-  const lines = [`${e.path}${e.language ? ` (${e.language})` : ''}`, ...files('uses', e.imports)];
+  const lines = [`${e.path}${e.language ? ` (${e.language})` : ''}${cite(e)}`, ...files('uses', e.imports)];
   if (e.external.length) lines.push(`external: ${e.external.map((x) => x.module).join(', ')}`);
   lines.push(...files('used by', e.dependents));
-  lines.push(e.tests.length ? 'tests:' : 'tests: none found', ...e.tests.map((t) => `  ${t.path}  (${t.reasons.join(', ')})`));
+  lines.push(e.tests.length ? 'tests:' : 'tests: none found', ...e.tests.map((t) => `  ${t.path}  (${t.reasons.join(', ')})${cite(t)}`));
   return lines.join('\n');
 }
 
@@ -57,7 +57,7 @@ export function renderChanged(e: ChangedEnvelope): string {
   for (const [mark, list] of [['A', e.added], ['M', e.modified], ['D', e.removed]] as const) for (const p of list) lines.push(`  ${mark} ${p}`);
   if (e.impact.length) {
     lines.push('indexed files that depend on them:');
-    for (const i of e.impact) lines.push(`  ${i.path}  → ${i.depends_on.join(', ')}  (lines ${i.lines.slice(0, 8).join(',')})`);
+    for (const i of e.impact) lines.push(`  ${i.path}  → ${i.depends_on.join(', ')}  (lines ${i.lines.slice(0, 8).join(',')})${cite(i)}`);
   }
   return lines.join('\n');
 }

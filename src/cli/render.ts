@@ -26,15 +26,19 @@ export function renderIndexSummary(s: IndexSummary): string {
   ].join('\n');
 }
 
-export function renderSearch(e: SearchEnvelope): string {
+function renderItems(items: SearchEnvelope['results'], score: boolean): string[] {
+  return items.map((r) => {
+    const where = `${r.path}:${r.start_line}-${r.end_line}`;
+    const head = `${where}${r.symbol ? `  ${r.symbol}` : ''}  ${score ? `[${r.score}] ` : ''}${r.reasons.join(' ')}`;
+    return r.snippet ? `${head}\n${indent(r.snippet)}` : head;
+  });
+}
+
+export function renderSearch(e: SearchEnvelope & { expansions?: SearchEnvelope['results'] }): string {
   if (e.results.length === 0) return `no results for "${e.query}"`;
-  return e.results
-    .map((r) => {
-      const where = `${r.path}:${r.start_line}-${r.end_line}`;
-      const head = `${where}${r.symbol ? `  ${r.symbol}` : ''}  [${r.score}] ${r.reasons.join(' ')}`;
-      return r.snippet ? `${head}\n${indent(r.snippet)}` : head;
-    })
-    .join('\n');
+  const lines = renderItems(e.results, true);
+  if (e.expansions?.length) lines.push('expanded:', ...renderItems(e.expansions, false));
+  return lines.join('\n');
 }
 
 export function renderLocate(e: LocateEnvelope): string {

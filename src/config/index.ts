@@ -37,6 +37,7 @@ const RANGES = {
   cutoffOutlierRatio: [1, 100],
   cutoffSafeHarbor: [0, 100],
   queryCacheSize: [0, 10_000],
+  expandImports: [0, 20],
 } as const satisfies Record<string, readonly [number, number]>;
 
 export const ConfigSchema = z.object({
@@ -74,6 +75,7 @@ export const ConfigSchema = z.object({
   cutoffOutlierRatio: z.number().describe('cutoff: a top score this many times the second is judged against the second'),
   cutoffSafeHarbor: z.number().int().describe('cutoff: the first N results face only the floor'),
   queryCacheSize: z.number().int().describe('cache: answers kept per repository (0: off)'),
+  expandImports: z.number().int().describe('expansion: definitions from other files a hit uses, added per hit when search or context expands (0: off)'),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigKey = keyof Config;
@@ -115,6 +117,7 @@ export function defaultConfig(): Config {
     cutoffOutlierRatio: 3,
     cutoffSafeHarbor: 3,
     queryCacheSize: 50,
+    expandImports: 2,
   };
 }
 

@@ -4,8 +4,10 @@
  * edits before re-indexing). No git: the same walk the index uses, the stat fast-path for files
  * untouched since they were read, and a digest comparison for the rest.
  */
+import type { Citation } from '../cite/index.js';
 import { unchangedSince, walkOptions } from '../index/index.js';
 import { readSource, walk } from '../walk/index.js';
+import { citationProbe } from './gated.js';
 import { repoPath } from './paths.js';
 import type { Repo } from './repo.js';
 
@@ -18,8 +20,11 @@ export interface ChangedEnvelope {
   removed: string[];
   /** Files compared and found identical (most by stat alone). */
   unchanged: number;
-  /** Unchanged indexed files that refer to a modified or removed file's definitions. */
-  impact: { path: string; depends_on: string[]; lines: number[] }[];
+  /**
+   * Unchanged indexed files that refer to a modified or removed file's definitions, cited (a file
+   * written since this walk compared it is no longer verified).
+   */
+  impact: ({ path: string; depends_on: string[]; lines: number[] } & Citation)[];
 }
 
 const MAX_IMPACT = 200;
@@ -69,9 +74,11 @@ export async function changed(repo: Repo, userPath?: string): Promise<ChangedEnv
     modified: modified.sort(),
     removed: removed.sort(),
     unchanged,
-    impact: [...impact.entries()]
-      .map(([path, e]) => ({ path, depends_on: [...e.depends].sort(), lines: [...e.lines].sort((a, b) => a - b) }))
-      .sort((a, b) => b.lines.length - a.lines.length || a.path.localeCompare(b.path))
-      .slice(0, MAX_IMPACT),
+    impact: citationProbe(repo).cite(
+      [...impact.entries()]
+        .map(([path, e]) => ({ path, depends_on: [...e.depends].sort(), lines: [...e.lines].sort((a, b) => a - b) }))
+        .sort((a, b) => b.lines.length - a.lines.length || a.path.localeCompare(b.path))
+        .slice(0, MAX_IMPACT),
+    ),
   };
 }

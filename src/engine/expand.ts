@@ -1,11 +1,15 @@
 /**
  * Context expansion for retrieved results (search hits, context slices): the neighbouring
- * chunks, the other members of the same class or module, and — when asked — the definitions a
- * hit uses from other files. Each added item names the chunk it was added for in its reasons.
+ * chunks, the other members of the same class or module, and the definitions a hit uses from
+ * other files (config `expandImports` per hit; 0 turns them off). Each added item names the hit it
+ * was added for in its reasons (`neighbor-of:<path>:<line>`, `sibling-of:…`, `imported-by:…`).
  */
+import { trimToBudget, type Trimmed } from '../budget/index.js';
+import type { Citation, CitationProbe } from '../cite/index.js';
 import { expandChunks, type ExpandOptions } from '../graph/index.js';
 import type { ResultItem } from './envelope.js';
 import type { Repo } from './repo.js';
+import { snippetFor } from './snippet.js';
 
 export type { ExpandOptions } from '../graph/index.js';
 
@@ -16,8 +20,10 @@ export interface ExpandedItem extends ResultItem {
   tokens: number;
 }
 
+type Hit = Pick<ResultItem, 'path' | 'start_line'>;
+
 /** Chunk ids of the chunks that hold each hit's first line (in hit order). */
-export function chunkIdsOf(repo: Repo, hits: Pick<ResultItem, 'path' | 'start_line'>[]): number[] {
+export function chunkIdsOf(repo: Repo, hits: Hit[]): number[] {
   const ids: number[] = [];
   for (const h of hits) {
     const file = repo.store.files.get(h.path);
@@ -27,7 +33,12 @@ export function chunkIdsOf(repo: Repo, hits: Pick<ResultItem, 'path' | 'start_li
   return ids;
 }
 
-export function expand(repo: Repo, hits: Pick<ResultItem, 'path' | 'start_line'>[], options: ExpandOptions = {}): ExpandedItem[] {
+/** The configured expansion: neighbours and siblings always, imported definitions as `expandImports` says. */
+export function expansionOptions(repo: Repo): ExpandOptions {
+  return { imports: repo.config.expandImports };
+}
+
+export function expand(repo: Repo, hits: Hit[], options: ExpandOptions = {}): ExpandedItem[] {
   return expandChunks(repo.store, chunkIdsOf(repo, hits), options).map(({ chunk, path, reasons }) => ({
     path,
     start_line: chunk.startLine,
@@ -40,4 +51,16 @@ export function expand(repo: Repo, hits: Pick<ResultItem, 'path' | 'start_line'>
     text: chunk.text,
     tokens: chunk.tokens,
   }));
+}
+
+/**
+ * Search's expansions of the results it delivers: located and cited like results, each with the
+ * opening lines of its chunk as a snippet, best first while they fit what the results left of
+ * the token budget.
+ */
+export function expandResults(repo: Repo, results: Hit[], budget: number, probe: CitationProbe): Trimmed<ResultItem & Citation> {
+  const items = expand(repo, results, expansionOptions(repo)).map(
+    ({ chunk_id: _id, text, tokens: _tokens, ...item }): ResultItem => ({ ...item, snippet: snippetFor(text, item.start_line, new Set()) }),
+  );
+  return trimToBudget(probe.cite(items), Math.max(0, budget));
 }

@@ -2,9 +2,11 @@
  * `related`: one file's neighbourhood in the code graph, so an agent can move around without
  * reading files to infer it — what the file uses, what uses it, and which tests cover it.
  */
+import type { Citation } from '../cite/index.js';
 import { SightlineError } from '../errors/index.js';
 import { closeness, confidenceRank, testsByName } from '../graph/index.js';
 import type { Confidence, StoredLink } from '../store/index.js';
+import { citationProbe } from './gated.js';
 import { repoPath } from './paths.js';
 import type { Repo } from './repo.js';
 
@@ -20,18 +22,22 @@ export interface RelatedFile {
   confidence: Confidence;
 }
 
-export interface RelatedEnvelope {
+/**
+ * Every location is cited: the envelope for the file itself (the lines of `imports` and
+ * `external` are in it), and each listed file for its own entry.
+ */
+export interface RelatedEnvelope extends Citation {
   status: 'ok';
   path: string;
   language: string | null;
   /** Indexed files this file refers to (imports, calls, types, bases). */
-  imports: RelatedFile[];
+  imports: (RelatedFile & Citation)[];
   /** Imports that resolve to nothing indexed (external packages, the standard library). */
   external: { module: string; names: string[]; line: number }[];
   /** Indexed files that refer to this file's definitions. */
-  dependents: RelatedFile[];
+  dependents: (RelatedFile & Citation)[];
   /** Test files covering it: they import it, or they are named after it. */
-  tests: { path: string; reasons: string[] }[];
+  tests: ({ path: string; reasons: string[] } & Citation)[];
 }
 
 const MAX_LIST = 100;
@@ -89,16 +95,20 @@ export function related(repo: Repo, userPath: string): RelatedEnvelope {
   const tests = new Map<string, Set<string>>();
   for (const d of dependents) if (kinds.get(d.path) === 'test') tests.set(d.path, new Set(['imports-it']));
   for (const t of testsByName(path, testFiles)) tests.set(t, new Set([...(tests.get(t) ?? []), 'named-after-it']));
+  const probe = citationProbe(repo);
   return {
     status: 'ok',
     path,
     language: file.language,
-    imports,
+    ...probe.check(path),
+    imports: probe.cite(imports),
     external: [...external.values()].slice(0, MAX_LIST),
-    dependents,
-    tests: [...tests.entries()]
-      .map(([p, reasons]) => ({ path: p, reasons: [...reasons].sort() }))
-      .sort((a, b) => b.reasons.length - a.reasons.length || closeness(path, b.path) - closeness(path, a.path) || a.path.localeCompare(b.path))
-      .slice(0, MAX_LIST),
+    dependents: probe.cite(dependents),
+    tests: probe.cite(
+      [...tests.entries()]
+        .map(([p, reasons]) => ({ path: p, reasons: [...reasons].sort() }))
+        .sort((a, b) => b.reasons.length - a.reasons.length || closeness(path, b.path) - closeness(path, a.path) || a.path.localeCompare(b.path))
+        .slice(0, MAX_LIST),
+    ),
   };
 }

@@ -4,11 +4,12 @@
  * a refine answer, one that passes gets its first k results, cited and
  * trimmed to the token budget.
  */
-import { relevantHits, scopeSuggestions, termSuggestions, type GateHit, type RefineEnvelope, type Yield } from '../budget/index.js';
+import { relevantHits, scopeSuggestions, termSuggestions, trimBudget, type GateHit, type RefineEnvelope, type Yield } from '../budget/index.js';
 import type { Citation } from '../cite/index.js';
 import { searchTerms } from '../search/index.js';
 import type { ResultItem, SearchEnvelope } from './envelope.js';
-import { limitsOf, runGate, type GatedFields, type GateOptions } from './gated.js';
+import { expandResults } from './expand.js';
+import { citationProbe, limitsOf, runGate, type GatedFields, type GateOptions } from './gated.js';
 import { coverage, queryWeights, rarity, termsOf } from './relevance.js';
 import type { Repo } from './repo.js';
 import { DEFAULT_K, search, type SearchOptions } from './search.js';
@@ -17,6 +18,15 @@ export type CitedResult = ResultItem & Citation & { tokens: number };
 
 export interface GatedSearchEnvelope extends Omit<SearchEnvelope, 'results'>, GatedFields {
   results: CitedResult[];
+  /** With `expand`: chunks added around the results (kind `expansion`), each naming the result it was added for. */
+  expansions?: CitedResult[];
+  /** Expansions left out because the results had used the token budget (`tokens` counts those delivered). */
+  expansions_omitted?: number;
+}
+
+export interface ExpandOption {
+  /** Add the neighbouring chunks, the siblings under the same class or module, and the imported definitions of each result. */
+  expand?: boolean;
 }
 
 interface Matches {
@@ -52,8 +62,9 @@ function matches(repo: Repo, options: SearchOptions, pool: number): Matches {
   return { envelope, hits, terms };
 }
 
-export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions): GatedSearchEnvelope | RefineEnvelope {
+export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions & ExpandOption): GatedSearchEnvelope | RefineEnvelope {
   const limits = limitsOf(repo, options);
+  const probe = options.probe ?? citationProbe(repo);
   const k = options.k ?? DEFAULT_K;
   // An invalid k goes to search as it is, which refuses it with the reason.
   const pool = Number.isInteger(k) && k >= 1 ? Math.max(k, limits.maxHits * 2) : k;
@@ -62,7 +73,7 @@ export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions): G
     const n = relevantHits(matches(repo, narrowed, pool).hits, limits).length;
     return { hits: n, estTokens: Math.round(n * perHit) };
   };
-  const outcome = runGate(repo, options, {
+  const outcome = runGate(repo, { ...options, probe }, {
     hits: found.hits,
     items: found.envelope.results.slice(0, k),
     suggest: (hits, summary) => {
@@ -79,5 +90,9 @@ export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions): G
   // A keyword total counts the hits the gate counted (those at least min_relevance), so it is what would_yield promised.
   const { results: _all, ...rest } = found.envelope;
   const total = options.regex ? found.envelope.total : outcome.summary.total_found;
-  return { ...rest, total, results: outcome.results, ...outcome.fields };
+  if (!options.expand) return { ...rest, total, results: outcome.results, ...outcome.fields };
+  // Expansions come after every result and only in what the results left of the budget.
+  const added = expandResults(repo, outcome.results, trimBudget(limits, options.maxTokens) - outcome.fields.tokens, probe);
+  const fields = { ...outcome.fields, tokens: outcome.fields.tokens + added.tokens };
+  return { ...rest, total, results: outcome.results, expansions: added.kept, ...(added.omitted ? { expansions_omitted: added.omitted } : {}), ...fields };
 }

@@ -67,6 +67,7 @@ export class GraphContext {
   private readonly scopes = new Map<number, FileScope>();
   private readonly memo = new Map<number, Resolution>();
   private readonly active = new Set<number>();
+  private readonly lookups = new Map<string, EdgeTarget[]>();
   /** Edges the pass answered, to be written. */
   readonly answered = new Map<number, Resolution>();
 
@@ -128,6 +129,16 @@ export class GraphContext {
     } finally {
       this.active.delete(edge.id);
     }
+  }
+
+  /** A lookup computed once per pass (the pass reads the index as of its start). */
+  memoised(key: string, compute: () => EdgeTarget[]): EdgeTarget[] {
+    let found = this.lookups.get(key);
+    if (!found) {
+      found = compute();
+      this.lookups.set(key, found);
+    }
+    return found;
   }
 
   /** What a file's imports bind, built from their resolutions. */

@@ -1,10 +1,11 @@
 /**
  * Context expansion around retrieved chunks: what an engineer would glance at next. Each added
- * chunk says why it was added, naming the chunk it was added for:
+ * chunk says why it was added, naming the chunk it was added for by where it starts
+ * (`<path>:<line>`, the location a search result or a context unit shows):
  *
- *   neighbor-of:<id>   the chunk just before or after, in the same file
- *   sibling-of:<id>    another member of the same class / module (same enclosing definition)
- *   import-of:<id>     the definition, in another file, of something the chunk refers to
+ *   neighbor-of:<at>    the chunk just before or after, in the same file
+ *   sibling-of:<at>     another member of the same class / module (same enclosing definition)
+ *   imported-by:<at>    the definition, in another file, of something the chunk refers to
  *
  * Seeds are never repeated, and a chunk reached twice keeps every reason.
  */
@@ -66,10 +67,11 @@ export function expandChunks(store: Store, seedIds: number[], options: ExpandOpt
     const seed = seeds.get(id);
     const path = seed ? paths.get(seed.fileId)?.path : undefined;
     if (!seed || !path) continue;
+    const at = `${path}:${seed.startLine}`;
     const list = chunksOf(seed.fileId);
-    const at = list.findIndex((c) => c.id === seed.id);
+    const index = list.findIndex((c) => c.id === seed.id);
     for (let d = 1; d <= opts.neighbors; d++) {
-      for (const c of [list[at - d], list[at + d]]) if (c) add(c, path, `neighbor-of:${id}`);
+      for (const c of [list[index - d], list[index + d]]) if (c) add(c, path, `neighbor-of:${at}`);
     }
     const container = containerOf(seed.symbol);
     if (container && opts.siblings > 0) {
@@ -77,7 +79,7 @@ export function expandChunks(store: Store, seedIds: number[], options: ExpandOpt
         .filter((c) => c.symbol !== null && c.symbol !== seed.symbol && c.symbol.startsWith(`${container}.`))
         .sort((a, b) => Math.abs(a.ord - seed.ord) - Math.abs(b.ord - seed.ord));
       let taken = 0;
-      for (const c of siblings) if (taken < opts.siblings && add(c, path, `sibling-of:${id}`)) taken++;
+      for (const c of siblings) if (taken < opts.siblings && add(c, path, `sibling-of:${at}`)) taken++;
     }
     if (opts.imports > 0) {
       let taken = 0;
@@ -85,7 +87,7 @@ export function expandChunks(store: Store, seedIds: number[], options: ExpandOpt
         if (taken >= opts.imports) break;
         if (!link.target || link.targetFile === null || link.targetFile === seed.fileId || link.status !== 'resolved') continue;
         const def = chunksOf(link.targetFile).find((c) => c.startLine <= link.target!.startLine && link.target!.startLine <= c.endLine);
-        if (def && add(def, link.targetPath!, `import-of:${id}`)) taken++;
+        if (def && add(def, link.targetPath!, `imported-by:${at}`)) taken++;
       }
     }
   }

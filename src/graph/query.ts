@@ -116,24 +116,12 @@ export class GraphQuery {
         if (inside.has(link.sourceFile)) continue; // a file's own code is part of the anchor, not a dependent
         const key = link.source ? `s${link.source.id}` : `f${link.sourceFile}`;
         const parentVia = frontier.via.get(link.target ? `s${link.target.id}` : `f${link.targetFile}`) ?? [];
-        const hop: Hop = {
-          from: label(link.source, link.sourcePath),
-          to: label(link.target, link.targetPath ?? ''),
-          kind: link.kind,
-          path: link.sourcePath,
-          line: link.line,
-          confidence: link.confidence,
-        };
-        const known = nodes.get(key);
-        if (known) {
-          if (known.hit.depth === level && !known.hit.lines.includes(link.line)) known.hit.lines.push(link.line);
-          if (known.hit.depth === level && confidenceRank(link.confidence) < confidenceRank(known.hit.confidence)) known.hit.confidence = link.confidence;
-          continue;
-        }
-        if (nodes.size >= MAX_NODES) {
+        const seen = admit(nodes, key, link, level);
+        if (seen === 'full') {
           truncated = true;
           break;
         }
+        if (seen === 'known') continue;
         const hit: GraphHit = {
           path: link.sourcePath,
           symbol: link.source?.qualified ?? null,
@@ -148,7 +136,7 @@ export class GraphQuery {
           confidence: link.confidence,
           status: link.status,
           candidates: link.candidates,
-          via: [...parentVia, hop],
+          via: [...parentVia, hopOf(link)],
         };
         nodes.set(key, { key, hit });
         if (link.source) {
@@ -203,25 +191,13 @@ export class GraphQuery {
           }
           if (link.target && link.target.startLine === from.startLine && link.targetFile === from.fileId) continue; // recursion
           const key = link.target ? `s${link.target.id}` : `f${link.targetFile}`;
-          const hop: Hop = {
-            from: label(link.source, link.sourcePath),
-            to: label(link.target, link.targetPath ?? ''),
-            kind: link.kind,
-            path: link.sourcePath,
-            line: link.line,
-            confidence: link.confidence,
-          };
-          const known = nodes.get(key);
-          if (known) {
-            if (known.hit.depth === level && !known.hit.lines.includes(link.line)) known.hit.lines.push(link.line);
-            if (known.hit.depth === level && confidenceRank(link.confidence) < confidenceRank(known.hit.confidence)) known.hit.confidence = link.confidence;
-            continue;
-          }
-          if (nodes.size >= MAX_NODES) {
+          const seen = admit(nodes, key, link, level);
+          if (seen === 'full') {
             truncated = true;
             break;
           }
-          const hit = targetHit(link, level, [...from.via, hop]);
+          if (seen === 'known') continue;
+          const hit = targetHit(link, level, [...from.via, hopOf(link)]);
           nodes.set(key, { key, hit });
           if (link.target) next.push({ fileId: link.targetFile, path: link.targetPath!, startLine: link.target.startLine, endLine: link.target.endLine, label: link.target.qualified, via: hit.via });
         }
@@ -233,6 +209,34 @@ export class GraphQuery {
     for (const n of nodes.values()) n.hit.lines.sort((a, b) => a - b);
     return { hits: [...nodes.values()].map((n) => n.hit), unresolved, truncated };
   }
+}
+
+/** The step a link makes, from where it is written to what it names. */
+function hopOf(link: StoredLink): Hop {
+  return {
+    from: label(link.source, link.sourcePath),
+    to: label(link.target, link.targetPath ?? ''),
+    kind: link.kind,
+    path: link.sourcePath,
+    line: link.line,
+    confidence: link.confidence,
+  };
+}
+
+/**
+ * Whether a link reaches a new node: 'known' when it was reached before (at the node's own level
+ * the link adds its line and may raise the confidence), 'full' when the walk has no room left.
+ */
+function admit(nodes: Map<string, Node>, key: string, link: StoredLink, level: number): 'new' | 'known' | 'full' {
+  const known = nodes.get(key);
+  if (known) {
+    if (known.hit.depth === level) {
+      if (!known.hit.lines.includes(link.line)) known.hit.lines.push(link.line);
+      if (confidenceRank(link.confidence) < confidenceRank(known.hit.confidence)) known.hit.confidence = link.confidence;
+    }
+    return 'known';
+  }
+  return nodes.size >= MAX_NODES ? 'full' : 'new';
 }
 
 function targetHit(link: StoredLink, depth: number, via: Hop[]): GraphHit {

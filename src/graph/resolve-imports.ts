@@ -32,7 +32,17 @@ export function findExported(ctx: GraphContext, fileIds: number[], name: string,
     for (const s of exportedIn(ctx, fileId, name)) out.push({ fileId, symbolId: s.id, confidence: 'exact' });
   }
   if (out.length > 0 || depth > 4) return out;
-  for (const fileId of fileIds) {
+  return fileIds.flatMap((fileId) => reExported(ctx, fileId, name, depth));
+}
+
+/**
+ * `name` as one file re-exports it (`export { x } from`, `export *`, `pub use m::*`). Memoised per
+ * pass: glob re-exports fan out (a Rust crate's modules `use super::*` and `pub use child::*` each
+ * other), and every unresolved bare name used to walk the whole fan again.
+ */
+function reExported(ctx: GraphContext, fileId: number, name: string, depth: number): EdgeTarget[] {
+  return ctx.memoised(`reexport:${fileId}:${depth}:${name}`, () => {
+    const out: EdgeTarget[] = [];
     for (const e of ctx.fileEdges(fileId)) {
       if (e.kind !== 'import' || (e.alias !== name && e.alias !== null)) continue;
       const r = ctx.resolution(e, depth + 1);
@@ -40,8 +50,8 @@ export function findExported(ctx: GraphContext, fileIds: number[], name: string,
       if (e.alias === name) out.push(...r.targets);
       else out.push(...findExported(ctx, [...new Set(r.targets.map((t) => t.fileId))], name, depth + 1));
     }
-  }
-  return out;
+    return out;
+  });
 }
 
 export function resolveImport(edge: StoredEdge, ctx: GraphContext, depth: number): Resolution {

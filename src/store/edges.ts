@@ -5,33 +5,21 @@
  * at it; writing or removing a file marks pending exactly the edges whose answer may change, in
  * the same transaction, so a crash before resolution leaves work to resume, never a wrong answer.
  */
+import type { ParsedRef } from '../parse/types.js';
 import type { Db } from './db.js';
 
 export type EdgeStatus = 'pending' | 'resolved' | 'ambiguous' | 'unresolved';
 export type Confidence = 'exact' | 'import' | 'name';
 
-export interface EdgeRecord {
-  kind: string;
-  name: string;
-  qualifier: string | null;
-  module: string | null;
-  alias: string | null;
-  line: number;
-  /** Index into the file version's symbols of the enclosing definition; -1 at top level. */
-  from: number;
-}
+/** A reference as the parser extracted it; `from` indexes the file version's symbols (-1 at top level). */
+export type EdgeRecord = ParsedRef;
 
-export interface StoredEdge {
+export interface StoredEdge extends Omit<ParsedRef, 'kind' | 'from'> {
   id: number;
   fileId: number;
   /** Id of the enclosing definition; null at top level. */
   fromSymbol: number | null;
   kind: string;
-  name: string;
-  qualifier: string | null;
-  module: string | null;
-  alias: string | null;
-  line: number;
   status: EdgeStatus;
   /** How many candidates the resolver found (more than it stores when ambiguous past the cap). */
   candidates: number;
@@ -81,93 +69,61 @@ export interface StoredLink {
   confidence: Confidence | null;
 }
 
-const LINK_SELECT = `SELECT e.id AS edge_id, e.kind, e.name, e.qualifier, e.module, e.line, e.status, e.candidates,
-  e.file_id AS s_file, sf.path AS s_path,
-  ss.id AS s_id, ss.name AS s_name, ss.qualified AS s_qualified, ss.kind AS s_kind, ss.start_line AS s_start, ss.end_line AS s_end, ss.signature AS s_sig,
-  t.file_id AS t_file, tf.path AS t_path, t.confidence AS confidence,
-  ts.id AS t_id, ts.name AS t_name, ts.qualified AS t_qualified, ts.kind AS t_kind, ts.start_line AS t_start, ts.end_line AS t_end, ts.signature AS t_sig`;
+/** LinkedSymbol's fields and their symbols-table columns, read for both ends of a link under a prefix. */
+const SYMBOL_COLUMNS: Record<keyof LinkedSymbol, string> = {
+  id: 'id',
+  name: 'name',
+  qualified: 'qualified',
+  kind: 'kind',
+  startLine: 'start_line',
+  endLine: 'end_line',
+  signature: 'signature',
+};
+
+function symbolSelect(table: string, prefix: string): string {
+  return Object.entries(SYMBOL_COLUMNS)
+    .map(([field, column]) => `${table}.${column} AS ${prefix}_${field}`)
+    .join(', ');
+}
+
+const LINK_SELECT = `SELECT e.id AS edgeId, e.kind, e.name, e.qualifier, e.module, e.line, e.status, e.candidates,
+  e.file_id AS sourceFile, sf.path AS sourcePath, t.file_id AS targetFile, tf.path AS targetPath, t.confidence,
+  ${symbolSelect('ss', 's')}, ${symbolSelect('ts', 't')}`;
 const LINK_JOINS = `JOIN files sf ON sf.id = e.file_id LEFT JOIN symbols ss ON ss.id = e.from_symbol
   LEFT JOIN files tf ON tf.id = t.file_id LEFT JOIN symbols ts ON ts.id = t.symbol_id`;
 
-interface LinkRow {
-  edge_id: number;
-  kind: string;
-  name: string;
-  qualifier: string | null;
-  module: string | null;
-  line: number;
-  status: EdgeStatus;
-  candidates: number;
-  s_file: number;
-  s_path: string;
-  s_id: number | null;
-  s_name: string;
-  s_qualified: string;
-  s_kind: string;
-  s_start: number;
-  s_end: number;
-  s_sig: string;
-  t_file: number | null;
-  t_path: string | null;
-  confidence: Confidence | null;
-  t_id: number | null;
-  t_name: string;
-  t_qualified: string;
-  t_kind: string;
-  t_start: number;
-  t_end: number;
-  t_sig: string;
+/** A LINK_SELECT row: the link's own fields, and each end's symbol columns under `s_` / `t_`. */
+type LinkRow = Omit<StoredLink, 'source' | 'target'> & Record<string, unknown>;
+
+/** The symbol at one end of a link row; null when that end is a file (or nothing). */
+function symbolAt(row: LinkRow, prefix: 's' | 't'): LinkedSymbol | null {
+  if (row[`${prefix}_id`] === null) return null;
+  return Object.fromEntries(Object.keys(SYMBOL_COLUMNS).map((field) => [field, row[`${prefix}_${field}`]])) as unknown as LinkedSymbol;
 }
 
-function linkFromRow(r: LinkRow): StoredLink {
+function linkFromRow(row: LinkRow): StoredLink {
+  const { edgeId, kind, name, qualifier, module, line, status, candidates, sourceFile, sourcePath, targetFile, targetPath, confidence } = row;
   return {
-    edgeId: r.edge_id,
-    kind: r.kind,
-    name: r.name,
-    qualifier: r.qualifier,
-    module: r.module,
-    line: r.line,
-    status: r.status,
-    candidates: r.candidates,
-    sourceFile: r.s_file,
-    sourcePath: r.s_path,
-    source: r.s_id === null ? null : { id: r.s_id, name: r.s_name, qualified: r.s_qualified, kind: r.s_kind, startLine: r.s_start, endLine: r.s_end, signature: r.s_sig },
-    targetFile: r.t_file,
-    targetPath: r.t_path,
-    target: r.t_id === null ? null : { id: r.t_id, name: r.t_name, qualified: r.t_qualified, kind: r.t_kind, startLine: r.t_start, endLine: r.t_end, signature: r.t_sig },
-    confidence: r.confidence,
+    edgeId,
+    kind,
+    name,
+    qualifier,
+    module,
+    line,
+    status,
+    candidates,
+    sourceFile,
+    sourcePath,
+    source: symbolAt(row, 's'),
+    targetFile,
+    targetPath,
+    target: symbolAt(row, 't'),
+    confidence,
   };
 }
 
-interface EdgeRow {
-  id: number;
-  file_id: number;
-  from_symbol: number | null;
-  kind: string;
-  name: string;
-  qualifier: string | null;
-  module: string | null;
-  alias: string | null;
-  line: number;
-  status: EdgeStatus;
-  candidates: number;
-}
-
-function fromRow(r: EdgeRow): StoredEdge {
-  return {
-    id: r.id,
-    fileId: r.file_id,
-    fromSymbol: r.from_symbol,
-    kind: r.kind,
-    name: r.name,
-    qualifier: r.qualifier,
-    module: r.module,
-    alias: r.alias,
-    line: r.line,
-    status: r.status,
-    candidates: r.candidates,
-  };
-}
+/** Columns read straight into a StoredEdge. */
+const EDGE_COLUMNS = `id, file_id AS fileId, from_symbol AS fromSymbol, kind, name, qualifier, module, alias, line, status, candidates`;
 
 /** Names that make an unresolved import worth another look once `path` exists: its stem and its directory. */
 export function importKeys(path: string): string[] {
@@ -198,8 +154,8 @@ export class EdgeTable {
       `INSERT INTO edges(file_id, from_symbol, kind, name, qualifier, module, alias, line, status)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.ofFileStmt = db.prepare('SELECT * FROM edges WHERE file_id = ? ORDER BY line, id');
-    this.pendingStmt = db.prepare("SELECT * FROM edges WHERE status = 'pending' ORDER BY file_id, id");
+    this.ofFileStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM edges WHERE file_id = ? ORDER BY line, id`);
+    this.pendingStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM edges WHERE status = 'pending' ORDER BY file_id, id`);
     this.targetsStmt = db.prepare('SELECT edge_id AS edgeId, file_id AS fileId, symbol_id AS symbolId, confidence FROM edge_targets WHERE edge_id = ?');
     this.clearTargets = db.prepare('DELETE FROM edge_targets WHERE edge_id = ?');
     this.insertTarget = db.prepare('INSERT INTO edge_targets(edge_id, file_id, symbol_id, confidence) VALUES (?, ?, ?, ?)');
@@ -243,7 +199,7 @@ export class EdgeTable {
   }
 
   ofFile(fileId: number): StoredEdge[] {
-    return (this.ofFileStmt.all(fileId) as EdgeRow[]).map(fromRow);
+    return this.ofFileStmt.all(fileId) as StoredEdge[];
   }
 
   /** Every declared package / namespace, by file. */
@@ -252,7 +208,7 @@ export class EdgeTable {
   }
 
   pending(): StoredEdge[] {
-    return (this.pendingStmt.all() as EdgeRow[]).map(fromRow);
+    return this.pendingStmt.all() as StoredEdge[];
   }
 
   /** Replaces an edge's targets and records the outcome. Call inside a transaction. */

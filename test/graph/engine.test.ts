@@ -135,11 +135,11 @@ describe('related', () => {
     expect(e.imports[0]!.symbols).toEqual(['hashToken']);
     expect(e.external.map((x) => x.module)).toEqual(['node:crypto']);
     expect(e.dependents.map((f) => f.path).sort()).toEqual(['src/api/login.ts', 'test/session.test.ts']);
-    expect(e.tests).toEqual([{ path: 'test/session.test.ts', reasons: ['imports-it', 'named-after-it'] }]);
+    expect(e.tests).toEqual([{ path: 'test/session.test.ts', reasons: ['imports-it', 'named-after-it'], citation_status: 'verified' }]);
   });
 
   it('finds tests by naming convention alone', () => {
-    expect(related(repo, 'app/models.py').tests).toEqual([{ path: 'tests/test_models.py', reasons: ['named-after-it'] }]);
+    expect(related(repo, 'app/models.py').tests).toEqual([{ path: 'tests/test_models.py', reasons: ['named-after-it'], citation_status: 'verified' }]);
   });
 
   it('refuses a path outside the repository and a file that is not indexed', () => {

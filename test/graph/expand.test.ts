@@ -1,7 +1,7 @@
-/** Context expansion (engine expand over graph/expand.ts) and locate's references from the graph. */
+/** Context expansion (engine expand over graph/expand.ts, search's `expand`) and locate's references from the graph. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expand, locate, Repo } from '../../src/engine/index.js';
-import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
+import { expand, gatedSearch, locate, type GatedSearchEnvelope, type Repo } from '../../src/engine/index.js';
+import { openRepo, type OpenedRepo } from './helpers.js';
 
 /** A method long enough to be chunked on its own. */
 const method = (name: string, call = '') =>
@@ -24,20 +24,13 @@ const FILES: Record<string, string> = {
   ].join('\n'),
 };
 
-let root: string;
-let home: string;
+let fx: OpenedRepo;
 let repo: Repo;
 beforeAll(async () => {
-  root = makeRepo(FILES);
-  home = tempDir('sightline-home-');
-  repo = Repo.open(root, { flags: { home, embedder: 'none' }, env: {} });
-  await repo.index();
+  fx = await openRepo(FILES);
+  repo = fx.repo;
 });
-afterAll(() => {
-  repo.close();
-  removeDir(root);
-  removeDir(home);
-});
+afterAll(() => fx.close());
 
 describe('expand', () => {
   const secondLine = () => FILES['src/big.ts']!.split('\n').findIndex((l) => l.includes('second(): number')) + 1;
@@ -47,8 +40,8 @@ describe('expand', () => {
     const seed = repo.store.chunks.ofFileId(repo.store.files.get('src/big.ts')!.id).find((c) => c.startLine <= secondLine() && secondLine() <= c.endLine)!;
     expect(added.length).toBeGreaterThan(1);
     expect(added.every((a) => a.path === 'src/big.ts')).toBe(true);
-    expect(added.some((a) => a.reasons.includes(`neighbor-of:${seed.id}`))).toBe(true);
-    const siblings = added.filter((a) => a.reasons.includes(`sibling-of:${seed.id}`)).map((a) => a.symbol);
+    expect(added.some((a) => a.reasons.includes(`neighbor-of:src/big.ts:${seed.startLine}`))).toBe(true);
+    const siblings = added.filter((a) => a.reasons.includes(`sibling-of:src/big.ts:${seed.startLine}`)).map((a) => a.symbol);
     expect(siblings.length).toBeGreaterThan(0);
     expect(siblings.every((s) => s?.startsWith('Big.') && s !== 'Big.second')).toBe(true);
     expect(added.some((a) => a.chunk_id === seed.id)).toBe(false);
@@ -59,7 +52,46 @@ describe('expand', () => {
     expect(expand(repo, hit).some((a) => a.path === 'src/util.ts')).toBe(false);
     const withImports = expand(repo, hit, { imports: 2, neighbors: 0, siblings: 0 });
     expect(withImports.map((a) => [a.path, a.symbol])).toEqual([['src/util.ts', 'helper']]);
-    expect(withImports[0]!.reasons[0]).toMatch(/^import-of:\d+$/);
+    expect(withImports[0]!.reasons[0]).toMatch(/^imported-by:src\/big\.ts:\d+$/);
+  });
+});
+
+describe('search with expand', () => {
+  const searchSecond = (r: Repo, extra: { maxTokens?: number; expand?: boolean } = {}) =>
+    gatedSearch(r, { query: 'second', k: 1, expand: true, ...extra }) as GatedSearchEnvelope;
+
+  it('adds labelled expansions after the results, cited, and counts them in tokens', () => {
+    const e = searchSecond(repo);
+    const hit = e.results[0]!;
+    const at = `${hit.path}:${hit.start_line}`;
+    expect(hit.symbol).toBe('Big.second');
+    const reasons = e.expansions!.flatMap((x) => x.reasons);
+    for (const kind of ['neighbor-of', 'sibling-of', 'imported-by']) expect(reasons).toContain(`${kind}:${at}`);
+    expect(e.expansions!.find((x) => x.reasons.includes(`imported-by:${at}`))).toMatchObject({ path: 'src/util.ts', symbol: 'helper', kind: 'expansion' });
+    expect(e.expansions!.every((x) => x.citation_status === 'verified' && x.tokens > 0 && x.snippet)).toBe(true);
+    expect(e.tokens).toBe([...e.results, ...e.expansions!].reduce((s, x) => s + x.tokens, 0));
+    expect(searchSecond(repo, { expand: false }).expansions).toBeUndefined();
+  });
+
+  it('fits expansions into what the results left of max_tokens, and counts those left out', () => {
+    const full = searchSecond(repo);
+    const resultTokens = full.results[0]!.tokens;
+    const tight = searchSecond(repo, { maxTokens: resultTokens + full.expansions![0]!.tokens });
+    expect(tight.results).toHaveLength(1);
+    expect(tight.expansions).toHaveLength(1);
+    expect(tight.expansions_omitted).toBe(full.expansions!.length - 1);
+    expect(tight.tokens).toBeLessThanOrEqual(resultTokens + full.expansions![0]!.tokens);
+  });
+
+  it('expandImports: 0 leaves out the definitions from other files', async () => {
+    const off = await openRepo(FILES, { expandImports: 0 });
+    try {
+      const e = searchSecond(off.repo);
+      expect(e.expansions!.length).toBeGreaterThan(0);
+      expect(e.expansions!.some((x) => x.reasons.some((r) => r.startsWith('imported-by:')))).toBe(false);
+    } finally {
+      off.close();
+    }
   });
 });
 

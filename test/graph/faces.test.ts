@@ -33,6 +33,12 @@ describe('CLI', () => {
     expect(text.stdout).toContain('via ');
   });
 
+  it('search --expand lists the expansions after the results', () => {
+    const text = cli('search', 'createSession', '-k', '1', '--expand');
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/\nexpanded:\n.*imported-by:/);
+  });
+
   it('explore refuses a huge blast radius with a refine answer, and says what to narrow', () => {
     const r = cli('explore', '--relation', 'callers', '--anchor', 'log', '--json');
     expect(r.code).toBe(0);
@@ -42,7 +48,7 @@ describe('CLI', () => {
 
   it('related and changed', () => {
     const rel = JSON.parse(cli('related', 'src/auth/session.ts', '--json').stdout);
-    expect(rel.tests).toEqual([{ path: 'test/session.test.ts', reasons: ['imports-it', 'named-after-it'] }]);
+    expect(rel.tests).toEqual([{ path: 'test/session.test.ts', reasons: ['imports-it', 'named-after-it'], citation_status: 'verified' }]);
     const ch = cli('changed', '--json');
     expect(ch.code, ch.stderr).toBe(0);
     expect(JSON.parse(ch.stdout)).toMatchObject({ status: 'ok', added: [], removed: [] });
@@ -95,6 +101,10 @@ describe('MCP', () => {
     expect(overview.entry_points.map((p: { path: string }) => p.path)).toContain('src/main.ts');
     const rel = await call(conn.client, 'related', { path: 'src/util/crypto.ts' });
     expect(rel.dependents.map((f: { path: string }) => f.path)).toEqual(['src/auth/session.ts']);
+    expect(rel).toMatchObject({ citation_status: 'verified', dependents: [{ path: 'src/auth/session.ts', citation_status: 'verified' }] });
+    const found = await call(conn.client, 'search', { query: 'createSession', k: 1, expand: true });
+    const at = `${found.results[0].path}:${found.results[0].start_line}`;
+    expect(found.expansions.flatMap((x: { reasons: string[] }) => x.reasons)).toContain(`imported-by:${at}`);
     const ch = await call(conn.client, 'changed', {});
     expect(ch).toMatchObject({ status: 'ok', modified: [] });
   });

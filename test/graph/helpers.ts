@@ -1,6 +1,7 @@
 /** Fixture repositories indexed straight into a store, and a readable view of their edges. */
 import path from 'node:path';
-import { defaultConfig } from '../../src/config/index.js';
+import { defaultConfig, type Config } from '../../src/config/index.js';
+import { Repo } from '../../src/engine/index.js';
 import { indexRepository, type IndexSummary } from '../../src/index/index.js';
 import { Store } from '../../src/store/index.js';
 import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
@@ -27,6 +28,29 @@ export async function indexFixture(files: Record<string, string>): Promise<Index
     reindex,
     close: () => {
       store.close();
+      removeDir(root);
+      removeDir(home);
+    },
+  };
+}
+
+export interface OpenedRepo {
+  root: string;
+  repo: Repo;
+  close(): void;
+}
+
+/** A fixture repository opened and indexed through the engine (keyword-only unless `flags` say otherwise). */
+export async function openRepo(files: Record<string, string>, flags: Partial<Config> = {}): Promise<OpenedRepo> {
+  const root = makeRepo(files);
+  const home = tempDir('sightline-home-');
+  const repo = Repo.open(root, { flags: { home, embedder: 'none', ...flags }, env: {} });
+  await repo.index();
+  return {
+    root,
+    repo,
+    close: () => {
+      repo.close();
       removeDir(root);
       removeDir(home);
     },

@@ -5,9 +5,8 @@
  * through the base method an override implements.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { explore, Repo, type ExploreEnvelope } from '../../src/engine/index.js';
-import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
-import { edge, indexFixture, type Indexed } from './helpers.js';
+import { explore, type ExploreEnvelope, type Repo } from '../../src/engine/index.js';
+import { edge, indexFixture, openRepo, type Indexed, type OpenedRepo } from './helpers.js';
 
 const FILES: Record<string, string> = {
   'go.mod': 'module example.com/web\n',
@@ -114,20 +113,13 @@ describe('receivers', () => {
 });
 
 describe('callers through overrides', () => {
-  let root: string;
-  let home: string;
+  let opened: OpenedRepo;
   let repo: Repo;
   beforeAll(async () => {
-    root = makeRepo(FILES);
-    home = tempDir('sightline-home-');
-    repo = Repo.open(root, { flags: { home, embedder: 'none' }, env: {} });
-    await repo.index();
+    opened = await openRepo(FILES);
+    repo = opened.repo;
   });
-  afterAll(() => {
-    repo.close();
-    removeDir(root);
-    removeDir(home);
-  });
+  afterAll(() => opened.close());
 
   it('a call through the interface is a caller of the implementation, linked by an override hop', () => {
     const e = explore(repo, { relation: 'callers', anchor: 'Job.run' }) as ExploreEnvelope;

@@ -56,7 +56,7 @@ describe.each<Transport>(['stdio', 'http', 'sse'])('MCP tools over %s', (transpo
       }
     }
     const props = (name: string) => Object.keys(tools.find((t) => t.name === name)!.inputSchema.properties ?? {}).sort();
-    expect(props('search')).toEqual(['exclude', 'files', 'force', 'k', 'kind', 'max_tokens', 'mode', 'query', 'regex', 'scope']);
+    expect(props('search')).toEqual(['exclude', 'expand', 'files', 'force', 'k', 'kind', 'max_tokens', 'mode', 'query', 'regex', 'scope']);
     expect(props('locate')).toEqual(['force', 'kind', 'max_results', 'max_tokens', 'query', 'scope']);
     expect(props('read')).toEqual(['expand', 'force', 'max_tokens', 'target']);
     expect(props('outline')).toEqual(['path']);

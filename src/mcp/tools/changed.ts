@@ -7,7 +7,8 @@ export const changedTool = defineTool({
   title: 'Changed since the index',
   description:
     'Files added, modified and removed since the repository was indexed (content digests, no git needed; untouched files are settled ' +
-    'by a stat), plus the indexed files that depend on the modified or removed ones: the blast radius of the edits before re-indexing. ' +
+    'by a stat), plus the indexed files that depend on the modified or removed ones: the blast radius of the edits before re-indexing, ' +
+    'each with citation_status. ' +
     'A path restricts the report to that directory; a path outside the repository is refused.',
   readsIndex: true,
   inputSchema: {

@@ -8,7 +8,8 @@ export const relatedTool = defineTool({
   description:
     "One file's neighbourhood in the code graph: the indexed files it uses (with the definitions and lines), the imports that resolve " +
     'to nothing indexed (external packages), the files that use its definitions, and the tests that cover it (test files that import it, ' +
-    'or that are named after it: foo.test.ts, test_foo.py, FooTest.java, foo_test.go). Use it before editing a file to see what else to read.',
+    'or that are named after it: foo.test.ts, test_foo.py, FooTest.java, foo_test.go). The file and every file listed carry citation_status. ' +
+    'Use it before editing a file to see what else to read.',
   readsIndex: true,
   inputSchema: {
     path: text('path', '"src/auth/session.ts"').describe('A file path relative to the repository root.'),

@@ -27,6 +27,10 @@ export const searchTool = defineTool({
     mode: oneOf('mode', SEARCH_MODES).optional().describe('Retrieval: hybrid (default; keyword and semantic fused), keyword, or semantic. The answer says which ran.'),
     max_tokens: positiveInt('max_tokens', 2000).describe('Token budget for the results (default 6000, never above 24000): results past it are left out and counted in omitted.'),
     force: flag('force').describe('Answer even a very broad query instead of asking you to refine it (still trimmed to max_tokens); use sparingly.'),
+    expand: flag('expand').describe(
+      'Also return, in expansions, the chunks around each result: its neighbours, the other members of its class or module, and the definitions it uses from other files; ' +
+        'each names the result it was added for (neighbor-of:, sibling-of:, imported-by:<path>:<line>) and counts against max_tokens after the results.',
+    ),
   },
   run: (a, { repo, session }) =>
     gatedSearch(repo, {
@@ -40,6 +44,7 @@ export const searchTool = defineTool({
       mode: a.mode,
       force: a.force,
       maxTokens: a.max_tokens,
+      expand: a.expand,
       session,
     }),
 });
