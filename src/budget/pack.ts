@@ -11,6 +11,11 @@ import { countTokens } from './tokens.js';
 export interface PackCandidate<E> {
   /** Units it can deliver, in priority order; 0 for an entry that is only a name. */
   units: number;
+  /**
+   * Units it delivers whatever else fits: an entry packed before, now offered more. Its cost is
+   * reserved up front, so what later candidates add never displaces it.
+   */
+  min?: number;
   /** The entry delivering its first `take` units. */
   build(take: number): E;
 }
@@ -37,18 +42,22 @@ const ENTRY_SLACK = 2;
 export function pack<E>(options: PackOptions<E>): Packed<E> {
   const { budget, candidates } = options;
   const picks: { candidate: number; take: number }[] = [];
-  let used = countTokens(options.render([], budget)); // the budget has as many digits as any count that fits
   const cost = (c: PackCandidate<E>, take: number) => jsonTokens(c.build(take)) + ENTRY_SLACK;
+  const reserved = (c: PackCandidate<E>) => (c.min === undefined ? 0 : cost(c, c.min));
+  const floor = (p: { candidate: number }) => candidates[p.candidate]!.min ?? 1;
+  let used = countTokens(options.render([], budget)); // the budget has as many digits as any count that fits
+  for (const c of candidates) used += reserved(c);
   for (let i = 0; i < candidates.length && picks.length < options.top; i++) {
     const c = candidates[i]!;
-    let take = c.units === 0 ? 0 : 1;
-    let spent = cost(c, take);
-    if (used + spent > budget) continue;
+    const base = reserved(c);
+    let take = c.min ?? (c.units === 0 ? 0 : 1);
+    let spent = cost(c, take) - base;
+    if (used + spent > budget && c.min === undefined) continue;
     // The most units that fit: costs grow with units, so search.
     let hi = c.units;
     while (take < hi) {
       const mid = (take + hi + 1) >> 1;
-      const midCost = cost(c, mid);
+      const midCost = cost(c, mid) - base;
       if (used + midCost <= budget) {
         take = mid;
         spent = midCost;
@@ -63,8 +72,11 @@ export function pack<E>(options: PackOptions<E>): Packed<E> {
     const entries = picks.map((p) => candidates[p.candidate]!.build(p.take));
     const responseTokens = selfCountedTokens((n) => options.render(entries, n));
     if (responseTokens <= budget || picks.length === 0) return { entries, picks, responseTokens };
+    // Give back the last entry's last unit, or the entry; a reserved entry keeps its reserved units.
+    const shrink = [...picks].reverse().find((p) => p.take > floor(p));
     const last = picks[picks.length - 1]!;
-    if (last.take > 1) last.take--;
-    else picks.pop();
+    if (candidates[last.candidate]!.min === undefined && last.take <= 1) picks.pop();
+    else if (shrink) shrink.take--;
+    else return { entries, picks, responseTokens };
   }
 }

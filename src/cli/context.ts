@@ -13,6 +13,7 @@ interface ContextFlags extends CommonOptions {
   seen?: string[];
   known?: string[];
   session?: string;
+  expand: boolean;
 }
 
 export function registerContext(program: Command): void {
@@ -28,6 +29,7 @@ export function registerContext(program: Command): void {
       .option('--seen <receipts>', 'receipts of units already held: not sent again (repeatable, or comma-separated)', collect)
       .option('--known <path@hash>', 'files held whole at that content_hash (repeatable, or comma-separated)', collect)
       .option('--session <id>', 'remember what was delivered under this name (for a day): nothing is sent twice')
+      .option('--no-expand', 'at slices detail, send only the slices (no neighbours, siblings or imported definitions in the budget they leave)')
       .addHelpText(
         'after',
         examples(
@@ -50,6 +52,7 @@ export function registerContext(program: Command): void {
         seen: o.seen,
         known: o.known,
         session: o.session,
+        expand: o.expand,
       });
       emit(o, bundle, renderContext);
     });

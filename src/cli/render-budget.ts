@@ -21,6 +21,7 @@ export function renderContext(e: ContextEnvelope): string {
   for (const entry of e.entries) {
     const cite = entry.citation_status === 'verified' ? '' : `  [${entry.citation_status}: ${entry.citation_note}]`;
     lines.push(`${entry.path}  ${entry.tokens}/${entry.full_read_tokens} tokens${entry.whole ? ' (whole file)' : ''}  ${entry.reasons.join(' ')}${cite}`);
+    for (const u of entry.units ?? []) if (u.reasons) lines.push(`  + ${u.lines[0]}-${u.lines[1]}${u.symbol ? ` ${u.symbol}` : ''}  ${u.reasons.join(' ')}`);
     if (entry.content !== undefined) lines.push(indent(entry.content));
   }
   for (const r of e.reused) lines.push(`reused: ${r.path} (${r.whole ? 'whole file' : `${r.units} units`})`);

@@ -15,6 +15,8 @@ export interface Unit {
   end_line: number;
   /** The definition the unit sits in, for slices. */
   symbol?: string;
+  /** Why an expansion unit was added (`sibling-of:<path>:<line>`, ...); absent for what the ranking asked for. */
+  reasons?: string[];
   text: string;
 }
 

@@ -18,11 +18,13 @@ import {
   selfCountedTokens,
   wholeFileReceipt,
   type PackCandidate,
+  type Packed,
   type ReceiptBook,
 } from '../budget/index.js';
 import type { Citation, CitationProbe } from '../cite/index.js';
 import { usageError } from '../errors/index.js';
 import type { StoredFile } from '../store/index.js';
+import { expansionUnits } from './context-expand.js';
 import { chunkUnits, joinUnits, outlineUnit, slicePlan, type Unit } from './context-units.js';
 import type { RetrievalMode, SearchEnvelope } from './envelope.js';
 import { fullReadTokens } from './file-tokens.js';
@@ -51,6 +53,8 @@ export interface ContextOptions {
   /** Keeps receipts across calls (in the index database, for a day). */
   session?: string;
   probe?: CitationProbe;
+  /** At `slices` detail, spend what the slices leave of the budget on their expansions (default true). */
+  expand?: boolean;
   /** The index job's phase, which the face reports while the first index builds; part of the response, so counted. */
   phase?: RetrievalPhase;
 }
@@ -60,6 +64,8 @@ export interface ContextUnitRef {
   /** First and last line (1-based, inclusive). */
   lines: [number, number];
   symbol?: string;
+  /** An expansion's reasons: `neighbor-of:`, `sibling-of:` or `imported-by:<path>:<line>` of a unit it was added for. */
+  reasons?: string[];
 }
 
 export interface ContextEntry extends Citation {
@@ -259,13 +265,37 @@ export function packContext(repo: Repo, options: ContextOptions): ContextEnvelop
         ? {
             units: [...units]
               .sort((a, b) => a.start_line - b.start_line)
-              .map((u) => ({ receipt: u.receipt, lines: [u.start_line, u.end_line] as [number, number], ...(u.symbol ? { symbol: u.symbol } : {}) })),
+              .map((u) => ({
+                receipt: u.receipt,
+                lines: [u.start_line, u.end_line] as [number, number],
+                ...(u.symbol ? { symbol: u.symbol } : {}),
+                ...(u.reasons ? { reasons: u.reasons } : {}),
+              })),
             content,
           }
         : {}),
     };
     byTake.set(take, built);
     return built;
+  };
+
+  /** A planned file delivering these units: whole when they are all of its units. */
+  const planned = (ranked: RankedFile, units: Unit[]): Planned => ({ ranked, units, wholeIfAll: units.length === allUnits(ranked.file).length });
+
+  /** The packed slices, then their expansions in what the slices left (a file not yet in the bundle becomes an entry). */
+  const withExpansions = (p: Plan, packed: Packed<ContextEntry>, draw: (entries: ContextEntry[], responseTokens: number) => string): Packed<ContextEntry> => {
+    const picked = packed.picks.map(({ candidate, take }) => ({ c: p.candidates[candidate]!, take }));
+    const delivered = picked.map(({ c, take }) => ({ path: c.ranked.file.path, units: c.units.slice(0, take) }));
+    const extra = expansionUnits(repo, delivered, allUnits, book.holds);
+    if (extra.size === 0) return packed;
+    const grown: { c: Planned; min?: number }[] = picked.map(({ c, take }) => ({ c: planned(c.ranked, [...c.units.slice(0, take), ...(extra.get(c.ranked.file.path) ?? [])]), min: take }));
+    for (const [path, units] of extra) {
+      if (picked.some(({ c }) => c.ranked.file.path === path)) continue;
+      const ranked: RankedFile = { file: repo.store.files.get(path)!, reasons: [...new Set(units.flatMap((u) => u.reasons ?? []))], anchors: [] };
+      grown.push({ c: planned(ranked, units) });
+    }
+    const candidates: PackCandidate<ContextEntry>[] = grown.map(({ c, min }) => ({ units: c.units.length, min, build: (take) => entry(c, take) }));
+    return pack({ budget, top, candidates, render: draw });
   };
 
   type Lists = { reused: ReusedEntry[]; reusedOmitted: number; knownIgnored: NonNullable<ContextEnvelope['known_ignored']> };
@@ -280,7 +310,7 @@ export function packContext(repo: Repo, options: ContextOptions): ContextEnvelop
         entries,
         reused,
         ...(reusedOmitted ? { reused_omitted: reusedOmitted } : {}),
-        omitted: Math.max(0, Math.min(top, plan.candidates.length) - entries.length),
+        omitted: Math.max(0, Math.min(top, plan.candidates.length) - entries.filter((e) => plan.candidates.some((c) => c.ranked.file.path === e.path)).length),
         reads_replaced_tokens: entries.reduce((s, e) => s + (e.whole ? e.full_read_tokens : 0), 0),
         ...(knownIgnored.length ? { known_ignored: knownIgnored } : {}),
         ...extra,
@@ -306,8 +336,9 @@ export function packContext(repo: Repo, options: ContextOptions): ContextEnvelop
     if (p.candidates.length === 0) break; // nothing new to send: a poorer detail would only repeat it
     const candidates: PackCandidate<ContextEntry>[] = p.candidates.map((c) => ({ units: c.units.length, build: (take) => entry(c, take) }));
     const draw = render(level, p, fitLists(level, p, {}), {});
-    const packed = pack({ budget, top, candidates, render: draw });
+    let packed = pack({ budget, top, candidates, render: draw });
     if (packed.entries.length === 0) continue;
+    if (level === 'slices' && options.expand !== false) packed = withExpansions(p, packed, draw);
     record(book, packed.entries, (path) => allUnits(repo.store.files.get(path)!), options.session);
     return JSON.parse(draw(packed.entries, packed.responseTokens)) as ContextEnvelope;
   }

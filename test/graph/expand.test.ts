@@ -1,6 +1,6 @@
 /** Context expansion (engine expand over graph/expand.ts, search's `expand`) and locate's references from the graph. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expand, gatedSearch, locate, type GatedSearchEnvelope, type Repo } from '../../src/engine/index.js';
+import { expand, gatedSearch, locate, packContext, type ContextEnvelope, type GatedSearchEnvelope, type Repo } from '../../src/engine/index.js';
 import { openRepo, type OpenedRepo } from './helpers.js';
 
 /** A method long enough to be chunked on its own. */
@@ -91,6 +91,37 @@ describe('search with expand', () => {
       expect(e.expansions!.some((x) => x.reasons.some((r) => r.startsWith('imported-by:')))).toBe(false);
     } finally {
       off.close();
+    }
+  });
+});
+
+describe('context with expansion', () => {
+  const bundle = (extra: { budgetTokens?: number; expand?: boolean } = {}) =>
+    packContext(repo, { task: 'second', terms: ['second'], detail: 'slices', top: 3, budgetTokens: 8_000, ...extra }) as ContextEnvelope;
+  const reasonsOf = (e: ContextEnvelope) => e.entries.flatMap((x) => (x.units ?? []).flatMap((u) => u.reasons ?? []));
+
+  it('spends what the slices leave on labelled expansions: siblings in the file, imported definitions as their own entry', () => {
+    const plain = bundle({ expand: false });
+    expect(reasonsOf(plain)).toEqual([]);
+    const e = bundle();
+    expect(e.response_tokens).toBeLessThanOrEqual(8_000);
+    const big = e.entries.find((x) => x.path === 'src/big.ts')!;
+    // Every unit the ranking asked for is still there, first.
+    expect(big.units!.filter((u) => !u.reasons).map((u) => u.receipt)).toEqual(plain.entries[0]!.units!.map((u) => u.receipt));
+    expect(reasonsOf(e).some((r) => /^sibling-of:src\/big\.ts:\d+$/.test(r))).toBe(true);
+    const util = e.entries.find((x) => x.path === 'src/util.ts')!;
+    expect(util.reasons).toEqual([expect.stringMatching(/^imported-by:src\/big\.ts:\d+$/)]);
+    expect(util).toMatchObject({ citation_status: 'verified', units: [{ symbol: 'helper' }] });
+    expect(e.omitted).toBe(0);
+  });
+
+  it('never displaces the slices, and stays within every budget', () => {
+    const primary = (e: ContextEnvelope) => e.entries.map((x) => [x.path, (x.units ?? []).filter((u) => !u.reasons).map((u) => u.receipt)]);
+    for (const budgetTokens of [1_000, 1_300, 1_600, 2_000, 3_000]) {
+      const plain = bundle({ budgetTokens, expand: false });
+      const e = bundle({ budgetTokens });
+      expect(e.response_tokens, `budget ${budgetTokens}`).toBeLessThanOrEqual(budgetTokens);
+      expect(primary(e).filter(([path]) => plain.entries.some((x) => x.path === path)), `budget ${budgetTokens}`).toEqual(primary(plain));
     }
   });
 });

@@ -105,6 +105,12 @@ describe('MCP', () => {
     const found = await call(conn.client, 'search', { query: 'createSession', k: 1, expand: true });
     const at = `${found.results[0].path}:${found.results[0].start_line}`;
     expect(found.expansions.flatMap((x: { reasons: string[] }) => x.reasons)).toContain(`imported-by:${at}`);
+    const ask = { task: 'create a session', terms: ['createSession'], detail: 'slices' };
+    const bundle = await call(conn.client, 'context', ask);
+    const crypto = bundle.entries.find((x: { path: string }) => x.path === 'src/util/crypto.ts');
+    expect(crypto?.reasons).toEqual([expect.stringMatching(/^imported-by:src\/auth\/session\.ts:\d+$/)]);
+    const unexpanded = await call(conn.client, 'context', { ...ask, expand: false });
+    expect(unexpanded.entries.map((x: { path: string }) => x.path)).not.toContain('src/util/crypto.ts');
     const ch = await call(conn.client, 'changed', {});
     expect(ch).toMatchObject({ status: 'ok', modified: [] });
   });

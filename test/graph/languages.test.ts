@@ -73,13 +73,21 @@ const cases: Case[] = [
       'lib/math.js': 'function add(a, b) {\n  return a + b;\n}\nmodule.exports = { add };\n',
       'lib/index.js': "export { add as sum } from './math.js';\n",
       'app.js': "const { add: plus } = require('./lib/math');\nimport { sum } from './lib';\nfunction run() {\n  return plus(1, 2) + sum(3, 4);\n}\n",
+      // CommonJS exports are definitions: `exports.x = …` and the properties of `module.exports = { … }`.
+      'lib/util.js': "exports.slugify = function slugify(s) {\n  return s;\n};\n",
+      'lib/api.js': "module.exports = {\n  fetchUser: function (id) { return id; },\n};\n",
+      'cli.js': "const util = require('./lib/util');\nconst { fetchUser } = require('./lib/api');\nutil.slugify(fetchUser(1));\n",
     },
     imports: [
       ['app.js', './lib/math', ['lib/math.js']],
       ['app.js', './lib', ['lib/math.js']],
     ],
     aliasCall: ['app.js', null, 'plus', 'lib/math.js:add/import'],
-    calls: [['app.js', null, 'sum', 'lib/math.js:add/import']],
+    calls: [
+      ['app.js', null, 'sum', 'lib/math.js:add/import'],
+      ['cli.js', 'util', 'slugify', 'lib/util.js:slugify/import'],
+      ['cli.js', null, 'fetchUser', 'lib/api.js:exports.fetchUser/import'],
+    ],
   },
   {
     language: 'python',

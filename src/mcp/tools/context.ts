@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_BUDGET_TOKENS, MAX_TOP, MIN_BUDGET_TOKENS, packContext } from '../../engine/index.js';
-import { oneOf, optionalText, stringList, text } from './args.js';
+import { flag, oneOf, optionalText, stringList, text } from './args.js';
 import { defineTool } from './tool.js';
 
 function wholeNumber(name: string, min: number, max: number, example: number) {
@@ -16,7 +16,8 @@ export const contextTool = defineTool({
     'each with the relevant slices (with neighbouring code), its outline, or only its path (detail; auto picks the richest that fits), ' +
     'tokens, full_read_tokens (cost of reading the whole file), content_hash and citation_status. Call it first when starting a task instead of a ' +
     'search/read loop. Each delivered unit has a receipt: pass receipts back in seen, or path@content_hash of files you hold whole in known, and ' +
-    'they are not sent again (listed in reused); within this session that happens by itself. If nothing fits, entries is empty and ' +
+    'they are not sent again (listed in reused); within this session that happens by itself. At slices detail, budget the slices leave goes to ' +
+    'expansions: units labelled neighbor-of, sibling-of or imported-by:<path>:<line> (the definitions a slice uses from other files). If nothing fits, entries is empty and ' +
     'retry_budget_tokens says what budget would.',
   readsIndex: true,
   inputSchema: {
@@ -33,6 +34,7 @@ export const contextTool = defineTool({
     seen: stringList('seen', '["3f9a0c1b2d"]').describe('Receipts of units you already hold: not sent again.'),
     known: stringList('known', '["src/net/client.ts@9c1e0a77b2d4f610"]').describe('path@content_hash of files you hold whole (honoured if delivered whole before).'),
     session: optionalText('session', '"task-42"').describe('Keep receipts under this name across connections (default: this connection), for a day.'),
+    expand: flag('expand').describe('At slices detail, fill what the slices leave of the budget with labelled expansions (default true); false sends only the slices.'),
   },
   run: (a, { repo, job, session }) =>
     packContext(repo, {
@@ -45,6 +47,7 @@ export const contextTool = defineTool({
       seen: a.seen,
       known: a.known,
       session: a.session ?? session,
+      expand: a.expand,
       phase: job.retrievalPhase,
     }),
 });
