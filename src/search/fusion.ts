@@ -10,6 +10,7 @@
  * keyword ranking has near the top rather than outvoting it; a k0 of 10
  * (the RRF paper's 60 flattens the head) keeps a first place worth more than
  * a tenth. With a stronger model (onnx, http) raise the semantic weight.
+ * A query that names code fuses at a tenth of it (hybrid.ts: fusionFor).
  */
 
 export interface FusionOptions {

@@ -16,6 +16,7 @@ import type { Store } from '../store/index.js';
 import { cutoff, type CutoffOptions } from './cutoff.js';
 import { rrf, type FusionOptions } from './fusion.js';
 import { FUSION_WEIGHTS, rankChunks, rankFiles, type RankedChunk, type RankedFile, type RankOptions } from './rank.js';
+import { readQuery } from './query.js';
 import { fileRole } from './roles.js';
 import { retrievalPhase, vectorSearch, type RetrievalPhase } from './vector.js';
 
@@ -63,22 +64,39 @@ function semanticChunks(store: Store, config: Config, query: string, options: Ra
   return out.sort((a, b) => b.score - a.score);
 }
 
+/**
+ * A query that names code (this many identifiers or paths written as code)
+ * is answered by what it names: on the dev issues the builtin model's
+ * neighbours moved no such query up and cost a few (bench:embed-ablation), so
+ * there they only break ties. A prose question keeps the configured weight.
+ */
+const ANCHORED_NAMES = 3;
+const ANCHORED_SEMANTIC_SHARE = 0.1;
+
+/** How many names a query writes as code: identifiers, paths, file names. */
+function anchorCount(query: string): number {
+  const read = readQuery(query);
+  return read.identifiers.size + read.paths.length;
+}
+
 /** Semantic-only answers fuse one list: scored against its own best, so the cutoff reads them alike. */
-function fusionFor(config: Config, want: SearchMode): FusionOptions {
+export function fusionFor(config: Config, want: SearchMode, query: string): FusionOptions {
   const o = fusionOptions(config);
-  return want === 'semantic' ? { ...o, keywordWeight: 0, semanticWeight: o.semanticWeight || 1 } : o;
+  if (want === 'semantic') return { ...o, keywordWeight: 0, semanticWeight: o.semanticWeight || 1 };
+  return anchorCount(query) >= ANCHORED_NAMES ? { ...o, semanticWeight: o.semanticWeight * ANCHORED_SEMANTIC_SHARE } : o;
 }
 
 function answer<K, T extends { score: number }>(
   config: Config,
   want: SearchMode,
+  query: string,
   keyword: K[],
   semantic: T[],
   keys: { keyword: (k: K) => number; semantic: (s: T) => number },
   merge: (k: K | undefined, s: T | undefined, score: number) => T,
   limit: number,
 ): T[] {
-  const fused = rrf(keyword, semantic, keys, fusionFor(config, want)).map((f) => merge(f.keyword?.item, f.semantic?.item, f.score));
+  const fused = rrf(keyword, semantic, keys, fusionFor(config, want, query)).map((f) => merge(f.keyword?.item, f.semantic?.item, f.score));
   return cutoff(fused, cutoffOptions(config)).slice(0, limit);
 }
 
@@ -89,7 +107,7 @@ export function hybridChunks(store: Store, config: Config, query: string, option
   if (!semantic) return { results: keyword.slice(0, options.limit), mode: 'keyword', phase };
   if (want === 'hybrid' && keyword.length === 0) return { results: [], mode: want, phase };
   const results = answer(
-    config, want, keyword, semantic,
+    config, want, query, keyword, semantic,
     { keyword: (k) => k.chunk.id, semantic: (s) => s.chunk.id },
     (k, s, score) => ({ ...(k ?? s)!, score, reasons: [...(k?.reasons ?? []), ...(s?.reasons ?? [])] }),
     options.limit,
@@ -112,7 +130,7 @@ export function hybridFiles(store: Store, config: Config, query: string, options
     semantic.push({ file: c.file, best: c, score: c.score, reasons: c.reasons });
   }
   const results = answer(
-    config, want, keyword, semantic,
+    config, want, query, keyword, semantic,
     { keyword: (k) => k.file.id, semantic: (s) => s.file.id },
     (k, s, score) => ({ ...(k ?? s)!, score, reasons: [...(k?.reasons ?? []), ...(s?.reasons ?? [])] }),
     options.limit,

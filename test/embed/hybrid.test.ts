@@ -6,6 +6,7 @@ import type { Config } from '../../src/config/index.js';
 import { embedderSpec } from '../../src/embed/index.js';
 import { queryEmbedderReady } from '../../src/embed/query.js';
 import { Repo, search } from '../../src/engine/index.js';
+import { fusionFor } from '../../src/search/hybrid.js';
 import { makeRepo, removeDir, SAMPLE_FILES, tempDir, writeFiles } from '../helpers/fixture.js';
 
 const cleanup: (() => unknown)[] = [];
@@ -34,6 +35,17 @@ describe('hybrid search', () => {
     const files = search(repo, { query: 'serve requests over a socket', files: true });
     expect(files.mode).toBe('hybrid');
     expect(new Set(files.results.map((r) => r.path)).size).toBe(files.results.length);
+  });
+
+  it('lets a query that names code rank by those names: the vectors only nudge it; prose keeps their weight', async () => {
+    const repo = await indexed({ fusionSemanticWeight: 0.5 });
+    const named = 'SessionManager.getUserName returns undefined after hashToken changed';
+    expect(fusionFor(repo.config, 'hybrid', named)).toMatchObject({ keywordWeight: 1, semanticWeight: 0.05 });
+    expect(fusionFor(repo.config, 'hybrid', 'serve requests over a socket')).toMatchObject({ keywordWeight: 1, semanticWeight: 0.5 });
+    expect(fusionFor(repo.config, 'semantic', named)).toMatchObject({ keywordWeight: 0, semanticWeight: 0.5 });
+    const paths = (mode: 'keyword' | 'hybrid') => search(repo, { query: named, files: true, mode, force: true }).results.map((r) => r.path);
+    const keyword = paths('keyword');
+    expect(paths('hybrid').slice(0, keyword.length)).toEqual(keyword);
   });
 
   it('answers keyword-only or semantic-only when asked', async () => {
