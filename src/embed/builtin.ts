@@ -98,14 +98,24 @@ export function embedStatic(model: StaticModel, text: string): Float32Array {
   return out;
 }
 
+const loaded = new Map<string, { size: number; mtimeMs: number; model: StaticModel }>();
+
 export class BuiltinEmbedder implements Embedder {
   readonly identity: EmbedderIdentity;
   private constructor(readonly model: StaticModel) {
     this.identity = { name: 'builtin', model: model.digest, dims: model.dims };
   }
 
+  /**
+   * The model at `modelPath`, read once per process while the file is
+   * unchanged: reading and digesting it costs more than embedding an edited
+   * file's chunks, and every index pass opens it.
+   */
   static open(modelPath = defaultModelPath()): BuiltinEmbedder {
-    return new BuiltinEmbedder(loadStaticModel(modelPath));
+    const { size, mtimeMs } = fs.statSync(modelPath);
+    let cached = loaded.get(modelPath);
+    if (cached?.size !== size || cached.mtimeMs !== mtimeMs) loaded.set(modelPath, (cached = { size, mtimeMs, model: loadStaticModel(modelPath) }));
+    return new BuiltinEmbedder(cached.model);
   }
 
   embedOne(text: string): Float32Array {
