@@ -78,8 +78,7 @@ export class VectorTable {
     this.bump();
   }
 
-  /** Pending chunks with ids above `afterId`, in id order (keyset pages never loop). */
-  /** Up to `limit` chunks without a vector after `afterId`, by id; `few` when about one page is pending. */
+  /** Pending chunks with ids above `afterId`, in id order (keyset pages never loop); `few` when about one page is pending. */
   pending(afterId: number, limit: number, few = false): PendingChunk[] {
     return (few ? this.pendingFew : this.pendingPage).all(afterId, limit) as PendingChunk[];
   }
