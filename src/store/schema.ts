@@ -7,7 +7,7 @@
  * Versions: 1 first release; 2 symbols.name_key and the skipped files' stat
  * (no migration: name_key is computed in code, so version 1 is rebuilt);
  * 3 vectors; 4 the code graph; 5 budget sessions; 6 git history; 7 the index
- * job and its lock. test/live/fixtures holds each old schema verbatim.
+ * job and its lock. test/live/fixtures/schemas.sql holds each old schema verbatim.
  */
 import { SESSION_TABLES } from './sessions.js';
 

@@ -1,7 +1,7 @@
 /**
  * Forward migrations, tested from databases built by the real earlier schemas:
- * test/live/fixtures/schema-vN.sql is version N's DDL verbatim, as that release
- * created it. Each migrated database must have exactly the schema a fresh one
+ * test/live/fixtures/schemas.sql holds each version's DDL verbatim, as that
+ * release created it. Each migrated database must have exactly the schema a fresh one
  * has, keep its rows, answer queries at once, and fill on its next pass what the
  * old schema could not hold (the graph's edges, the git history).
  */
@@ -30,6 +30,18 @@ function oldestMigratable(): number {
   return v;
 }
 
+/** The DDL schema `version` created, from fixtures/schemas.sql (each statement marked with the versions that had it). */
+function ddlOf(version: number): string {
+  const blocks = fs.readFileSync(new URL('./fixtures/schemas.sql', import.meta.url), 'utf8').split(/^-- @versions /m).slice(1);
+  return blocks
+    .filter((block) => {
+      const [from, to] = block.slice(0, block.indexOf('\n')).split('-').map(Number);
+      return from! <= version && version <= to!;
+    })
+    .map((block) => block.slice(block.indexOf('\n') + 1))
+    .join('\n');
+}
+
 /** A git work tree holding old.ts, committed once. */
 function gitRoot(): string {
   const root = tmp.dir();
@@ -49,7 +61,7 @@ function gitRoot(): string {
 function buildAt(version: number, dbPath: string, root?: string): void {
   fs.mkdirSync(path.dirname(dbPath), { recursive: true });
   const db = new Database(dbPath);
-  db.exec(fs.readFileSync(new URL(`./fixtures/schema-v${version}.sql`, import.meta.url), 'utf8'));
+  db.exec(ddlOf(version));
   const meta = db.prepare('INSERT INTO meta(key, value) VALUES (?, ?)');
   meta.run('app', 'sightline');
   meta.run('schema_version', String(version));
