@@ -6,6 +6,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { doctor, jobStatus, keepLive, Repo, reset, type DoctorEnvelope, type IndexJobStatus, type PassResult, type ResetEnvelope } from '../engine/index.js';
 import { describeError, SightlineError } from '../errors/index.js';
+import { sayWaiting } from './verb.js';
 
 interface Flags {
   repo: string;
@@ -162,7 +163,7 @@ export function registerLive(program: Command): void {
   ).action(async (o: Flags) => {
     const repo = open(o);
     try {
-      const r = await reset(repo, { onWait: (h) => say(`waiting for pid ${h.pid} on ${h.host}, which is indexing this repository`) });
+      const r = await reset(repo, { onWait: sayWaiting });
       out(o, r, () => renderReset(r));
     } catch (err) {
       exitWith(err, o);

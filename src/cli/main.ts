@@ -26,7 +26,7 @@ import { registerLive } from './live.js';
 import { progressBar } from './progress.js';
 import * as render from './render.js';
 import { registerServe } from './serve.js';
-import { collect, common, emit, examples, fail, indexOnFirstUse, orRefine, positiveInt, withRepo, type CommonOptions } from './verb.js';
+import { collect, common, emit, examples, fail, indexOnFirstUse, orRefine, positiveInt, sayWaiting, withRepo, type CommonOptions } from './verb.js';
 
 /** Commander's own refusals (an unknown option, a bad choice, a missing argument) are usage errors: exit 2. */
 function usageExit(err: CommanderError): never {
@@ -62,7 +62,7 @@ export function buildProgram(): Command {
     await withRepo({ ...o, repo: path ?? o.repo }, async (repo) => {
       if (o.dryRun) return emit(o, await dryRun(repo), render.renderDryRun);
       const bar = progressBar();
-      const summary: IndexSummary = await repo.index({ force: o.force, onProgress: bar.update });
+      const summary: IndexSummary = await repo.index({ force: o.force, onProgress: bar.update, onWait: sayWaiting });
       bar.done();
       emit(o, { status: 'ok', ...summary }, () => render.renderIndexSummary(summary));
     }, flags);

@@ -62,12 +62,17 @@ export async function withRepo(options: CommonOptions, body: (repo: Repo) => Pro
   repo.close();
 }
 
+/** Said once when another process holds the repository's index lock, so a waiting verb is not mistaken for a hung one. */
+export function sayWaiting(holder: { pid: number; host: string }): void {
+  process.stderr.write(`sightline: waiting for another indexer (pid ${holder.pid} on ${holder.host}) to finish with this repository\n`);
+}
+
 /** Indexes first when the repository has never been indexed (search and locate). */
 export async function indexOnFirstUse(repo: Repo): Promise<void> {
   if (repo.hasIndex()) return;
   const bar = progressBar();
   process.stderr.write(process.stderr.isTTY ? '' : 'sightline: no index yet; indexing first\n');
-  const summary = await repo.ensureIndexed(bar.update);
+  const summary = await repo.ensureIndexed({ onProgress: bar.update, onWait: sayWaiting });
   bar.done();
   if (summary && process.stderr.isTTY) process.stderr.write(render.renderIndexSummary(summary) + '\n');
 }

@@ -98,7 +98,7 @@ export function embedStatic(model: StaticModel, text: string): Float32Array {
   return out;
 }
 
-const loadedModels = new Map<string, { stamp: string; model: StaticModel }>();
+const loaded = new Map<string, { size: number; mtimeMs: number; model: StaticModel }>();
 
 export class BuiltinEmbedder implements Embedder {
   readonly identity: EmbedderIdentity;
@@ -106,13 +106,16 @@ export class BuiltinEmbedder implements Embedder {
     this.identity = { name: 'builtin', model: model.digest, dims: model.dims };
   }
 
-  /** The model is read once per thread (and again only if its file changes): every index pass asks for its identity. */
+  /**
+   * The model at `modelPath`, read once per process while the file is
+   * unchanged: reading and digesting it costs more than embedding an edited
+   * file's chunks, and every index pass opens it.
+   */
   static open(modelPath = defaultModelPath()): BuiltinEmbedder {
-    const st = fs.statSync(modelPath);
-    const stamp = `${st.size}:${st.mtimeMs}`;
-    let loaded = loadedModels.get(modelPath);
-    if (loaded?.stamp !== stamp) loadedModels.set(modelPath, (loaded = { stamp, model: loadStaticModel(modelPath) }));
-    return new BuiltinEmbedder(loaded.model);
+    const { size, mtimeMs } = fs.statSync(modelPath);
+    let cached = loaded.get(modelPath);
+    if (cached?.size !== size || cached.mtimeMs !== mtimeMs) loaded.set(modelPath, (cached = { size, mtimeMs, model: loadStaticModel(modelPath) }));
+    return new BuiltinEmbedder(cached.model);
   }
 
   embedOne(text: string): Float32Array {

@@ -103,9 +103,9 @@ export class Repo {
   }
 
   /** Indexes when no index exists yet; returns the summary if it did. */
-  async ensureIndexed(onProgress?: (p: IndexProgress) => void): Promise<IndexSummary | null> {
+  async ensureIndexed(options: { onProgress?: (p: IndexProgress) => void } & Pick<JobOptions, 'onWait'> = {}): Promise<IndexSummary | null> {
     if (this.hasIndex()) return null;
-    return this.index({ onProgress });
+    return this.index(options);
   }
 
   close(): void {

@@ -34,12 +34,13 @@ export function loadLayout(store: Store, root: string): Layout {
 
 export function resolveGraph(store: Store, root: string): ResolveSummary {
   const started = performance.now();
+  const dropped = store.edges.takeDropped();
   const pending = store.edges.pending();
   if (pending.length === 0) return { pending: 0, answered: 0, elapsedMs: 0 };
   const ctx = new GraphContext(store, loadLayout(store, root), compute);
   pending.sort((a, b) => (ORDER[a.kind] ?? 9) - (ORDER[b.kind] ?? 9) || a.id - b.id);
   for (const e of pending) ctx.resolution(e);
-  for (const fileId of filesWithMovedImports(ctx, pending)) {
+  for (const fileId of filesWithMovedImports(ctx, pending, dropped)) {
     for (const e of ctx.fileEdges(fileId)) {
       if (e.kind !== 'import' && e.status !== 'pending') ctx.resolution(e, 0, true);
     }
@@ -51,17 +52,22 @@ export function resolveGraph(store: Store, root: string): ResolveSummary {
 }
 
 /**
- * Files whose imports now lead to other files than before, while their other edges were not
- * pending: those edges were read through the old imports and are answered again.
+ * Files whose imports now lead to other paths than before, while their other edges were not
+ * pending: those edges were read through the old imports and are answered again. An import into
+ * a file that was rewritten in place still leads there (`dropped` names the path its targets,
+ * deleted with the old version, led to): whatever resolved into that file is pending already.
  */
-function filesWithMovedImports(ctx: GraphContext, pending: StoredEdge[]): Set<number> {
+function filesWithMovedImports(ctx: GraphContext, pending: StoredEdge[], dropped: Map<number, string>): Set<number> {
+  const pathOf = (fileId: number) => ctx.layout.byId.get(fileId)?.path;
   const out = new Set<number>();
   for (const e of pending) {
     if (e.kind !== 'import' || out.has(e.fileId)) continue;
-    if (!ctx.fileEdges(e.fileId).some((x) => x.kind !== 'import' && x.kind !== 'namespace' && x.status !== 'pending')) continue;
-    const before = new Set(ctx.store.edges.targetsOf(e.id).map((t) => t.fileId));
-    const after = new Set(ctx.resolution(e).targets.map((t) => t.fileId));
-    if (before.size !== after.size || [...after].some((f) => !before.has(f))) out.add(e.fileId);
+    const before = new Set(ctx.store.edges.targetsOf(e.id).map((t) => pathOf(t.fileId)));
+    if (dropped.has(e.id)) before.add(dropped.get(e.id));
+    const after = new Set(ctx.resolution(e).targets.map((t) => pathOf(t.fileId)));
+    if (before.size === after.size && [...after].every((f) => before.has(f))) continue;
+    // Reading a file's edges costs more than comparing targets: only for an import that moved.
+    if (ctx.fileEdges(e.fileId).some((x) => x.kind !== 'import' && x.kind !== 'namespace' && x.status !== 'pending')) out.add(e.fileId);
   }
   return out;
 }

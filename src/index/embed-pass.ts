@@ -78,7 +78,7 @@ export async function embedPass(store: Store, config: Config, options: EmbedPass
     const inFlight: { page: PendingChunk[]; vecs: Promise<Float32Array[]> }[] = [];
     const refill = () => {
       while (inFlight.length < IN_FLIGHT) {
-        const page = vectors.pending(afterId, PAGE);
+        const page = vectors.pending(afterId, PAGE, total <= PAGE);
         if (page.length === 0) return;
         afterId = page[page.length - 1]!.id;
         const vecs = embedder.embed(page.map(embeddingText));

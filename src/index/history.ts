@@ -57,20 +57,30 @@ async function readCommits(root: string, hashes: string[]): Promise<{ commit: Co
   return commits;
 }
 
-/** Brings the stored history in line with HEAD; null when `root` is not inside a git work tree. */
-export async function indexHistory(root: string, store: Store): Promise<HistorySummary | null> {
+/** Where `root` stands in git: its prefix in the work tree and HEAD (null: not a work tree, or no commit yet). Never touches the index. */
+export async function gitHead(root: string): Promise<{ prefix: string; head: string } | null> {
   const prefix = await git(root, ['rev-parse', '--show-prefix']);
   const head = prefix === null ? null : (await git(root, ['rev-parse', '--verify', '-q', 'HEAD']))?.trim() || null;
+  return head === null ? null : { prefix: prefix!, head };
+}
+
+/**
+ * Brings the stored history in line with HEAD; null when `root` is not inside a git work tree.
+ * `at` may be started early (gitHead), so its processes run while the caller works.
+ */
+export async function indexHistory(root: string, store: Store, at = gitHead(root)): Promise<HistorySummary | null> {
+  const where = await at;
   const stored = store.history.hashes();
-  if (head === null) {
+  if (where === null) {
     // Not a work tree (or no commit yet): whatever was stored no longer describes it.
     if (stored.size > 0) store.transaction(() => { for (const h of stored) store.history.delete(h); });
     store.setMeta(HEAD_KEY, '');
     return null;
   }
+  const { prefix, head } = where;
   if (store.getMeta(HEAD_KEY) === head) return { added: 0, removed: 0 };
   // Below the top level, only commits that touched this directory.
-  const scope = prefix!.trim() ? ['--', '.'] : [];
+  const scope = prefix.trim() ? ['--', '.'] : [];
   const listed = await git(root, ['rev-list', '--no-merges', `--max-count=${MAX_COMMITS}`, 'HEAD', ...scope]);
   if (listed === null) return null;
   const wanted = new Set(listed.split('\n').filter(Boolean));

@@ -19,7 +19,7 @@ import { resolveGraph, type ResolveSummary } from '../graph/index.js';
 import type { FileVersion, Store, StoredFile } from '../store/index.js';
 import type { WalkedFile } from '../walk/index.js';
 import { embedPass, type EmbedSummary } from './embed-pass.js';
-import { indexHistory } from './history.js';
+import { gitHead, indexHistory } from './history.js';
 import { createPreparer } from './pool.js';
 import { survey, unchangedSince } from './survey.js';
 import type { Prepared } from './prepare.js';
@@ -171,8 +171,10 @@ export async function indexRepository(
     for (const p of skippedBefore.keys()) if (!seen.has(p)) store.forgetSkipped(p);
   });
   summary.removed += gone.length;
+  // Asking git where HEAD is starts first and runs while the graph resolves on this thread.
+  const head = gitHead(root);
   if (options.graph !== false) summary.graph = resolveGraph(store, root); // answers the edges the writes above left pending
-  await indexHistory(root, store);
+  await indexHistory(root, store, head);
   store.setMeta('last_indexed_at', new Date().toISOString());
   // Vectors after the lexical pass, on their own thread: keyword search answers meanwhile.
   summary.embed = await embedPass(store, config, { onProgress: progress });

@@ -83,6 +83,22 @@ export function removeDbFiles(dbPath: string): void {
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbPath + suffix, { force: true });
 }
 
+/**
+ * `mkdir -p`, failing with the real reason: a recursive mkdir reports a
+ * read-only file system as ENOENT, so the first missing level is made by hand.
+ */
+function makeDir(dir: string): void {
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    let missing = dir;
+    while (!fs.existsSync(path.dirname(missing))) missing = path.dirname(missing);
+    fs.mkdirSync(missing);
+    throw err;
+  }
+}
+
 export interface OpenedDb {
   db: Db;
   /** True when the database was created or rebuilt and holds no files yet. */
@@ -91,7 +107,7 @@ export interface OpenedDb {
 
 export function openDb(dbPath: string): OpenedDb {
   try {
-    fs.mkdirSync(path.dirname(dbPath), { recursive: true });
+    makeDir(path.dirname(dbPath));
   } catch (err) {
     throw ioError(dbPath, err);
   }

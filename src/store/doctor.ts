@@ -4,7 +4,7 @@
  * something is wrong, the command that repairs it.
  */
 import Database from 'better-sqlite3';
-import type { Db } from './db.js';
+import { ioError, type Db } from './db.js';
 import { JobTable, type JobRecord, type LockHolder } from './jobs.js';
 import { APP_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
@@ -82,6 +82,8 @@ export function inspectIndex(dbPath: string, expectVectors: boolean): Inspection
     if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
       return { schemaVersion: null, checks: [{ name: 'integrity', ok: false, detail: `not a readable database (${code})`, fix: REBUILD }] };
     }
+    // Even reading a WAL database needs its -shm file beside it: a read-only directory refuses that.
+    if (code?.startsWith('SQLITE_CANTOPEN')) throw ioError(dbPath, err);
     throw err;
   } finally {
     db.close();

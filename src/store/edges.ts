@@ -148,6 +148,9 @@ export class EdgeTable {
   private readonly markTargeting;
   private readonly markNamed;
   private readonly markImports;
+  private readonly importsInto;
+  /** Import edge id → the path its targets led to, for imports whose targets went with a replaced or removed file. */
+  private readonly dropped = new Map<number, string>();
 
   constructor(private readonly db: Db) {
     this.insert = db.prepare(
@@ -163,6 +166,7 @@ export class EdgeTable {
     this.markTargeting = db.prepare(
       "UPDATE edges SET status = 'pending' WHERE status != 'pending' AND id IN (SELECT edge_id FROM edge_targets WHERE file_id = ?)",
     );
+    this.importsInto = db.prepare("SELECT DISTINCT t.edge_id FROM edge_targets t JOIN edges e ON e.id = t.edge_id WHERE t.file_id = ? AND e.kind = 'import'").pluck();
     this.markNamed = db.prepare("UPDATE edges SET status = 'pending' WHERE name = ? AND status != 'pending'");
     this.markImports = db.prepare(
       "UPDATE edges SET status = 'pending' WHERE status = 'unresolved' AND kind = 'import' AND instr(module, ?) > 0",
@@ -184,8 +188,19 @@ export class EdgeTable {
    * Before a file's version is replaced or removed: everything that resolved into it must be
    * looked at again (its symbols are about to get new ids or vanish).
    */
-  invalidateTargetsIn(fileId: number): void {
+  invalidateTargetsIn(fileId: number, path: string): void {
+    for (const id of this.importsInto.all(fileId) as number[]) this.dropped.set(id, path);
     this.markTargeting.run(fileId);
+  }
+
+  /**
+   * The path an import's targets led to before they went with a replaced or removed file (kept
+   * in memory until the next resolution takes them: after a crash that pass just looks wider).
+   */
+  takeDropped(): Map<number, string> {
+    const out = new Map(this.dropped);
+    this.dropped.clear();
+    return out;
   }
 
   /** After a version is written: references elsewhere to the names it defines may now resolve differently. */

@@ -134,7 +134,7 @@ export class Store {
   removeFile(path: string): boolean {
     const existing = this.files.get(path);
     if (!existing) return false;
-    this.edges.invalidateTargetsIn(existing.id);
+    this.edges.invalidateTargetsIn(existing.id, path);
     this.chunks.deleteTermsOfFile(existing.id);
     this.files.delete(existing.id);
     return true;

@@ -3,6 +3,11 @@
  * database is created at; `MIGRATIONS[n]` upgrades a database from version n to
  * n + 1. A database older than the oldest migration, or newer than this build,
  * is rebuilt rather than misread.
+ *
+ * Versions: 1 first release; 2 symbols.name_key and the skipped files' stat
+ * (no migration: name_key is computed in code, so version 1 is rebuilt);
+ * 3 vectors; 4 the code graph; 5 budget sessions; 6 git history; 7 the index
+ * job and its lock. test/live/fixtures/schemas.sql holds each old schema verbatim.
  */
 import { SESSION_TABLES } from './sessions.js';
 
@@ -11,13 +16,71 @@ export const SCHEMA_VERSION = 7;
 
 /**
  * Embedding vectors (store/vectors.ts), of the space named by meta
- * 'embedder_identity'. A chunk without a row is pending. Added in version 6.
+ * 'embedder_identity'. A chunk without a row is pending. Added in version 3.
  */
 const VECTOR_TABLES = `
 CREATE TABLE vectors (
   chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
   vec      BLOB NOT NULL -- float32 little-endian, as wide as the space
 ) STRICT;
+`;
+
+/**
+ * History of a git work tree (store/history.ts). Added in version 6; a
+ * migrated index fills it on its next pass, which finds no history_head.
+ */
+const HISTORY_TABLES = `
+-- Commits reachable from HEAD, never past it.
+CREATE TABLE commits (
+  id         INTEGER PRIMARY KEY,
+  hash       TEXT NOT NULL UNIQUE,
+  time       INTEGER NOT NULL,
+  file_count INTEGER NOT NULL -- files it touched under the root; paths are not kept for sweeping commits
+) STRICT;
+CREATE TABLE commit_files (
+  commit_id INTEGER NOT NULL REFERENCES commits(id) ON DELETE CASCADE,
+  path      TEXT NOT NULL,
+  PRIMARY KEY (commit_id, path)
+) STRICT, WITHOUT ROWID;
+-- Commit messages as code-aware terms; rowid = commits.id. It keeps its (small) content so that
+-- deleting a commit also corrects the BM25 statistics, which a contentless table would not.
+CREATE VIRTUAL TABLE commits_fts USING fts5(
+  message,
+  tokenize = 'unicode61 remove_diacritics 0'
+);
+`;
+
+/** The code graph (store/edges.ts). Added in version 4. */
+const EDGE_TABLES = `
+-- References extracted from a file version, replaced with it.
+-- kind: call | import | type | inherit | namespace; status: pending until resolved.
+CREATE TABLE edges (
+  id          INTEGER PRIMARY KEY,
+  file_id     INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  from_symbol INTEGER REFERENCES symbols(id) ON DELETE CASCADE, -- enclosing definition; NULL at top level
+  kind        TEXT NOT NULL,
+  name        TEXT NOT NULL,
+  qualifier   TEXT,
+  module      TEXT,
+  alias       TEXT,
+  line        INTEGER NOT NULL,
+  status      TEXT NOT NULL DEFAULT 'pending',
+  candidates  INTEGER NOT NULL DEFAULT 0
+) STRICT;
+CREATE INDEX edges_by_file ON edges(file_id, line);
+CREATE INDEX edges_by_name ON edges(name);
+CREATE INDEX edges_by_status ON edges(status, kind);
+CREATE INDEX edges_by_from ON edges(from_symbol);
+-- What a reference resolved to: one row per candidate, with the resolver's confidence (exact | import | name).
+CREATE TABLE edge_targets (
+  edge_id    INTEGER NOT NULL REFERENCES edges(id) ON DELETE CASCADE,
+  file_id    INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  symbol_id  INTEGER REFERENCES symbols(id) ON DELETE CASCADE,
+  confidence TEXT NOT NULL
+) STRICT;
+CREATE INDEX edge_targets_by_edge ON edge_targets(edge_id);
+CREATE INDEX edge_targets_by_file ON edge_targets(file_id);
+CREATE INDEX edge_targets_by_symbol ON edge_targets(symbol_id);
 `;
 
 /**
@@ -123,59 +186,15 @@ CREATE VIRTUAL TABLE chunks_fts USING fts5(
   tokenize = 'unicode61 remove_diacritics 0'
 );
 
--- History of a git work tree (store/history.ts): commits reachable from HEAD, never past it.
-CREATE TABLE commits (
-  id         INTEGER PRIMARY KEY,
-  hash       TEXT NOT NULL UNIQUE,
-  time       INTEGER NOT NULL,
-  file_count INTEGER NOT NULL -- files it touched under the root; paths are not kept for sweeping commits
-) STRICT;
-CREATE TABLE commit_files (
-  commit_id INTEGER NOT NULL REFERENCES commits(id) ON DELETE CASCADE,
-  path      TEXT NOT NULL,
-  PRIMARY KEY (commit_id, path)
-) STRICT, WITHOUT ROWID;
--- Commit messages as code-aware terms; rowid = commits.id. It keeps its (small) content so that
--- deleting a commit also corrects the BM25 statistics, which a contentless table would not.
-CREATE VIRTUAL TABLE commits_fts USING fts5(
-  message,
-  tokenize = 'unicode61 remove_diacritics 0'
-);
-${VECTOR_TABLES}
--- The code graph (store/edges.ts): references extracted from a file version, replaced with it.
--- kind: call | import | type | inherit | namespace; status: pending until resolved.
-CREATE TABLE edges (
-  id          INTEGER PRIMARY KEY,
-  file_id     INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
-  from_symbol INTEGER REFERENCES symbols(id) ON DELETE CASCADE, -- enclosing definition; NULL at top level
-  kind        TEXT NOT NULL,
-  name        TEXT NOT NULL,
-  qualifier   TEXT,
-  module      TEXT,
-  alias       TEXT,
-  line        INTEGER NOT NULL,
-  status      TEXT NOT NULL DEFAULT 'pending',
-  candidates  INTEGER NOT NULL DEFAULT 0
-) STRICT;
-CREATE INDEX edges_by_file ON edges(file_id, line);
-CREATE INDEX edges_by_name ON edges(name);
-CREATE INDEX edges_by_status ON edges(status, kind);
-CREATE INDEX edges_by_from ON edges(from_symbol);
--- What a reference resolved to: one row per candidate, with the resolver's confidence (exact | import | name).
-CREATE TABLE edge_targets (
-  edge_id    INTEGER NOT NULL REFERENCES edges(id) ON DELETE CASCADE,
-  file_id    INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
-  symbol_id  INTEGER REFERENCES symbols(id) ON DELETE CASCADE,
-  confidence TEXT NOT NULL
-) STRICT;
-CREATE INDEX edge_targets_by_edge ON edge_targets(edge_id);
-CREATE INDEX edge_targets_by_file ON edge_targets(file_id);
-CREATE INDEX edge_targets_by_symbol ON edge_targets(symbol_id);
--- Budget sessions (store/sessions.ts): the gate's refusals and delivered receipts. Added in version 5.
+${HISTORY_TABLES}${VECTOR_TABLES}
+${EDGE_TABLES}-- Budget sessions (store/sessions.ts): the gate's refusals and delivered receipts. Added in version 5.
 ${SESSION_TABLES}${JOB_TABLES}`;
 
 export const MIGRATIONS: Record<number, string> = {
   2: VECTOR_TABLES,
+  // Edges come from parsing: make the next pass parse every file again (its stat and digest no longer match).
+  3: `${EDGE_TABLES}UPDATE files SET digest = '', indexed_at_ms = 0;`,
   4: SESSION_TABLES,
+  5: HISTORY_TABLES,
   6: JOB_TABLES,
 };

@@ -42,6 +42,7 @@ export function sameIdentity(a: VectorIdentity | null, b: VectorIdentity | null)
 export class VectorTable {
   private readonly insert;
   private readonly pendingPage;
+  private readonly pendingFew;
   private readonly getMeta;
   private readonly setMeta;
 
@@ -49,13 +50,18 @@ export class VectorTable {
     this.insert = db.prepare(
       'INSERT OR REPLACE INTO vectors(chunk_id, vec) SELECT id, ? FROM chunks WHERE id = ? AND text = ? AND breadcrumb = ?',
     );
-    this.pendingPage = db.prepare(
-      `SELECT c.id, c.breadcrumb, c.text,
-              (SELECT s.signature FROM symbols s
-                WHERE s.file_id = c.file_id AND s.qualified = c.symbol AND s.start_line < c.start_line LIMIT 1) AS signature
-       FROM chunks c WHERE c.id > ? AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id)
-       ORDER BY c.id LIMIT ?`,
-    );
+    const page = (ids: string) =>
+      db.prepare(
+        `SELECT c.id, c.breadcrumb, c.text,
+                (SELECT s.signature FROM symbols s
+                  WHERE s.file_id = c.file_id AND s.qualified = c.symbol AND s.start_line < c.start_line LIMIT 1) AS signature
+         FROM chunks c WHERE c.id IN (${ids}) ORDER BY c.id`,
+      );
+    const pendingIds = (from: string) =>
+      `SELECT p.id FROM ${from} WHERE p.id > ? AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = p.id) ORDER BY p.id LIMIT ?`;
+    this.pendingPage = page(pendingIds('chunks p'));
+    // A few pending (an edit): found through the small chunks_by_file index, not by reading every chunk row from afterId on.
+    this.pendingFew = page(pendingIds('chunks p INDEXED BY chunks_by_file'));
     this.getMeta = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
     this.setMeta = db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)');
   }
@@ -72,9 +78,9 @@ export class VectorTable {
     this.bump();
   }
 
-  /** Pending chunks with ids above `afterId`, in id order (keyset pages never loop). */
-  pending(afterId: number, limit: number): PendingChunk[] {
-    return this.pendingPage.all(afterId, limit) as PendingChunk[];
+  /** Pending chunks with ids above `afterId`, in id order (keyset pages never loop); `few` when about one page is pending. */
+  pending(afterId: number, limit: number, few = false): PendingChunk[] {
+    return (few ? this.pendingFew : this.pendingPage).all(afterId, limit) as PendingChunk[];
   }
 
   pendingCount(): number {

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BuiltinEmbedder, defaultModelPath } from '../../src/embed/index.js';
 
@@ -10,6 +13,20 @@ describe('builtin embedder', () => {
     expect(model.identity.name).toBe('builtin');
     expect(model.identity.dims).toBeGreaterThan(0);
     expect(model.identity.model).toMatch(/^sightline-builtin@[0-9a-f]{12}$/);
+  });
+
+  it('reads the model file once per process while it is unchanged, again once it changes', () => {
+    expect(BuiltinEmbedder.open(defaultModelPath()).model).toBe(model.model);
+    const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-model-')), 'builtin.bin');
+    try {
+      fs.copyFileSync(defaultModelPath(), copy);
+      const first = BuiltinEmbedder.open(copy).model;
+      expect(BuiltinEmbedder.open(copy).model).toBe(first);
+      fs.utimesSync(copy, new Date(), new Date(Date.now() + 5_000));
+      expect(BuiltinEmbedder.open(copy).model).not.toBe(first);
+    } finally {
+      fs.rmSync(path.dirname(copy), { recursive: true, force: true });
+    }
   });
 
   it('returns one unit vector per text, in order', async () => {

@@ -68,6 +68,9 @@ describe('vectors in the index', () => {
     const fresh = repo.store.chunks.ofFileId(repo.store.files.get('src/util/crypto.ts')!.id).length;
     expect(vectors.count()).toBe(before - old);
     expect(vectors.pendingCount()).toBe(fresh);
+    // An edit's few pending chunks, looked up through the file index, are the ones a page scan finds.
+    expect(vectors.pending(0, 256, true)).toEqual(vectors.pending(0, 256));
+    expect(vectors.pending(0, 256, true)).toHaveLength(fresh);
     expect(retrievalPhase(repo.store, embedderSpec(repo.config))).toBe('building');
     const again = await embedPass(repo.store, repo.config);
     expect(again).toMatchObject({ embedded: fresh, pending: 0 });

@@ -75,3 +75,25 @@ describe('incremental re-resolution', () => {
     expect(fx.store.edges.counts().pending).toBe(0);
   });
 });
+
+describe('rewriting an imported file in place', () => {
+  it("answers again what pointed into it, not the importers' other edges: their imports still lead there", async () => {
+    const both = await indexFixture({
+      'src/a.ts': 'export function alpha(): number {\n  return 1;\n}\n',
+      'src/d.ts': 'export function delta(): number {\n  return 4;\n}\n',
+      'src/h.ts': "import { alpha } from './a.js';\nimport { delta } from './d.js';\nexport function sum(): number {\n  return alpha() + delta();\n}\n",
+    });
+    try {
+      for (const rel of ['src/a.ts', 'src/d.ts', 'src/h.ts']) age(both.root, rel);
+      const deltaBefore = edge(both.store, 'src/h.ts', 'call', 'delta');
+      fs.writeFileSync(path.join(both.root, 'src/a.ts'), 'export function alpha(): number {\n  return 11;\n}\n');
+      const summary = await both.reindex();
+      // h's import and call of alpha; its import and call of delta keep their answers.
+      expect(summary.graph).toMatchObject({ pending: 2, answered: 2 });
+      expect(edge(both.store, 'src/h.ts', 'call', 'alpha').targets).toEqual(['src/a.ts:alpha/import']);
+      expect(edge(both.store, 'src/h.ts', 'call', 'delta')).toEqual(deltaBefore);
+    } finally {
+      both.close();
+    }
+  });
+});

@@ -70,6 +70,11 @@ describe('live verbs', () => {
     expect(sa.added + sb.added).toBe(800);
     expect(Math.min(sa.added, sb.added)).toBe(0);
     expect(status(root, home).attempts).toBe(2);
+    // The one that waited said so, once, naming the other; the one that went first said nothing.
+    const [first, second] = sa.added > 0 ? [a, b] : [b, a];
+    expect(second.stderr().match(/waiting for another indexer/g)).toEqual(['waiting for another indexer']);
+    expect(second.stderr()).toContain(`(pid ${first.child.pid} on `);
+    expect(first.stderr()).not.toContain('waiting');
   });
 
   it('watch: a catch-up pass, then a pass per change; Ctrl-C stops it cleanly', async () => {

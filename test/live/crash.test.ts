@@ -5,21 +5,26 @@
  * in the embedding pass. After every kill:
  *
  * - `PRAGMA integrity_check` passes and nothing is orphaned (chunks, symbols,
- *   FTS rows, vectors);
+ *   FTS rows, vectors), and every file's chunks add up to it;
  * - the status reports the pass as interrupted;
- * - every file is one version of itself, re-derived from its content: its
- *   digest is that of a version the test wrote, each chunk's text is exactly
- *   that version's lines, each chunk's FTS row matches an identifier only that
- *   version has (and not the other version's), its symbols are that version's,
- *   and each vector present is the embedding of that chunk (a chunk may lack
- *   one: it is pending, and the next pass embeds it).
+ * - every file is one version of itself: its row, chunks, symbols, references (edges),
+ *   FTS terms (every term, column and position) and any vector it has are,
+ *   row for row, those a clean index holds for that version (a chunk may lack
+ *   its vector: it is pending, and the next pass embeds it).
  *
- * Each run resumes the last. When one completes, the index must match a clean
- * index of the same tree (same files, digests, chunk counts) and have every
- * vector. The tree then switches version (a third of the files rewritten, one
- * in ten deleted, 200 added) and the killing goes on through incremental
- * passes. Four repositories, each with its own index, are killed side by side,
- * to keep CI time down.
+ * The clean indexes of the two trees are built once, and checked themselves
+ * by re-deriving every file from its content: its digest is that of a version
+ * the test wrote, each chunk's text is exactly that version's lines, each FTS
+ * row holds an identifier only that version has (and not the other's), its
+ * symbols are that version's, and each vector is the embedding of its chunk.
+ * Their rows are then kept in one reference database, so each later check is
+ * a few SQL set differences.
+ *
+ * Each run resumes the last. When one completes, the index must hold exactly
+ * the clean index's files, each with every vector. The tree then switches
+ * version (a third of the files rewritten, one in ten deleted, 200 added) and
+ * the killing goes on through incremental passes. Two repositories, each with
+ * its own index, are killed side by side: one per core.
  */
 import { spawn } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
@@ -35,9 +40,9 @@ import { generatedFile, openRepo, scratch } from './helpers.js';
 
 const FILES = 2_000;
 const ADDED = 200;
-/** Independent repositories and index homes, killed side by side (CI time). */
-const CHAINS = 4;
-const KILLS_PER_CHAIN = 5;
+/** Independent repositories and index homes, killed side by side; each full first index costs more than a switch of version. */
+const CHAINS = 2;
+const KILLS_PER_CHAIN = 10;
 /** A chain kills runs in these phases in turn; after three kills on one tree version it lets a run finish, then switches version. */
 const TARGETS = ['walking', 'writing', 'embedding'] as const;
 
@@ -79,7 +84,7 @@ for (let i = 0; i < FILES + ADDED; i++) {
 const model = BuiltinEmbedder.open();
 const vecHex = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex');
 
-function orphans(db: Database.Database): Record<string, number> {
+function soundness(db: Database.Database): Record<string, number> {
   const n = (sql: string) => db.prepare(sql).pluck().get() as number;
   return {
     chunksWithoutFile: n('SELECT count(*) FROM chunks WHERE file_id NOT IN (SELECT id FROM files)'),
@@ -87,8 +92,29 @@ function orphans(db: Database.Database): Record<string, number> {
     ftsWithoutChunk: n('SELECT count(*) FROM chunks_fts_docsize WHERE id NOT IN (SELECT id FROM chunks)'),
     chunksWithoutFts: n('SELECT count(*) FROM chunks WHERE id NOT IN (SELECT id FROM chunks_fts_docsize)'),
     vectorsWithoutChunk: n('SELECT count(*) FROM vectors WHERE chunk_id NOT IN (SELECT id FROM chunks)'),
+    filesMissingChunks: n('SELECT count(*) FROM files f WHERE f.tokens <> (SELECT coalesce(sum(tokens), 0) FROM chunks WHERE file_id = f.id)'),
   };
 }
+const SOUND = { chunksWithoutFile: 0, symbolsWithoutFile: 0, ftsWithoutChunk: 0, chunksWithoutFts: 0, vectorsWithoutChunk: 0, filesMissingChunks: 0 };
+
+/**
+ * What an index holds of each file version, keyed by (path, digest) rather
+ * than row ids, which differ between indexes. `s` is a schema name; `terms`
+ * an fts5vocab instance table over its chunks_fts (contentless: the index is
+ * the only place its terms can be read back).
+ */
+const holdings = (s: string, terms: string) => ({
+  files: `SELECT path, digest, language, kind, size, line_count, tokens, invalid_utf8 FROM ${s}.files`,
+  chunks: `SELECT f.path, f.digest, c.ord, c.start_line, c.end_line, c.breadcrumb, c.symbol, c.text, c.tokens FROM ${s}.chunks c JOIN ${s}.files f ON f.id = c.file_id`,
+  symbols: `SELECT f.path, f.digest, y.name, y.qualified, y.kind, y.signature, y.start_line, y.end_line FROM ${s}.symbols y JOIN ${s}.files f ON f.id = y.file_id`,
+  edges: `SELECT f.path, f.digest, e.kind, e.name, e.qualifier, e.module, e.alias, e.line FROM ${s}.edges e JOIN ${s}.files f ON f.id = e.file_id`,
+  // The terms that tell versions apart (fn_<file>_<k>_v<version> is indexed whole as fn<file><k>v<version>), in every column and position.
+  terms: `SELECT f.path, f.digest, c.ord, t.col, t.offset, t.term FROM ${terms} t JOIN ${s}.chunks c ON c.id = t.doc JOIN ${s}.files f ON f.id = c.file_id
+          WHERE t.term >= 'fn' AND t.term < 'fo'`,
+  vectors: `SELECT f.path, f.digest, c.ord, v.vec FROM ${s}.vectors v JOIN ${s}.chunks c ON c.id = v.chunk_id JOIN ${s}.files f ON f.id = c.file_id`,
+});
+type Holding = keyof ReturnType<typeof holdings>;
+const HOLDINGS = Object.keys(holdings('main', '')) as Holding[];
 
 interface ChunkRow {
   id: number;
@@ -101,7 +127,7 @@ interface ChunkRow {
   vec: Buffer | null;
 }
 
-/** Embeddings of chunk texts, computed once per text for the whole test. */
+/** Embeddings of chunk texts, computed once per text. */
 const embedded = new Map<string, string>();
 function embeddingOf(chunk: { breadcrumb: string; text: string; signature: string | null }): string {
   const text = embeddingText(chunk);
@@ -110,12 +136,8 @@ function embeddingOf(chunk: { breadcrumb: string; text: string; signature: strin
   return hex;
 }
 
-/**
- * Checks that every file in the index is exactly one version of itself, and
- * returns path → "digest chunkCount" for comparing with a clean index.
- * `complete`: every chunk must have its vector (a finished pass).
- */
-function verifyVersions(db: Database.Database, complete: boolean): Map<string, string> {
+/** Checks a clean index from content: every file exactly one version of itself, every chunk with its vector. */
+function verifyVersions(db: Database.Database): void {
   const files = db.prepare('SELECT id, path, digest, tokens, line_count FROM files').all() as { id: number; path: string; digest: string; tokens: number; line_count: number }[];
   // The signature lookup is the embedding pass's own (store/vectors.ts): the text a vector is computed from.
   const chunksOf = db.prepare(
@@ -126,7 +148,6 @@ function verifyVersions(db: Database.Database, complete: boolean): Map<string, s
   const symbolsOf = db.prepare('SELECT name, end_line FROM symbols WHERE file_id = ?');
   const ftsHas = db.prepare('SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid = ?').pluck();
   const problems: string[] = [];
-  const summary = new Map<string, string>();
   for (const f of files) {
     const v = byDigest.get(f.digest);
     if (v?.path !== f.path) {
@@ -145,16 +166,14 @@ function verifyVersions(db: Database.Database, complete: boolean): Map<string, s
         if (ftsHas.get(`body:fn${i}${k}v${version}`, c.id) !== 1) problems.push(`${where}: FTS row lacks its own identifier`);
         if (ftsHas.get(`body:fn${i}${k}v${3 - version}`, c.id) !== 0) problems.push(`${where}: FTS row holds the other version's identifier`);
       }
-      if (c.vec ? c.vec.toString('hex') !== embeddingOf(c) : complete) problems.push(`${where}: ${c.vec ? "vector is not this chunk's" : 'no vector after a completed pass'}`);
+      if (c.vec?.toString('hex') !== embeddingOf(c)) problems.push(`${where}: ${c.vec ? "vector is not this chunk's" : 'no vector after a completed pass'}`);
     }
     if (tokens !== f.tokens) problems.push(`${f.path}: chunks missing`);
     for (const s of symbolsOf.all(f.id) as { name: string; end_line: number }[]) {
       if (!new RegExp(`^fn_${i}_\\d+_v${version}$`).test(s.name) || s.end_line > f.line_count) problems.push(`${f.path}: symbol ${s.name} is not of version ${version}`);
     }
-    summary.set(f.path, `${f.digest} ${chunks.length}`);
   }
   expect(problems.slice(0, 10)).toEqual([]);
-  return summary;
 }
 
 interface KillPoint {
@@ -166,8 +185,12 @@ interface KillPoint {
 }
 
 const tmp = scratch();
-/** Per tree: path → "digest chunkCount" of a clean index. */
-const clean = new Map<Tree, Map<string, string>>();
+/**
+ * The clean indexes' holdings, in one database: a table per holding, every
+ * version of both trees (a version both share is held once), and `tree_files`
+ * saying which files each tree's clean index has.
+ */
+let referenceDb = '';
 /** How long a clean run spent walking: the window for walk kills. */
 let walkMs = 50;
 const phasesSeen = new Set<string>();
@@ -205,21 +228,75 @@ async function runIndex(chain: Chain, kill: KillPoint | null) {
   return { killed: child.signalCode === 'SIGKILL', code, stderr, timeline: seen };
 }
 
-function withDb<T>(chain: Chain, fn: (db: Database.Database) => T): T {
-  const db = new Database(dbPathOf(chain), { readonly: true });
+function withDb<T>(dbPath: string, fn: (db: Database.Database) => T): T {
+  const db = new Database(dbPath, { readonly: true });
   try {
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-    expect(orphans(db)).toEqual({ chunksWithoutFile: 0, symbolsWithoutFile: 0, ftsWithoutChunk: 0, chunksWithoutFts: 0, vectorsWithoutChunk: 0 });
+    expect(soundness(db)).toEqual(SOUND);
     return fn(db);
   } finally {
     db.close();
   }
 }
 
+/** Builds the reference database from the two clean indexes, after checking each against the content it came from. */
+function buildReference(cleanDbs: Record<Tree, string>): void {
+  referenceDb = path.join(tmp.dir('sightline-crash-ref-'), 'reference.db');
+  const db = new Database(referenceDb);
+  db.exec('CREATE TABLE tree_files (tree TEXT NOT NULL, path TEXT NOT NULL, digest TEXT NOT NULL)');
+  for (const [tree, dbPath] of Object.entries(cleanDbs)) {
+    withDb(dbPath, verifyVersions);
+    db.prepare('ATTACH ? AS clean').run(dbPath);
+    db.exec("CREATE VIRTUAL TABLE temp.clean_terms USING fts5vocab(clean, 'chunks_fts', 'instance')");
+    const from = holdings('clean', 'temp.clean_terms');
+    for (const h of HOLDINGS) {
+      if (tree === 'A') db.exec(`CREATE TABLE ${h} AS ${from[h]} LIMIT 0`);
+      db.exec(`INSERT INTO ${h} ${from[h]} EXCEPT SELECT * FROM ${h}`);
+    }
+    db.prepare('INSERT INTO tree_files SELECT ?, path, digest FROM clean.files').run(tree);
+    db.exec('DROP TABLE temp.clean_terms');
+    db.exec('DETACH clean');
+  }
+  db.close();
+}
+
+/**
+ * Differences from the clean index, for every version this index holds, as
+ * `holding: n rows more|fewer` lines. `complete`: a finished pass, so every
+ * chunk has its vector and the files are exactly those of `tree`.
+ */
+function differences(db: Database.Database, tree: Tree, complete: boolean): string[] {
+  db.prepare('ATTACH ? AS ref').run(referenceDb);
+  db.exec("CREATE VIRTUAL TABLE temp.main_terms USING fts5vocab(main, 'chunks_fts', 'instance')");
+  try {
+    const mine = holdings('main', 'temp.main_terms');
+    const n = (sql: string) => db.prepare(`SELECT count(*) FROM (${sql})`).pluck().get() as number;
+    const problems: string[] = [];
+    for (const h of HOLDINGS) {
+      const held = `SELECT * FROM ref.${h} WHERE (path, digest) IN (SELECT path, digest FROM main.files)`;
+      const more = n(`${mine[h]} EXCEPT ${held}`);
+      // A vector may be pending after a kill; a chunk row, term or symbol may not.
+      const fewer = h === 'vectors' && !complete ? 0 : n(`${held} EXCEPT ${mine[h]}`);
+      // EXCEPT compares sets: equal counts rule out a row held twice.
+      const counts = more + fewer === 0 && !(h === 'vectors' && !complete) ? n(mine[h]) - n(held) : 0;
+      if (more || fewer || counts) problems.push(`${h}: ${more} rows no clean index holds, ${fewer} missing, ${counts} duplicated`);
+    }
+    if (complete) {
+      const treeFiles = `SELECT path, digest FROM ref.tree_files WHERE tree = '${tree}'`;
+      const files = n(`SELECT path, digest FROM main.files EXCEPT ${treeFiles}`) + n(`${treeFiles} EXCEPT SELECT path, digest FROM main.files`);
+      if (files) problems.push(`files: ${files} differ from the clean index of tree ${tree}`);
+    }
+    return problems;
+  } finally {
+    db.exec('DROP TABLE temp.main_terms');
+    db.exec('DETACH ref');
+  }
+}
+
 /** After a kill: sound, one version per file, reported as interrupted. Returns the phase it died in. */
 function verifyAfterKill(chain: Chain): string {
-  const phase = withDb(chain, (db) => {
-    verifyVersions(db, false);
+  const phase = withDb(dbPathOf(chain), (db) => {
+    expect(differences(db, chain.tree, false)).toEqual([]);
     return (db.prepare('SELECT phase FROM index_job').pluck().get() as string | null) ?? 'starting';
   });
   const repo = openRepo(chain.root, chain.home);
@@ -232,12 +309,12 @@ function verifyAfterKill(chain: Chain): string {
 }
 
 function expectMatchesClean(chain: Chain): void {
-  const got = withDb(chain, (db) => verifyVersions(db, true));
-  expect(Object.fromEntries(got)).toEqual(Object.fromEntries(clean.get(chain.tree)!));
+  withDb(dbPathOf(chain), (db) => expect(differences(db, chain.tree, true)).toEqual([]));
 }
 
 beforeAll(async () => {
-  for (const t of ['A', 'B'] as const) {
+  // Side by side, as the chains will run: the walk window is measured under the same load.
+  const clean = async (t: Tree) => {
     const chain = newChain('sightline-crash-clean');
     if (t === 'A') applyTree(chain.root, (chain.tree = 'A'), 'B');
     const run = await runIndex(chain, null);
@@ -246,8 +323,10 @@ beforeAll(async () => {
     const walkEnd = run.timeline.find((e) => e.phase !== 'walking');
     if (walkStart && walkEnd) walkMs = Math.max(walkMs, walkEnd.at - walkStart.at);
     for (const e of run.timeline) phasesSeen.add(e.phase);
-    clean.set(t, withDb(chain, (db) => verifyVersions(db, true)));
-  }
+    return dbPathOf(chain);
+  };
+  const [A, B] = await Promise.all([clean('A'), clean('B')]);
+  buildReference({ A, B });
 }, 180_000);
 afterAll(() => tmp.cleanup(), 120_000);
 

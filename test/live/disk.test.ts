@@ -5,8 +5,9 @@
  * Disk full is tested two ways: SQLite's own SQLITE_FULL, raised by capping
  * the database's page count (always runs), and a real full filesystem, a 2 MiB
  * tmpfs (runs where this process may mount one, e.g. as root in a container).
- * Read-only runs the CLI as an unprivileged user when the tests run as root,
- * because root ignores permission bits.
+ * Read-only: the directory is chmod 0555 and its files 0444; root ignores
+ * permission bits, so as root the directory is also bind-mounted read-only
+ * where this process may mount, and otherwise the CLI runs as nobody.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -102,8 +103,25 @@ describe('disk full', () => {
 });
 
 describe('read-only index directory', () => {
-  /** Runs as nobody when we are root (root ignores permission bits); as ourselves otherwise. */
-  const unprivileged = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
+  const asRoot = process.getuid?.() === 0;
+
+  /** Makes `dir` read-only to the CLI; returns the user to run it as (nobody, as root without mount). */
+  function readOnly(dir: string, files = false): { uid: number; gid: number } | undefined {
+    if (files) for (const f of fs.readdirSync(dir)) fs.chmodSync(path.join(dir, f), 0o444);
+    fs.chmodSync(dir, 0o555);
+    if (!asRoot) return undefined;
+    if (!canMount) return { uid: 65534, gid: 65534 };
+    execFileSync('mount', ['--bind', dir, dir]);
+    mounts.push(dir);
+    execFileSync('mount', ['-o', 'remount,ro,bind', dir]);
+    return undefined;
+  }
+
+  /** Undoes readOnly(dir). */
+  function writable(dir: string): void {
+    if (mounts.at(-1) === dir) execFileSync('umount', [mounts.pop()!]);
+    fs.chmodSync(dir, 0o755);
+  }
 
   function readOnlySetup() {
     const root = tmp.dir();
@@ -114,24 +132,32 @@ describe('read-only index directory', () => {
     const dbDir = path.join(home, fs.readdirSync(home)[0]!);
     const dbPath = path.join(dbDir, 'index.db');
     for (const d of [root, home]) fs.chmodSync(d, 0o755); // readable by the unprivileged user
-    for (const f of fs.readdirSync(dbDir)) fs.chmodSync(path.join(dbDir, f), 0o444);
-    fs.chmodSync(dbDir, 0o555);
-    return { root, home, dbPath, dbDir };
+    const user = readOnly(dbDir, true);
+    return { root, home, dbPath, dbDir, user, before: fs.readFileSync(dbPath) };
   }
 
-  it('index: exit 4 with a sentence that names the directory and the fix; the index is untouched', () => {
-    const { root, home, dbPath, dbDir } = readOnlySetup();
-    const before = fs.readFileSync(dbPath);
+  function expectRefused(r: { code: number | null; stderr: string }, dbDir: string) {
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr.trim().split('\n')).toEqual([`sightline: the index directory ${dbDir} is not writable (check permissions, or set SIGHTLINE_HOME to a writable directory)`]);
+  }
+
+  it('index: exit 4 with one line that names the directory and the fix; the index is untouched', () => {
+    const { root, home, dbPath, dbDir, user, before } = readOnlySetup();
     writeFiles(root, { 'pkg0/new.ts': 'export const added = 1;\n' });
     fs.chmodSync(path.join(root, 'pkg0/new.ts'), 0o644);
-    const r = cli(['index', root], { SIGHTLINE_HOME: home }, unprivileged);
-    expect(r.code, r.stderr).toBe(4);
-    expect(r.stderr).toContain(dbDir);
-    expect(r.stderr).toMatch(/not writable.*SIGHTLINE_HOME/);
-    expect(r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
+    expectRefused(cli(['index', root], { SIGHTLINE_HOME: home }, user), dbDir);
     expect(fs.readFileSync(dbPath).equals(before)).toBe(true);
-    fs.chmodSync(dbDir, 0o755);
+    expect(fs.readdirSync(dbDir)).toEqual(['index.db']);
+    writable(dbDir);
     expect(consistent(dbPath)).toEqual(CONSISTENT);
+  });
+
+  it('queries and doctor: the same line, exit 4 (SQLite cannot read a WAL index without writing its -shm file beside it)', () => {
+    const { root, home, dbPath, dbDir, user, before } = readOnlySetup();
+    for (const args of [['search', 'fn_3_1_v1'], ['locate', 'fn_3_1_v1'], ['stats'], ['status'], ['doctor']]) {
+      expectRefused(cli([...args, '--repo', root], { SIGHTLINE_HOME: home }, user), dbDir);
+    }
+    expect(fs.readFileSync(dbPath).equals(before)).toBe(true);
   });
 
   it('a home that cannot be created: exit 4, the same kind of sentence', () => {
@@ -139,8 +165,8 @@ describe('read-only index directory', () => {
     writeGenerated(root, 3);
     fs.chmodSync(root, 0o755);
     const parent = tmp.dir('sightline-ro-');
-    fs.chmodSync(parent, 0o555);
-    const r = cli(['index', root, '--json'], { SIGHTLINE_HOME: path.join(parent, 'home') }, unprivileged);
+    const user = readOnly(parent);
+    const r = cli(['index', root, '--json'], { SIGHTLINE_HOME: path.join(parent, 'home') }, user);
     expect(r.code, r.stderr).toBe(4);
     expect(JSON.parse(r.stdout)).toMatchObject({ status: 'error', error: expect.stringMatching(/not writable/) });
   });
