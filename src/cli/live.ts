@@ -6,9 +6,10 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { doctor, jobStatus, keepLive, Repo, reset, type DoctorEnvelope, type IndexJobStatus, type PassResult, type ResetEnvelope } from '../engine/index.js';
 import { describeError, SightlineError } from '../errors/index.js';
+import { embedderFlags, embedderOptions, examples, type EmbedderFlags } from './verb.js';
 import { sayWaiting } from './verb.js';
 
-interface Flags {
+interface Flags extends EmbedderFlags {
   repo: string;
   config?: string;
   json?: boolean;
@@ -29,7 +30,7 @@ function exitWith(err: unknown, flags: Flags): never {
 
 function open(flags: Flags, overrides = {}): Repo {
   try {
-    return Repo.open(flags.repo, { configPath: flags.config, flags: overrides });
+    return Repo.open(flags.repo, { configPath: flags.config, flags: { ...embedderFlags(flags), ...overrides } });
   } catch (err) {
     exitWith(err, flags);
   }
@@ -40,7 +41,6 @@ function milliseconds(value: string): number {
   return Number(value);
 }
 
-const examples = (...lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 const when = (iso: string | null) => iso?.replace('T', ' ').replace(/\.\d+Z$/, 'Z') ?? '-';
 
 function renderStatus(s: IndexJobStatus): string {
@@ -80,10 +80,10 @@ function renderPass(r: PassResult): string {
 }
 
 function common(cmd: Command): Command {
-  return cmd
-    .option('--repo <path>', 'repository root', '.')
-    .option('--config <file>', 'config file (default: <repo>/sightline.config.json)')
-    .option('--json', 'print JSON instead of text');
+  return embedderOptions(cmd.option('--repo <path>', 'repository root', '.').option('--config <file>', 'config file (default: <repo>/sightline.config.json)')).option(
+    '--json',
+    'print JSON instead of text',
+  );
 }
 
 export function registerLive(program: Command): void {

@@ -39,6 +39,7 @@ describe('sightline CLI', () => {
     const none = runCli(['search', 'get user name', '--repo', sample.root, '--embedder', 'none', '--json'], env());
     expect(JSON.parse(none.stdout)).toMatchObject({ status: 'ok', mode: 'keyword', retrieval_phase: 'keyword_only' });
     expect(runCli(['search', 'x', '--repo', sample.root, '--mode', 'vector'], env()).code).toBe(2);
+    for (const verb of ['serve', 'watch', 'status', 'index']) expect(runCli([verb, '--help']).stdout, verb).toContain('--embedder <name>');
   });
 
   it('every verb answers --json', () => {
