@@ -5,7 +5,7 @@
  */
 import { countTokens } from '../budget/index.js';
 import { parseFile } from '../parse/index.js';
-import { indexText } from '../search/index.js';
+import { chunkTerms, pathTerms } from '../search/index.js';
 import type { FileVersion } from '../store/index.js';
 import { readSource } from '../walk/index.js';
 
@@ -27,10 +27,6 @@ export interface PrepareInput {
   references?: boolean;
 }
 
-/** Path words go into their own FTS field, so `src/auth/session.ts` matches `auth session`. */
-function pathTerms(path: string): string {
-  return indexText(path.replace(/\.[^./]+$/, ''));
-}
 
 export async function prepareFile(input: PrepareInput): Promise<Prepared> {
   // Taken before reading: a write that lands during the read leaves mtime >= indexedAt,
@@ -53,11 +49,7 @@ export async function prepareFile(input: PrepareInput): Promise<Prepared> {
       text: c.text,
       tokens: countTokens(c.text),
     },
-    terms: {
-      path: filePathTerms,
-      symbols: indexText(c.breadcrumb.slice(input.path.length)),
-      body: indexText(c.text),
-    },
+    terms: chunkTerms(input.path, c.breadcrumb, c.text, filePathTerms),
   }));
   const lineCount = source.text.length === 0 ? 0 : source.text.split('\n').length;
   return {

@@ -1,5 +1,5 @@
 /** Retrieval: code-aware terms, lexical search, ranking, filters. */
-export { forEachTerm, identifierWords, indexText, queryTerms } from './terms.js';
+export { chunkTerms, forEachTerm, identifierWords, indexText, pathTerms, queryTerms } from './terms.js';
 export { searchTerms } from './lexical.js';
 export { readQuery, type ReadQuery, type WeightedTerm } from './query.js';
 export { fileRole, type FileRole } from './roles.js';

@@ -66,3 +66,13 @@ export function queryTerms(text: string): string[] {
   forEachTerm(text, (t) => seen.add(t));
   return [...seen];
 }
+
+/** Path words go into their own FTS field, so `src/auth/session.ts` matches `auth session`. */
+export function pathTerms(path: string): string {
+  return indexText(path.replace(/\.[^./]+$/, ''));
+}
+
+/** A chunk's FTS fields: its file's path words, the symbols of its breadcrumb (past the path), its text. */
+export function chunkTerms(path: string, breadcrumb: string, text: string, filePathTerms = pathTerms(path)): { path: string; symbols: string; body: string } {
+  return { path: filePathTerms, symbols: indexText(breadcrumb.slice(path.length)), body: indexText(text) };
+}

@@ -57,6 +57,34 @@ function fromRow(r: ChunkRow): StoredChunk {
 /** FTS column weights: a term in a path or symbol name says more than one in a body. */
 export const FIELD_WEIGHTS = { path: 3, symbols: 5, body: 1 } as const;
 
+/** An SQLite varint (big-endian groups of 7 bits, the high bit says more follow), as FTS5 stores its row count. */
+function readVarint(buf: Buffer): number {
+  let v = 0;
+  for (let i = 0; i < 9 && i < buf.length; i++) {
+    const b = buf[i]!;
+    if (i === 8) return v * 256 + b;
+    v = v * 128 + (b & 0x7f);
+    if (!(b & 0x80)) return v;
+  }
+  return v;
+}
+
+/** Past this drift an index pass rewrites the terms (index/term-stats.ts); below it, idf moves by less than the ranking can feel. */
+export const MAX_TERM_STATS_DRIFT = 0.1;
+
+/**
+ * How far the FTS row count BM25 normalises by has drifted above the real
+ * one: 0 when exact, 0.25 when it counts a quarter more rows. A deleted row
+ * of a contentless_delete FTS5 table leaves the statistics record untouched
+ * (SQLite 3.53), so every re-indexed chunk inflates the count — and idf.
+ */
+export function termStatsDrift(db: Db): number {
+  const block = db.prepare('SELECT block FROM chunks_fts_data WHERE id = 1').pluck().get() as Buffer | undefined;
+  const real = db.prepare('SELECT count(*) FROM chunks').pluck().get() as number;
+  if (!block || real === 0) return 0;
+  return readVarint(block) / real - 1;
+}
+
 export class ChunkTable {
   private readonly insert;
   private readonly insertFts;
@@ -120,6 +148,24 @@ export class ChunkTable {
       .prepare('SELECT c.*, f.path AS path FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY f.path, c.ord')
       .iterate() as IterableIterator<ChunkRow & { path: string }>;
     for (const r of rows) yield { ...fromRow(r), path: r.path };
+  }
+
+  /** See termStatsDrift below. */
+  termStatsDrift(): number {
+    return termStatsDrift(this.db);
+  }
+
+  /** Replaces the whole FTS index with these terms (fresh statistics). Call inside a transaction. */
+  rewriteTerms(terms: Iterable<{ id: number } & ChunkTerms>): void {
+    this.db.prepare("INSERT INTO chunks_fts(chunks_fts) VALUES ('delete-all')").run();
+    for (const t of terms) this.insertFts.run(t.id, t.path, t.symbols, t.body);
+  }
+
+  /** What the FTS terms are derived from, for every chunk: id, file path, breadcrumb, text. */
+  *termSources(): IterableIterator<{ id: number; path: string; breadcrumb: string; text: string }> {
+    yield* this.db
+      .prepare('SELECT c.id, f.path, c.breadcrumb, c.text FROM chunks c JOIN files f ON f.id = c.file_id')
+      .iterate() as IterableIterator<{ id: number; path: string; breadcrumb: string; text: string }>;
   }
 
   /** BM25 over the FTS index; `match` is an FTS5 query expression. */

@@ -4,6 +4,7 @@
  * something is wrong, the command that repairs it.
  */
 import Database from 'better-sqlite3';
+import { MAX_TERM_STATS_DRIFT, termStatsDrift } from './chunks.js';
 import { ioError, type Db } from './db.js';
 import { JobTable, type JobRecord, type LockHolder } from './jobs.js';
 import { APP_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
@@ -113,6 +114,13 @@ function checkIndex(db: Db, expectVectors: boolean): Check[] {
       'files missing some or all of their chunks',
     ),
   );
+  const drift = termStatsDrift(db);
+  checks.push({
+    name: 'term statistics',
+    ok: drift <= MAX_TERM_STATS_DRIFT,
+    detail: `BM25 counts ${Math.round(drift * 100)}% more rows than the index holds${drift > MAX_TERM_STATS_DRIFT ? ' (deleted chunks): scores drift from a fresh index' : ''}`,
+    ...(drift > MAX_TERM_STATS_DRIFT ? { fix: 'sightline index (an index pass rewrites the terms)' } : {}),
+  });
   checks.push(
     none(db, 'orphan vectors', 'SELECT count(*) FROM vectors WHERE chunk_id NOT IN (SELECT id FROM chunks)', 'vectors without a chunk'),
     vectorCoverage(db, expectVectors),

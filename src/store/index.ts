@@ -17,6 +17,7 @@ import { clearIndex } from './reset.js';
 
 export type { FileRecord, StoredFile } from './files.js';
 export type { ChunkRecord, ChunkTerms, StoredChunk, LexicalHit } from './chunks.js';
+export { MAX_TERM_STATS_DRIFT } from './chunks.js';
 export type { SymbolRecord, StoredSymbol } from './symbols.js';
 export type { CommitRecord, CommitHit } from './history.js';
 export type { Confidence, EdgeRecord, EdgeStatus, EdgeTarget, LinkedSymbol, StoredEdge, StoredLink, StoredTarget } from './edges.js';
