@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { asUnprivileged, runCli } from '../helpers/cli.js';
 import { makeRepo, removeDir, SAMPLE_FILES, tempDir, useRepo } from '../helpers/fixture.js';
 
 const sample = useRepo();
@@ -129,10 +129,10 @@ describe('sightline CLI', () => {
     const h = tempDir('sightline-home-');
     try {
       fs.chmodSync(path.join(repoDir, 'secret.ts'), 0o000);
-      // root reads anything, so run as an unprivileged user there
-      const asRoot = process.getuid?.() === 0;
-      if (asRoot) for (const d of [repoDir, h]) fs.chmodSync(d, 0o777);
-      const r = runCli(['index', repoDir, '--json'], { SIGHTLINE_HOME: h }, asRoot ? { uid: 65534, gid: 65534 } : {});
+      const r = asUnprivileged((user) => {
+        for (const d of [repoDir, h]) fs.chmodSync(d, 0o777);
+        return runCli(['index', repoDir, '--json'], { SIGHTLINE_HOME: h }, user);
+      }) ?? runCli(['index', repoDir, '--json'], { SIGHTLINE_HOME: h, SIGHTLINE_TEST_UNREADABLE_SUFFIX: '/secret.ts' });
       expect(r.code, r.stderr).toBe(0);
       const s = JSON.parse(r.stdout);
       expect(s.added).toBe(1);

@@ -20,3 +20,16 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, options: Spa
   });
   return { code: r.status ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
+
+/**
+ * Runs `body` with the spawn options of a user that file permissions bind:
+ * this one when not root, else nobody — if nobody may run node here at all
+ * (a hardened machine keeps /usr from other users). Null when no such user
+ * exists: the caller then injects the fault instead.
+ */
+export function asUnprivileged<T>(body: (user: SpawnSyncOptions) => T): T | null {
+  if (process.getuid?.() !== 0) return body({});
+  const nobody = { uid: 65534, gid: 65534 };
+  if (spawnSync(process.execPath, ['-e', ''], nobody).status !== 0) return null;
+  return body(nobody);
+}
