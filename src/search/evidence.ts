@@ -85,8 +85,12 @@ export function gatherEvidence(store: Store, query: string, options: EvidenceOpt
   };
 }
 
+/** Roles of stored files, worked out once per file row (the list is read once per index version). */
+const roles = new WeakMap<StoredFile, FileRole>();
+
 /** A file's role, and whether it is demoted: not code, not clearly mentioned, and its role not named in the title. */
 export function roleOf(file: StoredFile, ev: Evidence): { role: FileRole; demoted: boolean } {
-  const role = fileRole(file.path, file.kind, file.language);
+  let role = roles.get(file);
+  if (role === undefined) roles.set(file, (role = fileRole(file.path, file.kind, file.language)));
   return { role, demoted: role !== 'code' && !ev.liftedRoles.has(role) && (ev.mentioned.get(file.id) ?? 0) < MENTION_LIFT };
 }

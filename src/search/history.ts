@@ -7,7 +7,7 @@
  * (index/history.ts); a repository without git simply has none.
  */
 import type { Store } from '../store/index.js';
-import { matchExpression } from './lexical.js';
+import { weightedMatch } from './lexical.js';
 import type { WeightedTerm } from './query.js';
 
 /** Commits whose messages are read for one query: the best matches only, older echoes add noise. */
@@ -23,14 +23,15 @@ export interface HistoryCredit {
 export function historyCredit(store: Store, terms: WeightedTerm[]): Map<string, HistoryCredit> {
   const out = new Map<string, HistoryCredit>();
   if (terms.length === 0) return out;
-  const hits = store.history.lexical(matchExpression(terms), TOP_COMMITS);
+  const { expression, scale } = weightedMatch(terms);
+  const hits = store.history.lexical(expression, TOP_COMMITS);
   if (hits.length === 0) return out;
   const touched = store.history.filesOf(hits.map((h) => h.commitId));
   for (const hit of hits) {
     const commit = touched.get(hit.commitId);
     if (!commit) continue;
     // A commit that touched many files says little about each of them.
-    const share = hit.score / Math.sqrt(Math.max(1, commit.fileCount));
+    const share = (hit.score * scale) / Math.sqrt(Math.max(1, commit.fileCount));
     for (const p of commit.paths) {
       const credit = out.get(p) ?? { score: 0, commits: 0 };
       credit.score += share;

@@ -34,6 +34,11 @@ const KEYWORD_DEPTH = 100;
 /** Nearest chunks fetched: several per file, so files with many similar chunks surface. */
 const VECTOR_DEPTH = 300;
 
+/** Keyword candidates to rank: only what is shown when nothing is fused with them. */
+function keywordDepth(options: RankOptions, want: SearchMode): number {
+  return want === 'keyword' ? options.limit : Math.max(options.limit, KEYWORD_DEPTH);
+}
+
 export function fusionOptions(config: Config): FusionOptions {
   return { k0: config.fusionK0, keywordWeight: config.fusionKeywordWeight, semanticWeight: config.fusionSemanticWeight };
 }
@@ -102,7 +107,7 @@ function answer<K, T extends { score: number }>(
 
 export function hybridChunks(store: Store, config: Config, query: string, options: RankOptions, want: SearchMode = 'hybrid'): HybridAnswer<RankedChunk> {
   const phase = retrievalPhase(store, embedderSpec(config));
-  const keyword = want === 'semantic' ? [] : rankChunks(store, query, { ...options, limit: Math.max(options.limit, KEYWORD_DEPTH) });
+  const keyword = want === 'semantic' ? [] : rankChunks(store, query, { ...options, limit: keywordDepth(options, want) });
   const semantic = want === 'keyword' ? null : semanticChunks(store, config, query, options);
   if (!semantic) return { results: keyword.slice(0, options.limit), mode: 'keyword', phase };
   if (want === 'hybrid' && keyword.length === 0) return { results: [], mode: want, phase };
@@ -117,7 +122,7 @@ export function hybridChunks(store: Store, config: Config, query: string, option
 
 export function hybridFiles(store: Store, config: Config, query: string, options: RankOptions, want: SearchMode = 'hybrid'): HybridAnswer<RankedFile> {
   const phase = retrievalPhase(store, embedderSpec(config));
-  const keyword = want === 'semantic' ? [] : rankFiles(store, query, { ...options, limit: Math.max(options.limit, KEYWORD_DEPTH) });
+  const keyword = want === 'semantic' ? [] : rankFiles(store, query, { ...options, limit: keywordDepth(options, want) });
   const chunks = want === 'keyword' ? null : semanticChunks(store, config, query, options);
   if (!chunks) return { results: keyword.slice(0, options.limit), mode: 'keyword', phase };
   if (want === 'hybrid' && keyword.length === 0) return { results: [], mode: want, phase };

@@ -15,21 +15,39 @@ export function searchTerms(query: string): string[] {
   return readSearchQuery(query).terms.map((t) => t.term);
 }
 
+/** An FTS5 query, and what its bm25() scores must be multiplied by to be those of the weighted terms. */
+export interface WeightedMatch {
+  expression: string;
+  scale: number;
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
 /**
  * An FTS5 MATCH expression that ORs the terms, each quoted so no term is read
  * as an operator. FTS5's bm25() sums over the query's phrases, so a term
  * repeated n times counts n times: that is how a term's weight reaches it.
+ * Every phrase costs a pass over its term's postings, so the weights' common
+ * factor is taken out and given back as `scale` (bm25 is a sum: exact). A
+ * query whose words weigh alike, as a search box's do, reads each posting once.
  */
-export function matchExpression(terms: WeightedTerm[]): string {
+export function weightedMatch(terms: WeightedTerm[]): WeightedMatch {
+  const counts = terms.map(({ weight }) => Math.max(1, Math.round(weight)));
+  const scale = counts.reduce(gcd, 0) || 1;
   const phrases: string[] = [];
-  for (const { term, weight } of terms) {
+  terms.forEach(({ term }, i) => {
     const quoted = `"${term.replace(/"/g, '""')}"`;
-    for (let i = 0; i < Math.max(1, Math.round(weight)); i++) phrases.push(quoted);
-  }
-  return phrases.join(' OR ');
+    for (let n = 0; n < counts[i]! / scale; n++) phrases.push(quoted);
+  });
+  return { expression: phrases.join(' OR '), scale };
 }
 
 export function lexicalSearch(store: Store, terms: WeightedTerm[], limit: number): LexicalHit[] {
   if (terms.length === 0) return [];
-  return store.chunks.lexical(matchExpression(terms), limit);
+  const { expression, scale } = weightedMatch(terms);
+  const hits = store.chunks.lexical(expression, limit);
+  if (scale !== 1) for (const h of hits) h.score *= scale;
+  return hits;
 }

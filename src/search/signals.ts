@@ -86,13 +86,17 @@ export function fileNameKey(path: string): string {
   return identifierWords(stem).join('');
 }
 
+/** Name keys of stored files, computed once per file row: the file list is read once per index version (evidence.ts). */
+const nameKeys = new WeakMap<StoredFile, string>();
+
 /** Files named like a word the query stresses (title words and names written as code); shared among same-named files. */
 export function nameScores(files: StoredFile[], read: ReadQuery): Map<number, number> {
   const stressed = new Set(read.terms.filter((t) => t.weight >= PART_WEIGHT.code).map((t) => t.term));
   for (const [key, weight] of read.identifiers) if (weight >= PART_WEIGHT.code) stressed.add(key);
   const byKey = new Map<string, StoredFile[]>();
   for (const f of files) {
-    const key = fileNameKey(f.path);
+    let key = nameKeys.get(f);
+    if (key === undefined) nameKeys.set(f, (key = fileNameKey(f.path)));
     if (!stressed.has(key)) continue;
     byKey.set(key, [...(byKey.get(key) ?? []), f]);
   }

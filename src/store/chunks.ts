@@ -155,6 +155,20 @@ export class ChunkTable {
     return termStatsDrift(this.db);
   }
 
+  /** Segments in the FTS index, from its structure record: a 4-byte cookie, the 0xFF000001 mark of newer versions, then varints level count and segment count. */
+  termSegments(): number {
+    const block = this.db.prepare('SELECT block FROM chunks_fts_data WHERE id = 10').pluck().get() as Buffer | undefined;
+    if (!block) return 0;
+    let at = block.readUInt32BE(4) === 0xff000001 ? 8 : 4;
+    while (block[at]! & 0x80) at++; // past the level count
+    return readVarint(block.subarray(at + 1));
+  }
+
+  /** Merges the FTS index into one segment: a pass that wrote in many batches left many, and every query reads them all. */
+  compactTerms(): void {
+    this.db.prepare("INSERT INTO chunks_fts(chunks_fts) VALUES ('optimize')").run();
+  }
+
   /** Replaces the whole FTS index with these terms (fresh statistics). Call inside a transaction. */
   rewriteTerms(terms: Iterable<{ id: number } & ChunkTerms>): void {
     this.db.prepare("INSERT INTO chunks_fts(chunks_fts) VALUES ('delete-all')").run();

@@ -54,4 +54,15 @@ describe('BM25 statistics after edits', () => {
     expect(scores(live).length).toBeGreaterThan(5);
     expect(scores(live)).toEqual(scores(fresh));
   });
+
+  it('a pass that writes many files leaves the FTS index in one segment, which its batches would not', async () => {
+    const files = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`src/f${i}.ts`, source(i, 0)]));
+    const root = makeRepo(files);
+    dirs.push(root);
+    const repo = await open(root);
+    expect(repo.store.chunks.termSegments()).toBe(1);
+    writeFiles(root, { 'src/f0.ts': source(0, 3) }); // one more batch: merged later by FTS5 itself, not by us
+    await repo.index();
+    expect(repo.store.chunks.termSegments()).toBeGreaterThan(1);
+  });
 });
