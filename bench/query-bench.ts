@@ -40,13 +40,17 @@ async function main(): Promise<void> {
     const rg = hasRipgrep();
     const rgTimes = (queries: string[], pattern: (q: string) => string) =>
       measure(queries, (q) => spawnSync('rg', ['-n', '-i', '--no-messages', pattern(q), repo.root], { maxBuffer: 1 << 28 }));
+    const row = (label: string, queries: number, ours: number[], theirs: number[]) =>
+      rows.push([label, queries, median(ours), percentile(ours, 95), rg ? median(theirs) : NaN, rg ? percentile(theirs, 95) : NaN, rg ? median(theirs) / median(ours) : NaN]);
     const add = async (label: string, queries: string[], run: (q: string) => unknown, rgPattern: (q: string) => string) => {
       const ours = await measure(queries, run);
       const theirs = rg ? await rgTimes(queries, rgPattern) : [];
-      rows.push([label, queries.length, median(ours), percentile(ours, 95), rg ? median(theirs) : NaN, rg ? percentile(theirs, 95) : NaN, rg ? median(theirs) / median(ours) : NaN]);
+      row(label, queries.length, ours, theirs);
+      return { ours, theirs };
     };
-    await add('search keyword: identifiers', identifiers, (q) => search(repo, { query: q, k: 10, mode: 'keyword' }), (q) => q);
-    await add('search keyword: phrases', PHRASE_QUERIES, (q) => search(repo, { query: q, k: 10, mode: 'keyword' }), (q) => q.split(' ').join('|'));
+    const ids = await add('search keyword: identifiers', identifiers, (q) => search(repo, { query: q, k: 10, mode: 'keyword' }), (q) => q);
+    const phrases = await add('search keyword: phrases', PHRASE_QUERIES, (q) => search(repo, { query: q, k: 10, mode: 'keyword' }), (q) => q.split(' ').join('|'));
+    row('search keyword: both sets', identifiers.length + PHRASE_QUERIES.length, [...ids.ours, ...phrases.ours], [...ids.theirs, ...phrases.theirs]);
     await add('search hybrid: phrases', PHRASE_QUERIES, (q) => search(repo, { query: q, k: 10 }), (q) => q.split(' ').join('|'));
     await add('search --files keyword: phrases', PHRASE_QUERIES, (q) => search(repo, { query: q, k: 10, files: true, mode: 'keyword' }), (q) => q.split(' ').join('|'));
     await add('locate: identifiers', identifiers, (q) => locate(repo, { query: q, maxResults: 50 }), (q) => `\\b${q}\\b`);
