@@ -85,6 +85,15 @@ export function termStatsDrift(db: Db): number {
   return readVarint(block) / real - 1;
 }
 
+/** Segments in the FTS index, from its structure record: a 4-byte cookie, the 0xFF000001 mark of newer versions, then varints level count and segment count. */
+export function termSegments(db: Db): number {
+  const block = db.prepare('SELECT block FROM chunks_fts_data WHERE id = 10').pluck().get() as Buffer | undefined;
+  if (!block) return 0;
+  let at = block.readUInt32BE(4) === 0xff000001 ? 8 : 4;
+  while (block[at]! & 0x80) at++; // past the level count
+  return readVarint(block.subarray(at + 1));
+}
+
 export class ChunkTable {
   private readonly insert;
   private readonly insertFts;
@@ -150,18 +159,12 @@ export class ChunkTable {
     for (const r of rows) yield { ...fromRow(r), path: r.path };
   }
 
-  /** See termStatsDrift below. */
   termStatsDrift(): number {
     return termStatsDrift(this.db);
   }
 
-  /** Segments in the FTS index, from its structure record: a 4-byte cookie, the 0xFF000001 mark of newer versions, then varints level count and segment count. */
   termSegments(): number {
-    const block = this.db.prepare('SELECT block FROM chunks_fts_data WHERE id = 10').pluck().get() as Buffer | undefined;
-    if (!block) return 0;
-    let at = block.readUInt32BE(4) === 0xff000001 ? 8 : 4;
-    while (block[at]! & 0x80) at++; // past the level count
-    return readVarint(block.subarray(at + 1));
+    return termSegments(this.db);
   }
 
   /** Merges the FTS index into one segment: a pass that wrote in many batches left many, and every query reads them all. */

@@ -4,7 +4,7 @@
  * something is wrong, the command that repairs it.
  */
 import Database from 'better-sqlite3';
-import { MAX_TERM_STATS_DRIFT, termStatsDrift } from './chunks.js';
+import { MAX_TERM_STATS_DRIFT, termSegments, termStatsDrift } from './chunks.js';
 import { ioError, type Db } from './db.js';
 import { JobTable, type JobRecord, type LockHolder } from './jobs.js';
 import { APP_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
@@ -118,7 +118,7 @@ function checkIndex(db: Db, expectVectors: boolean): Check[] {
   checks.push({
     name: 'term statistics',
     ok: drift <= MAX_TERM_STATS_DRIFT,
-    detail: `BM25 counts ${Math.round(drift * 100)}% more rows than the index holds${drift > MAX_TERM_STATS_DRIFT ? ' (deleted chunks): scores drift from a fresh index' : ''}`,
+    detail: `BM25 counts ${Math.round(drift * 100)}% more rows than the index holds${drift > MAX_TERM_STATS_DRIFT ? ' (deleted chunks): scores drift from a fresh index' : ''}; ${termSegments(db)} FTS segments`,
     ...(drift > MAX_TERM_STATS_DRIFT ? { fix: 'sightline index (an index pass rewrites the terms)' } : {}),
   });
   checks.push(

@@ -44,7 +44,7 @@ describe('BM25 statistics after edits', () => {
     const small = live.store.chunks.termStatsDrift();
     expect(small).toBeGreaterThan(0);
     expect(small).toBeLessThanOrEqual(MAX_TERM_STATS_DRIFT);
-    expect(doctor(live).checks.find((c) => c.name === 'term statistics')).toMatchObject({ ok: true, detail: `BM25 counts ${Math.round(small * 100)}% more rows than the index holds` });
+    expect(doctor(live).checks.find((c) => c.name === 'term statistics')).toMatchObject({ ok: true, detail: `BM25 counts ${Math.round(small * 100)}% more rows than the index holds; ${live.store.chunks.termSegments()} FTS segments` });
 
     writeFiles(root, tree((i) => (i < 8 ? 2 : 0))); // eight files: past it, rewritten
     await live.index();
