@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PART_WEIGHT, readQuery } from '../../src/search/query.js';
+import { PART_WEIGHT, plainForms, readQuery } from '../../src/search/query.js';
 
 const weightOf = (text: string, term: string) => readQuery(text).terms.find((t) => t.term === term)?.weight;
 
@@ -24,6 +24,20 @@ describe('reading an issue', () => {
     const terms = readQuery(issue).terms.map((t) => t.term);
     expect(terms).toEqual(expect.arrayContaining(['crash', 'renderer', 'screenshot']));
     for (const gone of ['widget', 'describe', 'template', 'example', 'stuff', 'expected', 'version', 'bug']) expect(terms).not.toContain(gone);
+  });
+
+  it('adds the plain forms of inflected words to a one-line question, lighter than the word; not to a whole issue', () => {
+    expect(plainForms('walked')).toContain('walk');
+    expect(plainForms('parsing')).toContain('parse');
+    expect(plainForms('dependencies')).toEqual(['dependency']);
+    expect(plainForms('stopped')).toContain('stop');
+    for (const plain of ['class', 'status', 'analysis', 'walk', 'fix']) expect(plainForms(plain)).toEqual([]);
+    const question = 'Files are walked twice';
+    expect(weightOf(question, 'walked')).toBe(PART_WEIGHT.title);
+    expect(weightOf(question, 'walk')).toBe(PART_WEIGHT.title - 1);
+    expect(weightOf(question, 'file')).toBe(PART_WEIGHT.title - 1);
+    // A whole issue is read as written: its plain forms are not added.
+    expect(weightOf(question + '\n\nThe walker visits every directory.', 'walk')).toBeUndefined();
   });
 
   it('joins flags and config keys the way code spells them', () => {

@@ -15,7 +15,10 @@ describe('code-aware terms', () => {
   });
 
   it('drops stopwords from queries unless nothing else is left', () => {
-    expect(searchTerms('where are the files walked')).toEqual(['files', 'walked']);
+    const terms = searchTerms('where are the files walked');
+    expect(terms.slice(0, 2)).toEqual(['files', 'walked']); // then their plain forms, lighter
+    expect(terms).toEqual(expect.arrayContaining(['file', 'walk']));
+    for (const stop of ['where', 'are', 'the']) expect(terms).not.toContain(stop);
     expect(searchTerms('the')).toEqual(['the']);
     expect(searchTerms('!!! ???')).toEqual([]);
   });
