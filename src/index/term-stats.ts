@@ -26,8 +26,7 @@ export function tidyTerms(store: Store, filesWritten: number): void {
 /** Rewrites the FTS index when its statistics drifted too far; true when it did. */
 function refreshTermStats(store: Store): boolean {
   if (store.chunks.termStatsDrift() <= MAX_TERM_STATS_DRIFT) return false;
-  // Read first: the connection cannot write while a statement still iterates.
-  const terms = [...store.chunks.termSources()].map((c) => ({ id: c.id, ...chunkTerms(c.path, c.breadcrumb, c.text) }));
+  const terms = store.chunks.termSources().map((c) => ({ id: c.id, ...chunkTerms(c.path, c.breadcrumb, c.text) }));
   store.transaction(() => store.chunks.rewriteTerms(terms));
   return true;
 }

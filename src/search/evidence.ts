@@ -55,7 +55,7 @@ function allFiles(store: Store): StoredFile[] {
 }
 
 /** The terms worth asking the indexes for: not in most chunks (for the chunk index, also present in it). */
-function discerningTerms(store: Store, terms: WeightedTerm[]): { chunks: WeightedTerm[]; history: WeightedTerm[] } {
+function discerningTerms(store: Store, terms: readonly WeightedTerm[]): { chunks: WeightedTerm[]; history: WeightedTerm[] } {
   const df = store.terms.documentFrequency(terms.map((t) => t.term));
   const ceiling = COMMON_TERM_SHARE * store.terms.documents();
   const history = terms.filter((t) => df.get(t.term)! <= ceiling);

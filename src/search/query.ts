@@ -15,15 +15,16 @@ export interface WeightedTerm {
   weight: number;
 }
 
+/** Shared by every reader of one query (readQuery remembers the last): read-only. */
 export interface ReadQuery {
   /** Distinct code-aware terms, heaviest first (first seen first among equals). */
-  terms: WeightedTerm[];
+  readonly terms: readonly WeightedTerm[];
   /** Whole-identifier terms of names written as code, with the weight of where they were written: candidates for "the definition of what the issue names". */
-  identifiers: Map<string, number>;
+  readonly identifiers: ReadonlyMap<string, number>;
   /** Paths and file names the text mentions, stack-trace frames included (forward slashes, as written). */
-  paths: string[];
+  readonly paths: readonly string[];
   /** Every term of the title, stopwords included: what the issue says it is about. */
-  title: Set<string>;
+  readonly title: ReadonlySet<string>;
 }
 
 /** How much each part of an issue says about where the fix goes. */
@@ -137,7 +138,16 @@ function cleanPath(raw: string): string {
     .replace(/[.,:;)]+$/, '');
 }
 
+/** The last query read: one search reads its query in several places (ranking, fusion), and it may be a whole issue. */
+let lastRead: { text: string; read: ReadQuery } | undefined;
+
+/** Reads a query (treat the answer as read-only: it is shared by the callers of one search). */
 export function readQuery(text: string): ReadQuery {
+  if (lastRead?.text !== text) lastRead = { text, read: parseQuery(text) };
+  return lastRead.read;
+}
+
+function parseQuery(text: string): ReadQuery {
   // A one-line question gains from `walk` for "walked"; a whole issue already holds
   // the words its code uses, and the extra forms cost it 4 points of Acc@5 on the dev set.
   const bag = new TermBag(!text.trim().includes('\n'));

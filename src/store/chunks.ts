@@ -179,10 +179,13 @@ export class ChunkTable {
   }
 
   /** What the FTS terms are derived from, for every chunk: id, file path, breadcrumb, text. */
-  *termSources(): IterableIterator<{ id: number; path: string; breadcrumb: string; text: string }> {
-    yield* this.db
-      .prepare('SELECT c.id, f.path, c.breadcrumb, c.text FROM chunks c JOIN files f ON f.id = c.file_id')
-      .iterate() as IterableIterator<{ id: number; path: string; breadcrumb: string; text: string }>;
+  termSources(): { id: number; path: string; breadcrumb: string; text: string }[] {
+    return this.db.prepare('SELECT c.id, f.path, c.breadcrumb, c.text FROM chunks c JOIN files f ON f.id = c.file_id').all() as {
+      id: number;
+      path: string;
+      breadcrumb: string;
+      text: string;
+    }[];
   }
 
   /** BM25 over the FTS index; `match` is an FTS5 query expression. */
