@@ -111,13 +111,13 @@ export class ChunkTable {
     this.deleteFts = db.prepare('DELETE FROM chunks_fts WHERE rowid = ?');
     this.ofFile = db.prepare('SELECT * FROM chunks WHERE file_id = ? ORDER BY ord');
     const { path, symbols, body } = FIELD_WEIGHTS;
-    // The best hits first, then their rows' whereabouts (not their text: rankers read many hits and show few).
+    // The best hits, then their rows' whereabouts (not their text: rankers read many hits and show few).
+    // Cut by the weighted score itself: FTS5's `ORDER BY rank` would rank by unweighted bm25, and score every row twice.
     this.search = db.prepare(
       `SELECT h.chunkId, c.file_id AS fileId, c.start_line AS startLine, c.end_line AS endLine, h.score
        FROM (SELECT rowid AS chunkId, -bm25(chunks_fts, ${path}, ${symbols}, ${body}) AS score
-             FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?) h
-       JOIN chunks c ON c.id = h.chunkId
-       ORDER BY h.score DESC`,
+             FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY score DESC LIMIT ?) h
+       JOIN chunks c ON c.id = h.chunkId`,
     );
   }
 
@@ -190,6 +190,7 @@ export class ChunkTable {
 
   /** BM25 over the FTS index; `match` is an FTS5 query expression. */
   lexical(match: string, limit: number): LexicalHit[] {
-    return this.search.all(match, limit) as LexicalHit[];
+    // Sorted here: the join need not keep the subquery's order, and SQLite's sorter costs more than this.
+    return (this.search.all(match, limit) as LexicalHit[]).sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
   }
 }

@@ -39,7 +39,7 @@ export class HistoryTable {
     this.removeFts = db.prepare('DELETE FROM commits_fts WHERE rowid = ?');
     this.allHashes = db.prepare('SELECT hash FROM commits').pluck();
     this.search = db.prepare(
-      'SELECT rowid AS commitId, -bm25(commits_fts) AS score FROM commits_fts WHERE commits_fts MATCH ? ORDER BY rank LIMIT ?',
+      'SELECT rowid AS commitId, -bm25(commits_fts) AS score FROM commits_fts WHERE commits_fts MATCH ? ORDER BY score DESC LIMIT ?',
     );
   }
 

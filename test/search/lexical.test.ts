@@ -9,6 +9,8 @@ describe('weighted FTS queries', () => {
     expect(weightedMatch([{ term: 'user', weight: 3 }, { term: 'name', weight: 3 }])).toEqual({ expression: '"user" OR "name"', scale: 3 });
     expect(weightedMatch([{ term: 'user', weight: 3 }, { term: 'x"y', weight: 1 }])).toEqual({ expression: '"user" OR "user" OR "user" OR "x""y"', scale: 1 });
     expect(weightedMatch([{ term: 'a', weight: 6 }, { term: 'b', weight: 4 }])).toEqual({ expression: '"a" OR "a" OR "a" OR "b" OR "b"', scale: 2 });
+    // A search box's parts weigh half its words: each term is read at most twice.
+    expect(weightedMatch([{ term: 'a', weight: 3 }, { term: 'b', weight: 1.5 }])).toEqual({ expression: '"a" OR "a" OR "b"', scale: 1.5 });
   });
 
   it('score exactly as the fully repeated query does', () => {
@@ -19,5 +21,21 @@ describe('weighted FTS queries', () => {
     expect(got.length).toBeGreaterThan(1);
     expect(got.map((h) => h.chunkId)).toEqual(expected.map((h) => h.chunkId));
     got.forEach((h, i) => expect(h.score).toBeCloseTo(expected[i]!.score, 9));
+  });
+});
+
+describe('a shallow lexical read', () => {
+  it('is the head of a deep one: rows are cut by the weighted score, not by unweighted bm25', () => {
+    const store = fixture.repo.store;
+    let reordered = false;
+    for (const query of ['"session" OR "token"', '"user" OR "name"', '"session" OR "manager" OR "token" OR "hash"', '"user" OR "getusername" OR "session"']) {
+      const deep = store.chunks.lexical(query, 1000);
+      expect(deep.length).toBeGreaterThan(1);
+      for (let n = 1; n <= deep.length; n++) expect(store.chunks.lexical(query, n).map((h) => h.chunkId)).toEqual(deep.slice(0, n).map((h) => h.chunkId));
+      const unweighted = store.db.prepare('SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank').pluck().all(query) as number[];
+      reordered ||= unweighted.some((id, i) => id !== deep[i]!.chunkId);
+    }
+    // The fixture is one where the field weights change the order, so the test can tell.
+    expect(reordered).toBe(true);
   });
 });
