@@ -33,16 +33,19 @@ function gcd(a: number, b: number): number {
  * factor is taken out and given back as `scale` (bm25 is a sum: exact). A
  * query whose words weigh alike, as a search box's do, reads each posting once.
  */
-export function weightedMatch(terms: WeightedTerm[]): WeightedMatch {
-  const counts = terms.map(({ weight }) => Math.max(1, Math.round(weight)));
-  const scale = counts.reduce(gcd, 0) || 1;
+export function weightedMatch(terms: readonly WeightedTerm[]): WeightedMatch {
+  const counts = terms.map(({ weight }) => Math.max(1, Math.round(weight * HALVES)));
+  const common = counts.reduce(gcd, 0) || 1;
   const phrases: string[] = [];
   terms.forEach(({ term }, i) => {
     const quoted = `"${term.replace(/"/g, '""')}"`;
-    for (let n = 0; n < counts[i]! / scale; n++) phrases.push(quoted);
+    for (let n = 0; n < counts[i]! / common; n++) phrases.push(quoted);
   });
-  return { expression: phrases.join(' OR '), scale };
+  return { expression: phrases.join(' OR '), scale: common / HALVES };
 }
+
+/** Query weights are whole or half numbers (query.ts): counted in halves, they are whole. */
+const HALVES = 2;
 
 export function lexicalSearch(store: Store, terms: WeightedTerm[], limit: number): LexicalHit[] {
   if (terms.length === 0) return [];

@@ -73,19 +73,31 @@ const FRAMES: { re: RegExp; path: number; fn?: number }[] = [
   { re: /((?:[A-Za-z]:)?[\w@.+/\\-]+\.(?:go|rs|c|cc|cpp|h|hpp|rb|php|cs|swift|kt|scala|zig|ex|exs)):\d+/g, path: 1 }, // Go, Rust, C and more
 ];
 
+/**
+ * How a whole issue and a search-box question weigh what their words only
+ * suggest (a compound's parts, an inflected word's plain forms). An issue:
+ * one step below the word (3 → 2, prose stays 1). A one-line question:
+ * half the word, and it also gets the plain forms (a whole issue already
+ * holds the words its code uses; on the dev issues the extra forms cost 4
+ * points of Acc@5). Half, because FTS5 weighs a term by repeating it: words
+ * at 3 and parts at 1.5 read each term's postings at most twice, where 3 and
+ * 2 read them five times between them.
+ */
+const ISSUE_READING = { lighter: (weight: number) => Math.max(1, weight - 1), plainForms: false };
+const QUESTION_READING = { lighter: (weight: number) => weight / 2, plainForms: true };
+
 class TermBag {
   private readonly weights = new Map<string, number>();
 
-  /** @param withPlainForms also add the plain forms of inflected words (search-box queries only: see readQuery). */
-  constructor(private readonly withPlainForms: boolean) {}
+  constructor(private readonly reading: typeof ISSUE_READING) {}
 
   add(text: string, weight: number): void {
     forEachTerm(text, (term, isWhole) => {
       if (!keep(term)) return;
       // A compound's parts say less than the compound itself.
-      this.put(term, isWhole ? weight : Math.max(1, weight - 1));
+      this.put(term, isWhole ? weight : this.reading.lighter(weight));
       // So do the plain forms of an inflected word: code says `walk`, a question "walked".
-      if (this.withPlainForms) for (const stem of plainForms(term)) if (keep(stem)) this.put(stem, Math.max(1, weight - 1));
+      if (this.reading.plainForms && isWhole) for (const stem of plainForms(term)) if (keep(stem)) this.put(stem, this.reading.lighter(weight));
     });
   }
 
@@ -110,11 +122,18 @@ class TermBag {
 
 /**
  * Candidate plain forms of an English inflection: walked → walk, parsing →
- * pars, parse; dependencies → dependency; caches → cach, cache. Candidates
- * the index has never seen are dropped before the search (evidence.ts), so a
- * wrong guess costs nothing. Short words and non-words are left alone.
+ * parse; dependencies → dependency; caches → cach, cache. Candidates the
+ * index has never seen are dropped before the search (evidence.ts). Short
+ * words, non-words and stems too short to be told from other words are left out.
  */
 export function plainForms(word: string): string[] {
+  return inflectionStems(word).filter((stem) => stem.length >= MIN_STEM);
+}
+
+/** A shorter stem is more often another word than the plain form (string → str). */
+const MIN_STEM = 4;
+
+function inflectionStems(word: string): string[] {
   if (word.length < 5 || !/^[a-z]+$/.test(word)) return [];
   const undouble = (stem: string) => (/([^aeiouy])\1$/.test(stem) && !/(ss|ll|ff|zz)$/.test(stem) ? [stem.slice(0, -1)] : []);
   if (word.endsWith('ies')) return [word.slice(0, -3) + 'y'];
@@ -148,9 +167,7 @@ export function readQuery(text: string): ReadQuery {
 }
 
 function parseQuery(text: string): ReadQuery {
-  // A one-line question gains from `walk` for "walked"; a whole issue already holds
-  // the words its code uses, and the extra forms cost it 4 points of Acc@5 on the dev set.
-  const bag = new TermBag(!text.trim().includes('\n'));
+  const bag = new TermBag(text.trim().includes('\n') ? ISSUE_READING : QUESTION_READING);
   const identifiers = new Map<string, number>();
   const paths: string[] = [];
   const addPath = (raw: string) => {

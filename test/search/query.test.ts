@@ -34,8 +34,13 @@ describe('reading an issue', () => {
     for (const plain of ['class', 'status', 'analysis', 'walk', 'fix']) expect(plainForms(plain)).toEqual([]);
     const question = 'Files are walked twice';
     expect(weightOf(question, 'walked')).toBe(PART_WEIGHT.title);
-    expect(weightOf(question, 'walk')).toBe(PART_WEIGHT.title - 1);
-    expect(weightOf(question, 'file')).toBe(PART_WEIGHT.title - 1);
+    expect(weightOf(question, 'walk')).toBe(PART_WEIGHT.title / 2);
+    expect(weightOf(question, 'file')).toBe(PART_WEIGHT.title / 2);
+    // Only a word's plain forms, never a stem of a compound's part or one too short to tell from another word.
+    expect(plainForms('string')).not.toContain('str');
+    const named = readQuery('test_generated_files_eol for strings').terms.map((t) => t.term);
+    expect(named).toEqual(expect.arrayContaining(['files', 'string']));
+    for (const junk of ['file', 'fil', 'generat', 'generate', 'str']) expect(named).not.toContain(junk);
     // A whole issue is read as written: its plain forms are not added.
     expect(weightOf(question + '\n\nThe walker visits every directory.', 'walk')).toBeUndefined();
   });
