@@ -9,11 +9,23 @@ export function numberedLine(lineNo: number, line: string): string {
   return `${lineNo}: ${text}`;
 }
 
+/**
+ * Whether a line may hold a query term: every term of a line is a substring
+ * of it lower-cased without underscores (terms.ts), so a line that fails this
+ * holds none, and is not split into terms.
+ */
+function mayHold(line: string, terms: Set<string>): boolean {
+  const flat = line.toLowerCase().replaceAll('_', '');
+  for (const t of terms) if (flat.includes(t)) return true;
+  return false;
+}
+
 /** Up to three lines holding the most query terms (ties: earliest), in line order. */
 export function snippetFor(text: string, startLine: number, terms: Set<string>): string {
   const lines = text.split('\n');
   const scored: { i: number; hits: number }[] = [];
   lines.forEach((line, i) => {
+    if (!mayHold(line, terms)) return;
     let hits = 0;
     forEachTerm(line, (t) => {
       if (terms.has(t)) hits++;

@@ -5,6 +5,7 @@
  * stops matching.
  */
 import { digest } from '../walk/index.js';
+import type { Statement } from 'better-sqlite3';
 import type { Store } from '../store/index.js';
 
 export class LruCache<V> {
@@ -37,10 +38,14 @@ export class LruCache<V> {
  * connection's commit, `total_changes()` on this connection's writes.
  */
 export function indexVersion(store: Store): string {
+  let read = versionReaders.get(store.db);
+  if (!read) versionReaders.set(store.db, (read = store.db.prepare<[], number>('SELECT total_changes()').pluck()));
   const data = store.db.pragma('data_version', { simple: true }) as number;
-  const own = store.db.prepare('SELECT total_changes()').pluck().get() as number;
-  return `${data}:${own}`;
+  return `${data}:${read.get()}`;
 }
+
+/** Asked on every search: prepared once per connection. */
+const versionReaders = new WeakMap<Store['db'], Statement<[], number>>();
 
 /** Whitespace, and letter case outside a regular expression, do not change what a question means. */
 export function normalizeQuery(query: string, caseSensitive = false): string {

@@ -16,8 +16,8 @@ export interface Evidence {
   terms: WeightedTerm[];
   /** The terms sent to the history: the same, and also words the code lacks (commit messages have their own). */
   historyTerms: WeightedTerm[];
-  /** Files that pass the caller's filters, by id. */
-  files: Map<number, StoredFile>;
+  /** Files that pass the caller's filters, by id (shared between queries: read-only). */
+  files: ReadonlyMap<number, StoredFile>;
   /** Chunk hits in files that pass the filters, best first. */
   hits: LexicalHit[];
   definitions: Map<number, Definitions>;
@@ -41,17 +41,33 @@ const COMMON_TERM_SHARE = 0.25;
 /** A mention this clear (a path with directories, or a name only two files share) lifts a file's demotion. */
 const MENTION_LIFT = 0.5;
 
-const fileLists = new WeakMap<Store, { version: string; files: StoredFile[] }>();
+interface FileList {
+  version: string;
+  files: StoredFile[];
+  byId: Map<number, StoredFile>;
+}
+
+const fileLists = new WeakMap<Store, FileList>();
 
 /** Every indexed file, read once per index version. */
-function allFiles(store: Store): StoredFile[] {
+function allFiles(store: Store): FileList {
   const version = indexVersion(store);
   let entry = fileLists.get(store);
   if (entry?.version !== version) {
-    entry = { version, files: store.files.list() };
+    const files = store.files.list();
+    entry = { version, files, byId: new Map(files.map((f) => [f.id, f])) };
     fileLists.set(store, entry);
   }
-  return entry.files;
+  return entry;
+}
+
+/** The files that pass the caller's filters, listed and by id. */
+function filteredFiles(store: Store, options: EvidenceOptions): { all: readonly StoredFile[]; files: ReadonlyMap<number, StoredFile> } {
+  const list = allFiles(store);
+  const kinds = options.kinds?.length ? new Set(options.kinds) : null;
+  if (!kinds && !options.accept) return { all: list.files, files: list.byId };
+  const all = list.files.filter((f) => (!kinds || kinds.has(f.kind)) && (!options.accept || options.accept(f.path)));
+  return { all, files: new Map(all.map((f) => [f.id, f])) };
 }
 
 /** The terms worth asking the indexes for: not in most chunks (for the chunk index, also present in it). */
@@ -66,9 +82,7 @@ function discerningTerms(store: Store, terms: readonly WeightedTerm[]): { chunks
 
 export function gatherEvidence(store: Store, query: string, options: EvidenceOptions, depth: number): Evidence {
   const read = readSearchQuery(query);
-  const kinds = options.kinds?.length ? new Set(options.kinds) : null;
-  const all = allFiles(store).filter((f) => (!kinds || kinds.has(f.kind)) && (!options.accept || options.accept(f.path)));
-  const files = new Map(all.map((f) => [f.id, f]));
+  const { all, files } = filteredFiles(store, options);
   const { chunks: terms, history: historyTerms } = discerningTerms(store, read.terms);
   const hits = lexicalSearch(store, terms, depth).filter((h) => files.has(h.fileId));
   const liftedRoles = new Set((Object.keys(ROLE_WORDS) as FileRole[]).filter((r) => ROLE_WORDS[r]!.some((w) => read.title.has(w))));

@@ -65,7 +65,7 @@ const BARE_NAME = 0.5;
  * path is worth 1 and a bare file name half that; a mention that matches
  * several files is shared among them.
  */
-export function mentionScores(files: StoredFile[], read: ReadQuery): Map<number, number> {
+export function mentionScores(files: readonly StoredFile[], read: ReadQuery): Map<number, number> {
   const out = new Map<number, number>();
   for (const mentioned of read.paths) {
     const matched = files.filter((f) => mentions(f.path, mentioned));
@@ -90,7 +90,7 @@ export function fileNameKey(path: string): string {
 const nameKeys = new WeakMap<StoredFile, string>();
 
 /** Files named like a word the query stresses (title words and names written as code); shared among same-named files. */
-export function nameScores(files: StoredFile[], read: ReadQuery): Map<number, number> {
+export function nameScores(files: readonly StoredFile[], read: ReadQuery): Map<number, number> {
   const stressed = new Set(read.terms.filter((t) => t.weight >= PART_WEIGHT.code).map((t) => t.term));
   for (const [key, weight] of read.identifiers) if (weight >= PART_WEIGHT.code) stressed.add(key);
   const byKey = new Map<string, StoredFile[]>();
