@@ -4,7 +4,7 @@
  * The semantic ablation on bench:quality's records: each record's checkout is
  * indexed once (lexical pass, then the builtin embedding pass) and asked
  * `search --files` three ways — keyword, semantic only, hybrid — plus hybrid
- * over a grid of RRF k0 and semantic weight, with a leave-one-repository-out
+ * over a grid of weights for the nearness signal, with a leave-one-repository-out
  * choice from that grid. Prints strict Acc@k, Recall@5 and MRR per language and overall.
  */
 import fs from 'node:fs';
@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Repo, repoId, search, type SearchOptions } from '../src/engine/index.js';
-import { hybridFiles } from '../src/search/index.js';
+import { candidateFiles, feedbackNearness, fuse, FUSION_WEIGHTS } from '../src/search/index.js';
 import { Checkout, findMirror } from './quality/checkout.js';
 import { averages, METRIC_NAMES, score, type Scores } from './quality/metrics.js';
 import { byRepository, loadRecords, recordOptions, type BenchRecord } from './quality/records.js';
@@ -20,8 +20,8 @@ import { table, usage } from './util.js';
 
 const K = 10;
 const MODES = ['keyword', 'semantic', 'hybrid'] as const;
-/** Fusion settings tried for hybrid: RRF k0 × semantic weight (keyword weight 1). */
-const GRID = [10, 30, 60].flatMap((k0) => [0.25, 0.5, 0.75, 1].map((weight) => ({ k0, weight })));
+/** Weights of the nearness signal tried for hybrid, the other signals as shipped (content is 1). */
+const GRID = [0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1];
 
 interface Outcome {
   record: BenchRecord;
@@ -56,9 +56,9 @@ async function runRepository(name: string, records: BenchRecord[], opts: ReturnT
       if (summary.embed?.error) process.stderr.write(`${record.id}: ${summary.embed.error}\n`);
       const ask = (mode: SearchOptions['mode']) => search(repo!, { query: record.query, files: true, k: K, force: true, mode }).results.map((r) => r.path);
       const byMode = Object.fromEntries(MODES.map((m) => [m, score(ask(m), record.gold_code_files)])) as Outcome['byMode'];
-      const byGrid = GRID.map(({ k0, weight }) => {
-        const config = { ...repo!.config, fusionK0: k0, fusionSemanticWeight: weight };
-        const files = hybridFiles(repo!.store, config, record.query, { limit: K }).results.map((f) => f.file.path);
+      const candidates = candidateFiles(repo.store, record.query, {}, feedbackNearness(repo.store, repo.config, record.query) ?? undefined);
+      const byGrid = GRID.map((semantic) => {
+        const files = fuse(candidates, { ...FUSION_WEIGHTS, semantic }).slice(0, K).map((c) => c.signals.path);
         return score(files, record.gold_code_files);
       });
       out.push({ record, byMode, byGrid });
@@ -85,7 +85,7 @@ function leaveOneRepoOut(outcomes: Outcome[]): Scores[] {
     });
     pick.set(held, best);
   }
-  for (const [repo, i] of pick) process.stderr.write(`leave out ${repo}: k0 ${GRID[i]!.k0}, semantic weight ${GRID[i]!.weight}\n`);
+  for (const [repo, i] of pick) process.stderr.write(`leave out ${repo}: semantic weight ${GRID[i]}\n`);
   return outcomes.map((o) => o.byGrid[pick.get(o.record.repo)!]!);
 }
 
@@ -117,11 +117,11 @@ async function main(): Promise<void> {
   for (const language of [...languages, 'ALL']) {
     const idx = outcomes.flatMap((o, i) => (language === 'ALL' || o.record.language === language ? [i] : []));
     for (const mode of MODES) rows.push([language, String(idx.length), mode, ...averages(idx.map((i) => outcomes[i]!.byMode[mode]))]);
-    rows.push([language, String(idx.length), 'hybrid, fusion chosen leave-one-repo-out', ...averages(idx.map((i) => loo[i]!))]);
+    rows.push([language, String(idx.length), 'hybrid, nearness weight chosen leave-one-repo-out', ...averages(idx.map((i) => loo[i]!))]);
   }
   console.log(`${outcomes.length} records; search --files, k=${K}; embedder builtin\n`);
   console.log(table(['language', 'n', 'mode', ...METRIC_NAMES], rows) + '\n');
-  console.log(table(['k0', 'semantic weight (keyword 1)', ...METRIC_NAMES], GRID.map((g, i) => [String(g.k0), String(g.weight), ...averages(outcomes.map((o) => o.byGrid[i]!))])));
+  console.log(table(['nearness weight (content 1)', ...METRIC_NAMES], GRID.map((w, i) => [String(w), ...averages(outcomes.map((o) => o.byGrid[i]!))])));
   if (opts.out) fs.writeFileSync(opts.out, JSON.stringify(outcomes.map((o) => ({ id: o.record.id, byMode: o.byMode, byGrid: o.byGrid })), null, 1));
 }
 

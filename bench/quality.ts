@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { Repo, repoId, search } from '../src/engine/index.js';
 import { indexRepository } from '../src/index/index.js';
 import { removeDbFiles } from '../src/store/index.js';
-import { FUSION_WEIGHTS, fileSignals, type FusionWeights, type SignalValues } from '../src/search/index.js';
+import { candidateFiles, feedbackNearness, FUSION_WEIGHTS, type FusionWeights, type SignalValues } from '../src/search/index.js';
 import { Bm25FileBaseline } from './baseline-bm25.js';
 import { Checkout, findMirror } from './quality/checkout.js';
 import { IndexSnapshots } from './quality/snapshot.js';
@@ -107,7 +107,7 @@ async function runRepository(name: string, records: BenchRecord[], opts: ReturnT
         queryMs: query.ms,
         queryCpuMs: (queryCpu.user + queryCpu.system) / 1000,
         baselineMs: base.ms,
-        candidates: opts.tune ? fileSignals(repo.store, record.query, {}).map(compact) : undefined,
+        candidates: opts.tune ? candidateFiles(repo.store, record.query, {}, (opts.mode !== 'keyword' && feedbackNearness(repo.store, repo.config, record.query)) || undefined).map(compact) : undefined,
       };
       out.push(o);
       if (opts.verbose) report(o);
@@ -120,8 +120,8 @@ async function runRepository(name: string, records: BenchRecord[], opts: ReturnT
 
 /** Only what fusion reads: the chunks and file rows stay behind. */
 function compact(s: SignalValues): SignalValues {
-  const { path: p, demoted, content, history, definition, mention, name } = s;
-  return { path: p, demoted, content, history, definition, mention, name };
+  const { path: p, demoted, content, history, definition, mention, name, semantic } = s;
+  return { path: p, demoted, content, history, definition, mention, name, semantic };
 }
 
 function tuneReport(outcomes: Outcome[]): string {

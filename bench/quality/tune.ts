@@ -20,6 +20,7 @@ export const GRID: { [K in keyof FusionWeights]: number[] } = {
   definition: [0, 0.25, 0.5, 1],
   mention: [0, 0.5, 1, 2],
   name: [0, 0.15, 0.3, 0.6],
+  semantic: [0, 0.1, 0.15, 0.2, 0.3],
   demote: [0.05, 0.1, 0.2, 0.3],
 };
 
@@ -55,14 +56,14 @@ const objective = (s: Scores) => s.acc[5] + s.mrr;
 
 /** Acc@5 and MRR (percent) of each signal alone, and of the weights without each signal. */
 export function ablation(cases: TuneCase[], weights: FusionWeights, k: number): (string | number)[][] {
-  const signals = ['content', 'history', 'definition', 'mention', 'name'] as const;
+  const signals = ['content', 'history', 'definition', 'mention', 'name', 'semantic'] as const;
   const run = (w: FusionWeights) => {
     const scores = cases.map((c) => scoreCase(c, w, k));
     return [(100 * scores.reduce((s, x) => s + x.acc[5], 0)) / cases.length, (100 * scores.reduce((s, x) => s + x.mrr, 0)) / cases.length];
   };
   const rows: (string | number)[][] = [['all signals', ...run(weights)]];
   for (const signal of signals) {
-    const alone = { ...weights, content: 0, history: 0, definition: 0, mention: 0, name: 0, [signal]: weights[signal] || 1 };
+    const alone = { ...weights, content: 0, history: 0, definition: 0, mention: 0, name: 0, semantic: 0, [signal]: weights[signal] || 1 };
     rows.push([`${signal} alone`, ...run(alone)]);
   }
   for (const signal of signals) rows.push([`without ${signal}`, ...run({ ...weights, [signal]: 0 })]);

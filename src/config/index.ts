@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { SightlineError } from '../errors/index.js';
+import { FUSION_WEIGHTS } from '../search/weigh.js';
 
 const DEFAULT_EXCLUDE_DIRS = ['.git', 'node_modules', 'dist', 'build', 'target', '.venv', 'vendor', '__pycache__'];
 
@@ -32,6 +33,7 @@ const RANGES = {
   fusionK0: [1, 1_000],
   fusionKeywordWeight: [0, 10],
   fusionSemanticWeight: [0, 10],
+  nearnessWeight: [0, 10],
   cutoffRelative: [0, 1],
   cutoffFloor: [0, 1],
   cutoffOutlierRatio: [1, 100],
@@ -69,7 +71,8 @@ export const ConfigSchema = z.object({
   embedConcurrency: z.number().int().describe('semantic: http requests in flight'),
   fusionK0: z.number().describe('fusion: RRF rank constant k0'),
   fusionKeywordWeight: z.number().describe('fusion: weight of the keyword list'),
-  fusionSemanticWeight: z.number().describe('fusion: weight of the vector list'),
+  fusionSemanticWeight: z.number().describe('fusion: weight of the vector list (chunk results)'),
+  nearnessWeight: z.number().describe('fusion: weight of a file\'s nearness to the question in file rankings (content is 1)'),
   cutoffRelative: z.number().describe('cutoff: drop results under this share of the top score'),
   cutoffFloor: z.number().describe('cutoff: drop results under this normalised score, always'),
   cutoffOutlierRatio: z.number().describe('cutoff: a top score this many times the second is judged against the second'),
@@ -112,6 +115,7 @@ export function defaultConfig(): Config {
     fusionK0: 10,
     fusionKeywordWeight: 1,
     fusionSemanticWeight: 0.25,
+    nearnessWeight: FUSION_WEIGHTS.semantic,
     cutoffRelative: 0.3,
     cutoffFloor: 0.05,
     cutoffOutlierRatio: 3,

@@ -1,12 +1,12 @@
 /**
- * Hybrid retrieval: the keyword ranking (rank.ts) and the nearest chunks
- * by embedding (vector.ts), fused by reciprocal rank (fusion.ts) and cut
- * where the fused scores stop being worth reading (cutoff.ts). Files are
- * fused as files: the keyword file ranking with files ordered by their most
- * similar chunk. When vectors cannot answer (no embedder, the space still
- * being built for another model, the query side not started) the answer is
- * the keyword ranking, and says so in its `mode`. A hybrid question whose
- * words the keyword side finds nowhere gets no answer rather than the
+ * Hybrid retrieval. Chunks: the keyword ranking (rank.ts) and the nearest
+ * chunks by embedding (vector.ts), fused by reciprocal rank (fusion.ts) and
+ * cut where the fused scores stop being worth reading (cutoff.ts). Files: a
+ * file's nearness to the question is one more signal of the file ranking
+ * (feedbackNearness). When vectors cannot answer (no embedder, the space
+ * still being built for another model, the query side not started) the
+ * answer is the keyword ranking, and says so in its `mode`. A hybrid question
+ * whose words the keyword side finds nowhere gets no answer rather than the
  * nearest noise (an identifier that no longer exists has neighbours too);
  * `semantic` mode asks for the neighbours anyway.
  */
@@ -15,10 +15,10 @@ import { embedderSpec } from '../embed/index.js';
 import type { Store } from '../store/index.js';
 import { cutoff, type CutoffOptions } from './cutoff.js';
 import { rrf, type FusionOptions } from './fusion.js';
-import { FUSION_WEIGHTS, rankChunks, rankFiles, type RankedChunk, type RankedFile, type RankOptions } from './rank.js';
+import { FUSION_WEIGHTS, rankChunks, rankFiles, type NearnessOf, type RankedChunk, type RankedFile, type RankOptions } from './rank.js';
 import { readQuery } from './query.js';
 import { fileRole } from './roles.js';
-import { retrievalPhase, vectorSearch, type RetrievalPhase } from './vector.js';
+import { dot, embeddedQuery, fileCentroids, normalize, retrievalPhase, vectorSearch, type RetrievalPhase, type VectorHit } from './vector.js';
 
 export type SearchMode = 'hybrid' | 'keyword' | 'semantic';
 
@@ -52,9 +52,7 @@ export function cutoffOptions(config: Config): CutoffOptions {
  * are not the code itself (tests, docs, examples …) are demoted as the
  * keyword ranking demotes them, so both lists agree on what a fix touches.
  */
-function semanticChunks(store: Store, config: Config, query: string, options: RankOptions): RankedChunk[] | null {
-  const hits = vectorSearch(store, embedderSpec(config), query, VECTOR_DEPTH);
-  if (!hits) return null;
+function semanticChunks(store: Store, hits: VectorHit[], options: RankOptions): RankedChunk[] {
   const chunks = store.chunks.byIds(hits.map((h) => h.chunkId));
   const files = store.files.byIds([...new Set([...chunks.values()].map((c) => c.fileId))]);
   const kinds = options.kinds?.length ? new Set(options.kinds) : null;
@@ -108,9 +106,10 @@ function answer<K, T extends { score: number }>(
 export function hybridChunks(store: Store, config: Config, query: string, options: RankOptions, want: SearchMode = 'hybrid'): HybridAnswer<RankedChunk> {
   const phase = retrievalPhase(store, embedderSpec(config));
   const keyword = want === 'semantic' ? [] : rankChunks(store, query, { ...options, limit: keywordDepth(options, want) });
-  const semantic = want === 'keyword' ? null : semanticChunks(store, config, query, options);
-  if (!semantic) return { results: keyword.slice(0, options.limit), mode: 'keyword', phase };
+  const hits = want === 'keyword' ? null : vectorSearch(store, embedderSpec(config), query, VECTOR_DEPTH);
+  if (!hits) return { results: keyword.slice(0, options.limit), mode: 'keyword', phase };
   if (want === 'hybrid' && keyword.length === 0) return { results: [], mode: want, phase };
+  const semantic = semanticChunks(store, hits, options);
   const results = answer(
     config, want, query, keyword, semantic,
     { keyword: (k) => k.chunk.id, semantic: (s) => s.chunk.id },
@@ -120,25 +119,69 @@ export function hybridChunks(store: Store, config: Config, query: string, option
   return { results, mode: want === 'semantic' ? 'semantic' : 'hybrid', phase };
 }
 
+/**
+ * Files: in hybrid mode nearness is one more signal of the file ranking
+ * (weigh.ts), beside content, history and the rest; it re-ranks the files the
+ * words found. Semantic mode ranks files by their most similar chunk alone.
+ */
 export function hybridFiles(store: Store, config: Config, query: string, options: RankOptions, want: SearchMode = 'hybrid'): HybridAnswer<RankedFile> {
   const phase = retrievalPhase(store, embedderSpec(config));
-  const keyword = want === 'semantic' ? [] : rankFiles(store, query, { ...options, limit: keywordDepth(options, want) });
-  const chunks = want === 'keyword' ? null : semanticChunks(store, config, query, options);
-  if (!chunks) return { results: keyword.slice(0, options.limit), mode: 'keyword', phase };
-  if (want === 'hybrid' && keyword.length === 0) return { results: [], mode: want, phase };
+  const weights = { ...FUSION_WEIGHTS, semantic: config.nearnessWeight };
+  if (want === 'hybrid') {
+    const nearnessOf = feedbackNearness(store, config, query);
+    return { results: rankFiles(store, query, options, nearnessOf ?? undefined, weights), mode: nearnessOf ? 'hybrid' : 'keyword', phase };
+  }
+  const hits = want === 'semantic' ? vectorSearch(store, embedderSpec(config), query, VECTOR_DEPTH) : null;
+  if (!hits) return { results: rankFiles(store, query, options, undefined, weights), mode: 'keyword', phase };
   // A file ranks by its most similar chunk, which is also the chunk it shows.
   const seen = new Set<number>();
   const semantic: RankedFile[] = [];
-  for (const c of chunks) {
+  for (const c of semanticChunks(store, hits, options)) {
     if (seen.has(c.file.id)) continue;
     seen.add(c.file.id);
     semantic.push({ file: c.file, best: c, score: c.score, reasons: c.reasons });
   }
   const results = answer(
-    config, want, query, keyword, semantic,
+    config, want, query, [] as RankedFile[], semantic,
     { keyword: (k) => k.file.id, semantic: (s) => s.file.id },
-    (k, s, score) => ({ ...(k ?? s)!, score, reasons: [...(k?.reasons ?? []), ...(s?.reasons ?? [])] }),
+    (k, s, score) => ({ ...(k ?? s)!, score }),
     options.limit,
   );
-  return { results, mode: want === 'semantic' ? 'semantic' : 'hybrid', phase };
+  return { results, mode: 'semantic', phase };
+}
+
+/** How many of the keyword ranking's best files the question's vector is moved towards. */
+const FEEDBACK_FILES = 3;
+/** Nearness by rank among the candidates: 1 for the nearest, 1/2 for the sixth, 1/3 for the eleventh. */
+const NEARNESS_RANK_SCALE = 5;
+
+/**
+ * Nearness for hybrid file ranking, by pseudo-relevance feedback (Rocchio) in
+ * embedding space: the question's title, moved towards the vectors of the
+ * keyword ranking's best few files, against each file's vector (the mean of
+ * its chunks'). An issue's words already find its main file; what they miss is
+ * the file beside it the fix also touches, which reads like the main one. The
+ * title alone, because a static model's average drowns in pasted logs and
+ * code. Scored by rank among the candidates: raw similarities share a large
+ * baseline and their spread depends on the question. Measured, with the
+ * alternatives tried, in README "Semantic retrieval". Null when vectors
+ * cannot answer.
+ */
+export function feedbackNearness(store: Store, config: Config, query: string): NearnessOf | null {
+  const embedded = embeddedQuery(store, embedderSpec(config), readQuery(query).titleLine || query);
+  if (!embedded) return null;
+  const centroids = fileCentroids(store, embedded.matrix);
+  return (byKeyword) => {
+    const probe = Float32Array.from(embedded.q);
+    const top = byKeyword.slice(0, FEEDBACK_FILES).flatMap((s) => centroids.get(s.file.id) ?? []);
+    for (const c of top) for (let d = 0; d < probe.length; d++) probe[d]! += c[d]! / top.length;
+    normalize(probe);
+    const near = byKeyword
+      .flatMap((s) => {
+        const c = centroids.get(s.file.id);
+        return c ? [{ id: s.file.id, similarity: dot(c, probe) }] : [];
+      })
+      .sort((a, b) => b.similarity - a.similarity || a.id - b.id);
+    return new Map(near.map((n, rank) => [n.id, { score: 1 / (1 + rank / NEARNESS_RANK_SCALE), similarity: n.similarity }]));
+  };
 }

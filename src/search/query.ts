@@ -25,6 +25,8 @@ export interface ReadQuery {
   readonly paths: readonly string[];
   /** Every term of the title, stopwords included: what the issue says it is about. */
   readonly title: ReadonlySet<string>;
+  /** The title line itself, links and HTML comments left out (a one-line question is all title). */
+  readonly titleLine: string;
 }
 
 /** How much each part of an issue says about where the fix goes. */
@@ -230,5 +232,5 @@ function parseQuery(text: string): ReadQuery {
   for (const p of paths) bag.add(p, PART_WEIGHT.code);
   const titleTerms = new Set<string>();
   forEachTerm(title, (t) => titleTerms.add(t));
-  return { terms: bag.sorted().slice(0, MAX_QUERY_TERMS), identifiers, paths, title: titleTerms };
+  return { terms: bag.sorted().slice(0, MAX_QUERY_TERMS), identifiers, paths, title: titleTerms, titleLine: title.trim() };
 }

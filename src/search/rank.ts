@@ -19,7 +19,7 @@ import type { LexicalHit, StoredChunk, StoredFile, Store } from '../store/index.
 import { gatherEvidence, roleOf, type EvidenceOptions } from './evidence.js';
 import { historyCredit } from './history.js';
 import type { FileRole } from './roles.js';
-import { FUSION_WEIGHTS, fuse, type SignalValues } from './weigh.js';
+import { FUSION_WEIGHTS, fuse, type FusionWeights, type SignalValues } from './weigh.js';
 
 export { FUSION_WEIGHTS, type FusionWeights } from './weigh.js';
 
@@ -33,6 +33,12 @@ export interface RankedChunk {
 export interface RankOptions extends EvidenceOptions {
   limit: number;
 }
+
+/** Each file's nearness to the query in embedding space: a 0–1 signal, and the similarity it comes from. */
+export type Nearness = ReadonlyMap<number, { score: number; similarity: number }>;
+
+/** Judges the candidates' nearness given them in keyword order (hybrid.ts). */
+export type NearnessOf = (byKeyword: readonly FileSignals[]) => Nearness;
 
 /** Chunk-level multipliers for `search` without --files. */
 const DEFINITION_BOOST = 1.6;
@@ -87,14 +93,14 @@ export interface FileSignals extends SignalValues {
   reasons: string[];
 }
 
-/** Every candidate file with its raw signals, in no particular order. */
+/** Every candidate file with its raw signals, in no particular order: the files the query's words lead to. */
 export function fileSignals(store: Store, query: string, options: EvidenceOptions): FileSignals[] {
   const ev = gatherEvidence(store, query, options, FILE_DEPTH);
   const byFile = new Map<number, FileSignals>();
   const entry = (file: StoredFile): FileSignals => {
     let s = byFile.get(file.id);
     if (!s) {
-      s = { file, path: file.path, ...roleOf(file, ev), content: 0, history: 0, definition: 0, mention: 0, name: 0, hits: [], definitionLines: [], reasons: [] };
+      s = { file, path: file.path, ...roleOf(file, ev), content: 0, history: 0, definition: 0, mention: 0, name: 0, semantic: 0, hits: [], definitionLines: [], reasons: [] };
       byFile.set(file.id, s);
     }
     return s;
@@ -130,6 +136,25 @@ export function fileSignals(store: Store, query: string, options: EvidenceOption
   return [...byFile.values()];
 }
 
+/**
+ * The candidate files and their signals; with `nearnessOf`, their nearness
+ * too, judged from the keyword order. Nearness re-ranks what the words found
+ * and brings in no file of its own: a question whose words match nothing
+ * gets no answer.
+ */
+export function candidateFiles(store: Store, query: string, options: EvidenceOptions, nearnessOf?: NearnessOf): FileSignals[] {
+  const signals = fileSignals(store, query, options);
+  if (!nearnessOf) return signals;
+  const nearness = nearnessOf(fuse(signals, FUSION_WEIGHTS).map((f) => f.signals));
+  for (const s of signals) {
+    const near = nearness.get(s.file.id);
+    if (!near) continue;
+    s.semantic = near.score;
+    s.reasons.push(`semantic:${near.similarity.toFixed(3)}`);
+  }
+  return signals;
+}
+
 export interface RankedFile {
   file: StoredFile;
   /** The chunk to show: its best-scoring chunk, else the one holding a named definition, else its first. */
@@ -138,9 +163,9 @@ export interface RankedFile {
   reasons: string[];
 }
 
-/** Distinct files, best first. */
-export function rankFiles(store: Store, query: string, options: RankOptions): RankedFile[] {
-  const top = fuse(fileSignals(store, query, options), FUSION_WEIGHTS).slice(0, options.limit);
+/** Distinct files, best first; `weights` default to the shipped ones. */
+export function rankFiles(store: Store, query: string, options: RankOptions, nearnessOf?: NearnessOf, weights: FusionWeights = FUSION_WEIGHTS): RankedFile[] {
+  const top = fuse(candidateFiles(store, query, options, nearnessOf), weights).slice(0, options.limit);
   const shown = new Map(
     materialize(store, top.flatMap(({ signals: s }) => (s.hits[0] ? [{ chunkId: s.hits[0].chunkId, file: s.file, score: s.hits[0].score }] : []))).map(
       (c) => [c.file.id, c],

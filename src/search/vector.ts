@@ -59,18 +59,62 @@ export function nearest(matrix: VectorMatrix, q: Float32Array, limit: number): V
 }
 
 /**
- * Chunks nearest to the query in the stored space, or null when vector search
- * cannot answer now: no embedder, its query side not started yet, or the
- * index holds another embedder's space (it is being re-embedded).
+ * The query's vector and the stored ones, or null when vectors cannot answer
+ * now: no embedder, its query side not started yet, or the index holds
+ * another embedder's space (it is being re-embedded).
  */
-export function vectorSearch(store: Store, spec: EmbedderSpec, query: string, limit: number): VectorHit[] | null {
+export function embeddedQuery(store: Store, spec: EmbedderSpec, query: string): { q: Float32Array; matrix: VectorMatrix } | null {
   const embedder = queryEmbedder(spec);
   if (!embedder) return null;
   const identity = vectorsOf(store).identity();
   if (!identity || !sameIdentity(identity, embedder.identity)) return null;
   const q = embedder.embedQuery(query);
   if (!q || q.length !== identity.dims) return null;
-  return nearest(matrixOf(store, identity.dims), q, limit);
+  return { q, matrix: matrixOf(store, identity.dims) };
+}
+
+/** Chunks nearest to the query in the stored space, or null when vectors cannot answer now. */
+export function vectorSearch(store: Store, spec: EmbedderSpec, query: string, limit: number): VectorHit[] | null {
+  const embedded = embeddedQuery(store, spec, query);
+  return embedded && nearest(embedded.matrix, embedded.q, limit);
+}
+
+const centroidsOf = new WeakMap<VectorMatrix, Map<number, Float32Array>>();
+
+/**
+ * Each file's vector: the mean of its chunks' vectors, unit length — what the
+ * file as a whole is about. Worked out once per loaded matrix.
+ */
+export function fileCentroids(store: Store, matrix: VectorMatrix): Map<number, Float32Array> {
+  let out = centroidsOf.get(matrix);
+  if (out) return out;
+  out = new Map();
+  const fileOf = store.chunks.fileIds();
+  const { data, ids, dims } = matrix;
+  for (let r = 0; r < ids.length; r++) {
+    const fileId = fileOf.get(ids[r]!);
+    if (fileId === undefined) continue; // deleted since the matrix was loaded
+    let c = out.get(fileId);
+    if (!c) out.set(fileId, (c = new Float32Array(dims)));
+    for (let d = 0; d < dims; d++) c[d]! += data[r * dims + d]!;
+  }
+  for (const c of out.values()) normalize(c);
+  centroidsOf.set(matrix, out);
+  return out;
+}
+
+export function normalize(v: Float32Array): Float32Array {
+  let n = 0;
+  for (const x of v) n += x * x;
+  n = Math.sqrt(n);
+  if (n > 0) for (let d = 0; d < v.length; d++) v[d]! /= n;
+  return v;
+}
+
+export function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let d = 0; d < a.length; d++) s += a[d]! * b[d]!;
+  return s;
 }
 
 const complete = new WeakMap<Store['db'], { version: string; complete: boolean }>();

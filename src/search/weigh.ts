@@ -1,8 +1,8 @@
 /**
  * How a file's signals add up to one score. Content and history are divided
  * by their best value among the candidates (their scale depends on the
- * query); definitions, mentions and names are already on a 0–1 scale (capped
- * at 1), so one clear definition is worth the same in any query. The weighted
+ * query); definitions, mentions, names and nearness are already on a 0–1
+ * scale (capped at 1), so one clear definition is worth the same in any query. The weighted
  * sum is then scaled down for files whose role is not the code itself.
  */
 
@@ -15,6 +15,8 @@ export interface SignalValues {
   definition: number;
   mention: number;
   name: number;
+  /** How near the file's best chunk lies to the query in embedding space (0–1; 0 without vectors). */
+  semantic: number;
 }
 
 export interface FusionWeights {
@@ -23,15 +25,16 @@ export interface FusionWeights {
   definition: number;
   mention: number;
   name: number;
+  semantic: number;
   /** The factor for files whose role is not the code itself (tests, docs, examples, …). */
   demote: number;
 }
 
 /** Chosen on the dev set; bench:quality --tune reports how well they hold for repositories left out. */
-export const FUSION_WEIGHTS: Readonly<FusionWeights> = { content: 1, history: 0.5, definition: 0.25, mention: 0.5, name: 0.15, demote: 0.1 };
+export const FUSION_WEIGHTS: Readonly<FusionWeights> = { content: 1, history: 0.5, definition: 0.25, mention: 0.5, name: 0.15, semantic: 0.15, demote: 0.1 };
 
 const RELATIVE = ['content', 'history'] as const;
-const ABSOLUTE = ['definition', 'mention', 'name'] as const;
+const ABSOLUTE = ['definition', 'mention', 'name', 'semantic'] as const;
 
 export type SignalMaxima = Record<(typeof RELATIVE)[number], number>;
 

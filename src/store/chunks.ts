@@ -101,6 +101,7 @@ export class ChunkTable {
   private readonly deleteFts;
   private readonly ofFile;
   private readonly search;
+  private readonly fileIdOfEach;
   constructor(private readonly db: Db) {
     this.insert = db.prepare(
       `INSERT INTO chunks(file_id, ord, start_line, end_line, breadcrumb, symbol, text, tokens)
@@ -110,6 +111,7 @@ export class ChunkTable {
     this.idsOfFile = db.prepare('SELECT id FROM chunks WHERE file_id = ?').pluck();
     this.deleteFts = db.prepare('DELETE FROM chunks_fts WHERE rowid = ?');
     this.ofFile = db.prepare('SELECT * FROM chunks WHERE file_id = ? ORDER BY ord');
+    this.fileIdOfEach = db.prepare('SELECT id, file_id FROM chunks').raw();
     const { path, symbols, body } = FIELD_WEIGHTS;
     // The best hits, then their rows' whereabouts (not their text: rankers read many hits and show few).
     // Cut by the weighted score itself: FTS5's `ORDER BY rank` would rank by unweighted bm25, and score every row twice.
@@ -149,6 +151,11 @@ export class ChunkTable {
       for (const r of rows) out.set(r.id, fromRow(r));
     }
     return out;
+  }
+
+  /** The file of every chunk, by chunk id (read from the file index alone). */
+  fileIds(): Map<number, number> {
+    return new Map(this.fileIdOfEach.all() as [number, number][]);
   }
 
   /** Every chunk with its file path, file by file (for full scans such as regex search). */

@@ -6,7 +6,8 @@ import type { Config } from '../../src/config/index.js';
 import { embedderSpec } from '../../src/embed/index.js';
 import { queryEmbedderReady } from '../../src/embed/query.js';
 import { Repo, search } from '../../src/engine/index.js';
-import { fusionFor } from '../../src/search/hybrid.js';
+import { feedbackNearness, fusionFor } from '../../src/search/hybrid.js';
+import { candidateFiles } from '../../src/search/rank.js';
 import { makeRepo, removeDir, SAMPLE_FILES, tempDir, writeFiles } from '../helpers/fixture.js';
 
 const cleanup: (() => unknown)[] = [];
@@ -46,6 +47,39 @@ describe('hybrid search', () => {
     const paths = (mode: 'keyword' | 'hybrid') => search(repo, { query: named, files: true, mode, force: true }).results.map((r) => r.path);
     const keyword = paths('keyword');
     expect(paths('hybrid').slice(0, keyword.length)).toEqual(keyword);
+  });
+
+  it('ranks files by their evidence and their nearness: nearness re-ranks the files the words found, never adds one', async () => {
+    const repo = await indexed();
+    const query = 'hash a token for the session';
+    const candidates = candidateFiles(repo.store, query, {}, feedbackNearness(repo.store, repo.config, query)!);
+    const scores = candidates.map((c) => c.semantic).sort((a, b) => b - a);
+    // By rank among the candidates: 1, then 1/(1 + rank/5).
+    scores.forEach((s, rank) => expect(s).toBeCloseTo(1 / (1 + rank / 5), 9));
+    const hybrid = search(repo, { query, files: true, k: 50, force: true });
+    const keyword = search(repo, { query, files: true, k: 50, force: true, mode: 'keyword' });
+    expect(hybrid.mode).toBe('hybrid');
+    expect(new Set(hybrid.results.map((r) => r.path))).toEqual(new Set(keyword.results.map((r) => r.path)));
+    expect(hybrid.results.every((r) => semanticReason(r.reasons))).toBe(true);
+    // With its weight at 0 the nearness changes nothing.
+    const off = await indexed({ nearnessWeight: 0 });
+    expect(search(off, { query, files: true, k: 50, force: true }).results.map((r) => r.path)).toEqual(keyword.results.map((r) => r.path));
+  });
+
+  it('moves the question towards the best keyword files: the file that reads like them is nearer than one that does not', async () => {
+    const root = makeRepo({
+      'src/time/zone.ts': 'export function zoneOffset(date: Date, timezone: string) {\n  // daylight saving shifts the timezone offset by an hour\n  return timezoneOffsetMinutes(date, timezone) * 60_000;\n}\n',
+      'src/time/dst.ts': 'export function daylightSavingStart(year: number, timezone: string) {\n  return transitionsOf(timezone).find((t) => t.year === year && t.offsetDelta === 60);\n}\n// helper\n',
+      'src/ui/button.ts': 'export function renderButton(label: string, onClick: () => void) {\n  return `<button class="primary">${label}</button>`;\n}\n// helper\n',
+    });
+    const home = tempDir();
+    const repo = Repo.open(root, { flags: { home }, env: {} });
+    cleanup.push(() => removeDir(root), () => removeDir(home), () => repo.close());
+    await repo.index();
+    const query = 'zone offset helper';
+    const near = (path: string) => candidateFiles(repo.store, query, {}, feedbackNearness(repo.store, repo.config, query)!).find((c) => c.path === path)!;
+    expect(near('src/time/dst.ts').content).toBeCloseTo(near('src/ui/button.ts').content, 1);
+    expect(near('src/time/dst.ts').semantic).toBeGreaterThan(near('src/ui/button.ts').semantic);
   });
 
   it('answers keyword-only or semantic-only when asked', async () => {

@@ -3,6 +3,7 @@ import type { Config } from '../../src/config/index.js';
 import { Repo } from '../../src/engine/index.js';
 import { embedPass } from '../../src/index/embed-pass.js';
 import { retrievalPhase } from '../../src/search/index.js';
+import { dot, fileCentroids, normalize } from '../../src/search/vector.js';
 import { vectorsOf } from '../../src/store/index.js';
 import { embedderSpec } from '../../src/embed/index.js';
 import { makeRepo, removeDir, SAMPLE_FILES, tempDir, writeFiles } from '../helpers/fixture.js';
@@ -41,6 +42,25 @@ describe('vectors in the index', () => {
     expect(vectors.count()).toBe(chunks);
     expect(vectors.identity()).toMatchObject({ name: 'builtin' });
     expect(retrievalPhase(repo.store, embedderSpec(repo.config))).toBe('serving');
+  });
+
+  it('gives each file the unit mean of its chunks\' vectors', async () => {
+    const repo = open();
+    await repo.index();
+    const vectors = vectorsOf(repo.store);
+    const matrix = vectors.load(vectors.identity()!.dims);
+    const centroids = fileCentroids(repo.store, matrix);
+    const file = repo.store.files.get('src/auth/session.ts')!;
+    const rows = repo.store.chunks.ofFileId(file.id).map((c) => matrix.ids.indexOf(c.id));
+    expect(rows.length).toBeGreaterThan(0);
+    const mean = new Float32Array(matrix.dims);
+    for (const r of rows) for (let d = 0; d < matrix.dims; d++) mean[d]! += matrix.data[r * matrix.dims + d]!;
+    const expected = normalize(mean);
+    const got = centroids.get(file.id)!;
+    expect(dot(got, got)).toBeCloseTo(1, 5);
+    got.forEach((x, d) => expect(x).toBeCloseTo(expected[d]!, 6));
+    expect(centroids.size).toBe(repo.store.files.list().filter((f) => repo.store.chunks.ofFileId(f.id).length > 0).length);
+    expect(fileCentroids(repo.store, matrix)).toBe(centroids); // worked out once per loaded matrix
   });
 
   it('never stores a vector for text the chunk no longer holds', async () => {
