@@ -3,38 +3,12 @@
  * `reset`. Exit codes: 0 ok (doctor: healthy), 2 usage, 3 doctor found
  * problems or the index is unreadable, 4 the disk refused, 1 anything else.
  */
-import { Command, InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { doctor, jobStatus, keepLive, Repo, reset, type DoctorEnvelope, type IndexJobStatus, type PassResult, type ResetEnvelope } from '../engine/index.js';
-import { describeError, SightlineError } from '../errors/index.js';
-import { embedderFlags, embedderOptions, examples, type EmbedderFlags } from './verb.js';
-import { sayWaiting } from './verb.js';
-
-interface Flags extends EmbedderFlags {
-  repo: string;
-  config?: string;
-  json?: boolean;
-}
+import { describeError } from '../errors/index.js';
+import { common, embedderFlags, emit, examples, fail, sayWaiting, withRepo, type CommonOptions } from './verb.js';
 
 const say = (message: string) => process.stderr.write(`sightline: ${message}\n`);
-
-function out(flags: Flags, value: object, text: () => string): void {
-  process.stdout.write((flags.json ? JSON.stringify(value) : text()) + '\n');
-}
-
-function exitWith(err: unknown, flags: Flags): never {
-  const message = describeError(err);
-  if (flags.json) process.stdout.write(JSON.stringify({ status: 'error', error: message }) + '\n');
-  say(message);
-  process.exit(err instanceof SightlineError ? err.exitCode : 1);
-}
-
-function open(flags: Flags, overrides = {}): Repo {
-  try {
-    return Repo.open(flags.repo, { configPath: flags.config, flags: { ...embedderFlags(flags), ...overrides } });
-  } catch (err) {
-    exitWith(err, flags);
-  }
-}
 
 function milliseconds(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number of milliseconds');
@@ -79,13 +53,6 @@ function renderPass(r: PassResult): string {
   return `${at} pass: ${s.added} added, ${s.updated} updated, ${s.removed} removed, ${s.unchanged} unchanged in ${s.elapsedMs} ms`;
 }
 
-function common(cmd: Command): Command {
-  return embedderOptions(cmd.option('--repo <path>', 'repository root', '.').option('--config <file>', 'config file (default: <repo>/sightline.config.json)')).option(
-    '--json',
-    'print JSON instead of text',
-  );
-}
-
 export function registerLive(program: Command): void {
   common(
     program
@@ -98,11 +65,17 @@ export function registerLive(program: Command): void {
         examples('sightline watch', 'sightline watch ../service --debounce 100', 'sightline watch --json   # one JSON line per pass') +
           '\nOne line per pass on stdout; Ctrl-C stops (a pass in progress stops at its next file, and the next run resumes it).\n',
       ),
-  ).action(async (path: string | undefined, o: Flags & { debounce?: number; reconcile?: number }) => {
+  ).action(async (path: string | undefined, o: CommonOptions & { debounce?: number; reconcile?: number }) => {
     const flags = { ...o, repo: path ?? o.repo };
-    const repo = open(flags, { watchDebounceMs: o.debounce, reconcileIntervalMs: o.reconcile });
-    const live = await keepLive(repo, { onError: (err) => say(`watch: ${describeError(err)}`) }).catch((err) => exitWith(err, flags));
-    live.job.onPass((r) => out(flags, { event: 'pass', ...r }, () => renderPass(r)));
+    // Held open until a signal stops the watch, so not withRepo (which closes when its body returns).
+    let repo: Repo;
+    try {
+      repo = Repo.open(flags.repo, { configPath: flags.config, flags: { ...embedderFlags(flags), watchDebounceMs: o.debounce, reconcileIntervalMs: o.reconcile } });
+    } catch (err) {
+      fail(err, flags.json);
+    }
+    const live = await keepLive(repo, { onError: (err) => say(`watch: ${describeError(err)}`) }).catch((err) => fail(err, flags.json));
+    live.job.onPass((r) => emit(flags, { event: 'pass', ...r }, () => renderPass(r)));
     const { watchDebounceMs, reconcileIntervalMs } = repo.config;
     say(`watching ${repo.root} (debounce ${watchDebounceMs} ms, reconcile ${reconcileIntervalMs ? `every ~${Math.round(reconcileIntervalMs / 1000)} s` : 'off'}); Ctrl-C stops`);
     let stopping = false;
@@ -126,49 +99,30 @@ export function registerLive(program: Command): void {
       .command('status')
       .description("the index job, from any process: status, phase, live counts, attempts, times, and why it failed")
       .addHelpText('after', examples('sightline status', 'sightline status --repo ../service --json')),
-  ).action((o: Flags) => {
-    const repo = open(o);
-    try {
+  ).action((o: CommonOptions) =>
+    withRepo(o, (repo) => {
       const s = jobStatus(repo);
-      out(o, { status: 'ok', job: s }, () => renderStatus(s));
-    } catch (err) {
-      exitWith(err, o);
-    } finally {
-      repo.close();
-    }
-  });
+      emit(o, { status: 'ok', job: s }, () => renderStatus(s));
+    }),
+  );
 
   common(
     program
       .command('doctor')
       .description('check the index: integrity, orphan rows, files missing chunks, chunks missing terms, schema version, the last pass; suggests a fix for each problem')
       .addHelpText('after', examples('sightline doctor', 'sightline doctor --json') + '\nExit code 0 when healthy, 3 when a problem was found.\n'),
-  ).action((o: Flags) => {
-    const repo = open(o);
-    let report: DoctorEnvelope;
-    try {
-      report = doctor(repo);
-    } catch (err) {
-      exitWith(err, o);
-    }
-    out(o, report, () => renderDoctor(report));
-    process.exitCode = report.healthy ? 0 : 3;
-  });
+  ).action((o: CommonOptions) =>
+    withRepo(o, (repo) => {
+      const report = doctor(repo);
+      emit(o, report, renderDoctor);
+      process.exitCode = report.healthy ? 0 : 3;
+    }),
+  );
 
   common(
     program
       .command('reset')
       .description('drop the index of a repository (waits for a running pass); `sightline index` builds it again')
       .addHelpText('after', examples('sightline reset', 'sightline reset --repo ../service --json')),
-  ).action(async (o: Flags) => {
-    const repo = open(o);
-    try {
-      const r = await reset(repo, { onWait: sayWaiting });
-      out(o, r, () => renderReset(r));
-    } catch (err) {
-      exitWith(err, o);
-    } finally {
-      repo.close();
-    }
-  });
+  ).action((o: CommonOptions) => withRepo(o, async (repo) => emit(o, await reset(repo, { onWait: sayWaiting }), renderReset)));
 }
