@@ -4,13 +4,14 @@
  * read 0..1. Ranks, not raw scores, are fused because BM25 and cosine
  * similarity live on unrelated scales.
  *
- * Defaults (config), from the ablation on the dev issues (bench:embed-ablation):
- * keyword weight 1, semantic weight 0.25, k0 10. The builtin model's list is
- * the weaker one on whole issues, so it breaks ties and lifts files the
- * keyword ranking has near the top rather than outvoting it; a k0 of 10
- * (the RRF paper's 60 flattens the head) keeps a first place worth more than
- * a tenth. With a stronger model (onnx, http) raise the semantic weight.
- * A query that names code fuses at a tenth of it (hybrid.ts: fusionFor).
+ * It fuses chunk lists (file rankings take nearness as a signal instead:
+ * hybrid.ts). Defaults (config), from an ablation on the dev issues: keyword
+ * weight 1, semantic weight 0.25, k0 10. The builtin model's list is the
+ * weaker one on whole issues, so it breaks ties and lifts what the keyword
+ * ranking has near the top rather than outvoting it; a k0 of 10 (the RRF
+ * paper's 60 flattens the head) keeps a first place worth more than a tenth.
+ * With a stronger model (onnx, http) raise the semantic weight. A query that
+ * names code fuses at a tenth of it (hybrid.ts: fusionFor).
  */
 
 export interface FusionOptions {
