@@ -1,8 +1,13 @@
 /**
  * Exact BPE token counts (o200k, as used by current OpenAI models; a close
- * proxy for other vendors). The tokenizer tables take ~70 MB, so they are
- * loaded on first use: an indexing main thread that hands parsing to workers
- * never pays for them.
+ * proxy for other vendors).
+ *
+ * The merge ranks are read from the tiktoken file gpt-tokenizer ships
+ * (`data/o200k_base.tiktoken`) into one Map keyed by the token's bytes as a
+ * latin1 string: about 20 MB, where loading the package's encoder costs
+ * about 70 MB of RSS (its ranks are a giant array literal) in every thread
+ * that counts, and index workers each count. The merge loop is tiktoken's;
+ * tests hold the counts to the package's encoder.
  *
  * BPE never merges across the pieces its split pattern cuts text into, so a
  * text's count is the sum of its pieces' counts. Code repeats its pieces
@@ -10,31 +15,68 @@
  * cache answers ~95 % of them and halves the cost of counting at index time.
  * Text is counted as text: `<|endoftext|>` in a file is not a special token.
  */
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
-
-interface Tokenizer {
-  countTokens: (text: string, options: { disallowedSpecial: Set<string> }) => number;
-  setMergeCacheSize: (size: number) => void;
-}
+import path from 'node:path';
 
 /** Cleared when full: cheaper than an LRU's bookkeeping, and refills in a few files. */
 const PIECE_CACHE_ENTRIES = 50_000;
-const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
-let tokenizer: Tokenizer | undefined;
+/** ASCII text is its own UTF-8 bytes, one per char. */
+const ASCII = /^[\x00-\x7f]*$/;
+
+let ranks: Map<string, number> | undefined;
 let splitPieces: RegExp | undefined;
 const pieceCounts = new Map<string, number>();
 
 function load(): void {
   const require = createRequire(import.meta.url);
-  tokenizer = require('gpt-tokenizer/encoding/o200k_base') as Tokenizer;
-  tokenizer.setMergeCacheSize(0); // the piece cache below does this job
+  // The package root, from its main entry (its exports map hides package.json).
+  const root = path.resolve(path.dirname(require.resolve('gpt-tokenizer')), '..');
+  // One `<base64 bytes> <rank>` line per token; atob gives the bytes as a latin1 string.
+  const file = fs.readFileSync(path.join(root, 'data', 'o200k_base.tiktoken'), 'latin1');
+  const table = new Map<string, number>();
+  for (let at = 0; at < file.length; ) {
+    const space = file.indexOf(' ', at);
+    let end = file.indexOf('\n', space);
+    if (space < 0) break;
+    if (end < 0) end = file.length;
+    table.set(atob(file.slice(at, space)), Number(file.slice(space + 1, end)));
+    at = end + 1;
+  }
+  ranks = table;
   const { O200K_TOKEN_SPLIT_REGEX } = require('gpt-tokenizer/cjs/encodingParams/constants') as { O200K_TOKEN_SPLIT_REGEX: RegExp };
   splitPieces = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, 'gu');
 }
 
+/**
+ * Tokens in one piece: its UTF-8 bytes merged pair by pair, lowest rank
+ * first (ties: leftmost), until no adjacent pair is a token (tiktoken's
+ * byte_pair_merge). `bytes` holds one byte per char (latin1).
+ */
+function pieceTokens(bytes: string, table: Map<string, number>): number {
+  if (bytes.length <= 1 || table.has(bytes)) return 1;
+  // starts[i]: where part i begins; rank[i]: the rank of part i joined with part i + 1.
+  const starts: number[] = [];
+  const rank: number[] = [];
+  for (let i = 0; i <= bytes.length; i++) starts.push(i);
+  const joined = (i: number) => (i + 2 < starts.length ? (table.get(bytes.slice(starts[i]!, starts[i + 2]!)) ?? Infinity) : Infinity);
+  for (let i = 0; i < starts.length - 1; i++) rank.push(joined(i));
+  for (;;) {
+    let best = 0;
+    for (let i = 1; i < rank.length; i++) if (rank[i]! < rank[best]!) best = i;
+    if (rank[best] === Infinity) break;
+    starts.splice(best + 1, 1);
+    rank.splice(best + 1, 1);
+    rank[best] = joined(best);
+    if (best > 0) rank[best - 1] = joined(best - 1);
+  }
+  return starts.length - 1;
+}
+
 export function countTokens(text: string): number {
-  if (!tokenizer) load();
+  if (!ranks) load();
+  const table = ranks!;
   const pieces = splitPieces!;
   pieces.lastIndex = 0;
   let n = 0;
@@ -42,7 +84,7 @@ export function countTokens(text: string): number {
     const piece = m[0];
     let count = pieceCounts.get(piece);
     if (count === undefined) {
-      count = tokenizer!.countTokens(piece, AS_TEXT);
+      count = pieceTokens(ASCII.test(piece) ? piece : Buffer.from(piece, 'utf8').toString('latin1'), table);
       if (pieceCounts.size >= PIECE_CACHE_ENTRIES) pieceCounts.clear();
       pieceCounts.set(piece, count);
     }

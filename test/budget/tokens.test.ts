@@ -47,6 +47,12 @@ describe('countTokens', () => {
     }
   });
 
+  it('counts a byte-order mark as the one token tiktoken\'s table has for it', () => {
+    // gpt-tokenizer's own encoder decodes its table with a BOM-stripping TextDecoder and splits it in two.
+    expect(countTokens('\uFEFF')).toBe(1);
+    expect(countTokens('\uFEFFFile with UTF-8 BOM')).toBe(reference('\uFEFFFile with UTF-8 BOM') - 1);
+  });
+
   it('counts special-token spellings in a file as text instead of throwing', () => {
     expect(countTokens('<|endoftext|>')).toBeGreaterThan(1);
   });
