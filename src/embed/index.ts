@@ -14,6 +14,8 @@ export { embeddingText } from './text.js';
 export { BuiltinEmbedder, defaultModelPath } from './builtin.js';
 export { EmbedWorker } from './worker-client.js';
 export { queryEmbedder, type QueryEmbedder } from './query.js';
+/** Scales a vector to unit length in place: what every embedder returns, and what vector search compares. */
+export { normalize } from './http.js';
 
 /** The API key travels only from this variable into request headers: never config files, logs or the index. */
 const API_KEY_ENV = 'SIGHTLINE_EMBED_API_KEY';

@@ -11,14 +11,14 @@
  * `semantic` mode asks for the neighbours anyway.
  */
 import type { Config } from '../config/index.js';
-import { embedderSpec } from '../embed/index.js';
+import { embedderSpec, normalize } from '../embed/index.js';
 import type { Store } from '../store/index.js';
 import { cutoff, type CutoffOptions } from './cutoff.js';
 import { rrf, type FusionOptions } from './fusion.js';
 import { FUSION_WEIGHTS, rankChunks, rankFiles, type NearnessOf, type RankedChunk, type RankedFile, type RankOptions } from './rank.js';
 import { readQuery } from './query.js';
 import { fileRole } from './roles.js';
-import { dot, embeddedQuery, fileCentroids, normalize, retrievalPhase, vectorSearch, type RetrievalPhase, type VectorHit } from './vector.js';
+import { dot, embeddedQuery, fileCentroids, retrievalPhase, vectorSearch, type RetrievalPhase, type VectorHit } from './vector.js';
 
 export type SearchMode = 'hybrid' | 'keyword' | 'semantic';
 

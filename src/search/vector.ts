@@ -4,7 +4,7 @@
  * product — the vectors are unit length, so that is cosine similarity.
  * At 100k chunks × 128 dims this is a few milliseconds; no ANN is needed.
  */
-import { queryEmbedder, type EmbedderSpec } from '../embed/index.js';
+import { normalize, queryEmbedder, type EmbedderSpec } from '../embed/index.js';
 import { sameIdentity, vectorsOf, type Store, type VectorMatrix } from '../store/index.js';
 import { indexVersion } from './cache.js';
 
@@ -101,14 +101,6 @@ export function fileCentroids(store: Store, matrix: VectorMatrix): Map<number, F
   for (const c of out.values()) normalize(c);
   centroidsOf.set(matrix, out);
   return out;
-}
-
-export function normalize(v: Float32Array): Float32Array {
-  let n = 0;
-  for (const x of v) n += x * x;
-  n = Math.sqrt(n);
-  if (n > 0) for (let d = 0; d < v.length; d++) v[d]! /= n;
-  return v;
 }
 
 export function dot(a: Float32Array, b: Float32Array): number {
