@@ -2,6 +2,7 @@
 export {
   CitationProbe,
   MAX_CONFIRMING_READS,
+  OutdatedCitations,
   type Citation,
   type CitationProbeOptions,
   type CitationStatus,

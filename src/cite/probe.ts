@@ -4,7 +4,8 @@
  * graph hits) shares one stat() per distinct file. Only a file whose stat
  * moved is re-read to compare digests, and at most MAX_CONFIRMING_READS of
  * them per request; the rest are disclosed as stale, never passed silently.
- * It discloses, it never withholds: callers return their results either way.
+ * It discloses, it never withholds: callers return their results either way,
+ * unless the probe refuses outdated citations (see OutdatedCitations).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -39,6 +40,28 @@ export interface CitationProbeOptions {
   root: string;
   /** The index's record of a repo-relative path, if any. */
   lookup: (relPath: string) => IndexedFile | undefined;
+  /**
+   * Throw OutdatedCitations instead of citing a file that changed or vanished
+   * since it was indexed, so the answer can be rebuilt from a fresh parse.
+   */
+  refuseOutdated?: boolean;
+}
+
+/**
+ * An answer was about to cite files the index no longer describes (changed or
+ * deleted since they were read). Thrown before the answer is complete, so
+ * nothing it would have recorded (receipts, refusals) is recorded; the caller
+ * re-indexes `paths` and answers again.
+ */
+export class OutdatedCitations extends Error {
+  constructor(readonly paths: string[]) {
+    super(`outdated citations: ${paths.join(', ')}`);
+  }
+}
+
+/** Stale, or gone: what a fresh parse of the file would change. Unreadable or never-indexed files it would not. */
+function outdated(c: Citation): boolean {
+  return c.citation_status === 'stale' || c.citation_note === NOTES.missing;
 }
 
 export class CitationProbe {
@@ -60,17 +83,28 @@ export class CitationProbe {
 
   /** The status of a repo-relative path, decided once per request. */
   check(relPath: string): Citation {
+    const found = this.status(relPath);
+    if (this.options.refuseOutdated && outdated(found)) throw new OutdatedCitations([relPath]);
+    return found;
+  }
+
+  /** Returns each item with its citation fields added (the items are not changed). */
+  cite<T extends { path: string }>(items: T[]): (T & Citation)[] {
+    const cited = items.map((item) => ({ ...item, ...this.status(item.path) }));
+    if (this.options.refuseOutdated) {
+      const paths = [...new Set(cited.filter(outdated).map((c) => c.path))];
+      if (paths.length) throw new OutdatedCitations(paths);
+    }
+    return cited;
+  }
+
+  private status(relPath: string): Citation {
     let found = this.decided.get(relPath);
     if (!found) {
       found = this.decide(relPath);
       this.decided.set(relPath, found);
     }
     return found;
-  }
-
-  /** Returns each item with its citation fields added (the items are not changed). */
-  cite<T extends { path: string }>(items: T[]): (T & Citation)[] {
-    return items.map((item) => ({ ...item, ...this.check(item.path) }));
   }
 
   private decide(relPath: string): Citation {

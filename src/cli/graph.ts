@@ -1,8 +1,8 @@
 /** The code graph's verbs: `explore`, `related <path>`, `changed [path]` (see engine/explore.ts, related.ts, changed.ts). */
 import { Option, type Command } from 'commander';
-import { changed, explore, EXPLORE_RELATIONS, related, type ExploreRelation } from '../engine/index.js';
+import { answerFresh, changed, explore, EXPLORE_RELATIONS, related, type ExploreRelation } from '../engine/index.js';
 import { renderChanged, renderExplore, renderRelated } from './render-graph.js';
-import { common, emit, examples, indexOnFirstUse, orRefine, positiveInt, withRepo, type CommonOptions } from './verb.js';
+import { common, emit, examples, gateSession, orRefine, positiveInt, readyToQuery, SESSION_HELP, withRepo, type CommonOptions } from './verb.js';
 
 interface ExploreFlags extends CommonOptions {
   relation: ExploreRelation;
@@ -27,7 +27,7 @@ export function registerGraph(program: Command): void {
       .option('--max-results <n>', 'cap on hits (default 50)', positiveInt)
       .option('--max-tokens <n>', 'trim the hits to this many tokens', positiveInt)
       .option('--force', 'answer even a huge blast radius instead of asking to refine it')
-      .option('--session <id>', 'count refusals across calls under this name: after 3 in a row the gate opens')
+      .option('--session <id>', SESSION_HELP)
       .addHelpText(
         'after',
         examples(
@@ -39,8 +39,8 @@ export function registerGraph(program: Command): void {
       ),
   ).action(async (words: string[], o: ExploreFlags) => {
     await withRepo(o, async (repo) => {
-      await indexOnFirstUse(repo);
-      const answer = explore(repo, {
+      await readyToQuery(repo);
+      const answer = await answerFresh(repo, (probe) => explore(repo, {
         question: words.join(' '),
         relation: o.relation,
         anchor: o.anchor,
@@ -49,8 +49,9 @@ export function registerGraph(program: Command): void {
         maxResults: o.maxResults,
         maxTokens: o.maxTokens,
         force: o.force,
-        session: o.session,
-      });
+        session: gateSession(o),
+        probe,
+      }));
       emit(o, answer, orRefine(renderExplore));
     });
   });
@@ -62,7 +63,7 @@ export function registerGraph(program: Command): void {
       .addHelpText('after', examples('sightline related src/store/files.ts', 'sightline related app/models/user.py --json')),
   ).action(async (path: string, o: CommonOptions) => {
     await withRepo(o, async (repo) => {
-      await indexOnFirstUse(repo);
+      await readyToQuery(repo);
       emit(o, related(repo, path), renderRelated);
     });
   });
@@ -74,7 +75,7 @@ export function registerGraph(program: Command): void {
       .addHelpText('after', examples('sightline changed', 'sightline changed src/auth --json')),
   ).action(async (path: string | undefined, o: CommonOptions) => {
     await withRepo(o, async (repo) => {
-      await indexOnFirstUse(repo);
+      await readyToQuery(repo);
       emit(o, await changed(repo, path), renderChanged);
     });
   });

@@ -7,6 +7,7 @@
  */
 import { Command, Option, type CommanderError } from 'commander';
 import {
+  answerFresh,
   dryRun,
   gatedLocate,
   gatedRead,
@@ -26,7 +27,7 @@ import { registerLive } from './live.js';
 import { progressBar } from './progress.js';
 import * as render from './render.js';
 import { registerServe } from './serve.js';
-import { collect, common, emit, examples, fail, indexOnFirstUse, orRefine, positiveInt, sayWaiting, withRepo, type CommonOptions } from './verb.js';
+import { collect, common, emit, examples, fail, gateSession, orRefine, SESSION_HELP, positiveInt, readyToQuery, sayWaiting, withRepo, type CommonOptions } from './verb.js';
 
 /** Commander's own refusals (an unknown option, a bad choice, a missing argument) are usage errors: exit 2. */
 function usageExit(err: CommanderError): never {
@@ -82,13 +83,14 @@ export function buildProgram(): Command {
       .option('--force', 'answer even a very broad query instead of asking to refine it (still trimmed to --max-tokens)')
       .option('--max-tokens <n>', 'trim the results to this many tokens (default 6000, never above 24000)', positiveInt)
       .option('--expand', 'also show the chunks around each result: neighbours, class or module siblings, imported definitions')
-      .option('--session <id>', 'count refusals across calls under this name: after 3 in a row the gate opens')
+      .option('--session <id>', SESSION_HELP)
       .addHelpText('after', examples('sightline search "parse config file"', 'sightline search getUserName --files -k 5', 'sightline search "TODO|FIXME" --regex --scope src', 'sightline search "retry backoff" --json --session task-42', 'sightline search "dates shift by an hour" --mode semantic')),
   ).action(async (words: string[], o: CommonOptions & { k?: number; files?: boolean; mode?: SearchMode; scope?: string; exclude?: string[]; kind?: string[]; regex?: boolean; force?: boolean; maxTokens?: number; expand?: boolean; session?: string }) => {
     await withRepo(o, async (repo) => {
-      await indexOnFirstUse(repo);
+      await readyToQuery(repo);
       const query = words.join(' ');
-      const answer = gatedSearch(repo, { query, k: o.k, files: o.files, mode: o.mode, scope: o.scope, exclude: o.exclude, kind: o.kind, regex: o.regex, force: o.force, maxTokens: o.maxTokens, expand: o.expand, session: o.session });
+      const options = { query, k: o.k, files: o.files, mode: o.mode, scope: o.scope, exclude: o.exclude, kind: o.kind, regex: o.regex, force: o.force, maxTokens: o.maxTokens, expand: o.expand, session: gateSession(o) };
+      const answer = await answerFresh(repo, (probe) => gatedSearch(repo, { ...options, probe }));
       emit(o, answer, orRefine(render.renderSearch));
     });
   });
@@ -102,12 +104,13 @@ export function buildProgram(): Command {
       .option('--max-results <n>', 'cap on results', positiveInt)
       .option('--max-tokens <n>', 'trim the results to this many tokens (default 6000, never above 24000)', positiveInt)
       .option('--force', 'answer even for a name used everywhere instead of asking to refine')
-      .option('--session <id>', 'count refusals across calls under this name: after 3 in a row the gate opens')
+      .option('--session <id>', SESSION_HELP)
       .addHelpText('after', examples('sightline locate Repo', 'sightline locate Store.open --kind definition', 'sightline locate search --kind reference --scope src/cli --session task-42')),
   ).action(async (name: string, o: CommonOptions & { kind: LocateKind; scope?: string; maxResults?: number; maxTokens?: number; force?: boolean; session?: string }) => {
     await withRepo(o, async (repo) => {
-      await indexOnFirstUse(repo);
-      const answer = gatedLocate(repo, { query: name, kind: o.kind, scope: o.scope, maxResults: o.maxResults, maxTokens: o.maxTokens, force: o.force, session: o.session });
+      await readyToQuery(repo);
+      const options = { query: name, kind: o.kind, scope: o.scope, maxResults: o.maxResults, maxTokens: o.maxTokens, force: o.force, session: gateSession(o) };
+      const answer = await answerFresh(repo, (probe) => gatedLocate(repo, { ...options, probe }));
       emit(o, answer, orRefine(render.renderLocate));
     });
   });
@@ -128,11 +131,12 @@ export function buildProgram(): Command {
       .option('--no-expand', 'keep the exact line range')
       .option('--max-tokens <n>', 'cut the text to this many tokens (default 6000, never above 24000)', positiveInt)
       .option('--force', 'read even a span too big to answer whole, cut to --max-tokens')
-      .option('--session <id>', 'count refusals across calls under this name: after 3 in a row the gate opens')
+      .option('--session <id>', SESSION_HELP)
       .addHelpText('after', examples('sightline read src/cli/main.ts:10-20', 'sightline read Repo', 'sightline read README.md --max-tokens 500', 'sightline read src/big.ts --force --json')),
   ).action(async (target: string, o: CommonOptions & { expand: boolean; maxTokens?: number; force?: boolean; session?: string }) => {
     await withRepo(o, async (repo) => {
-      const answer = await gatedRead(repo, { target, expand: o.expand, maxTokens: o.maxTokens, force: o.force, session: o.session });
+      const options = { target, expand: o.expand, maxTokens: o.maxTokens, force: o.force, session: gateSession(o) };
+      const answer = await answerFresh(repo, (probe) => gatedRead(repo, { ...options, probe }));
       emit(o, answer, orRefine(render.renderRead));
     });
   });

@@ -51,7 +51,8 @@ export function registerServe(program: Command): void {
     .option('--access-log', 'one line per HTTP request on stderr: client, request line, status')
     .option('--log-file <file>', 'append every tool call, result and error as JSON lines')
     .option('--allow-remote', 'allow --host beyond 127.0.0.1, localhost and ::1 (unencrypted: prefer an SSH tunnel)')
-    .option('--watch', 'keep the index current while serving: index on file changes, reconcile periodically (see `sightline watch`)')
+    .option('--watch', 'keep the index current while serving: index on file changes, reconcile periodically (the default; config `watch`)')
+    .option('--no-watch', 'serve the index as it is: no watcher, no reconcile (answers still re-index a file they find changed)')
     .addHelpText(
       'after',
       [
@@ -75,11 +76,11 @@ export function registerServe(program: Command): void {
       }
       let repo: Repo;
       try {
-        repo = Repo.open(o.repo, { configPath: o.config, flags: embedderFlags(o), warn });
+        repo = Repo.open(o.repo, { configPath: o.config, flags: { ...embedderFlags(o), watch: o.watch }, warn });
       } catch (err) {
         stop(describeError(err), err instanceof SightlineError ? err.exitCode : 1);
       }
-      if (o.watch) await keepLive(repo, { onError: (err) => warn(`watch: ${describeError(err)}`) }).catch((err) => stop(describeError(err), 1));
+      if (repo.config.watch) await keepLive(repo, { onError: (err) => warn(`watch: ${describeError(err)}`) }).catch((err) => stop(describeError(err), 1));
       const toolConcurrency = resolveToolConcurrency({ flag: o.toolConcurrency, env: process.env[TOOL_CONCURRENCY_ENV] }, repo.config.toolConcurrency, warn);
       try {
         await serve({

@@ -6,7 +6,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
 import type { RefineEnvelope } from '../budget/index.js';
-import { Repo } from '../engine/index.js';
+import { awaitQueryEmbedder, Repo } from '../engine/index.js';
 import { describeError, SightlineError } from '../errors/index.js';
 import { renderRefine } from './render-budget.js';
 import { progressBar } from './progress.js';
@@ -67,8 +67,14 @@ export function sayWaiting(holder: { pid: number; host: string }): void {
   process.stderr.write(`sightline: waiting for another indexer (pid ${holder.pid} on ${holder.host}) to finish with this repository\n`);
 }
 
-/** Indexes first when the repository has never been indexed (search and locate). */
-export async function indexOnFirstUse(repo: Repo): Promise<void> {
+/** Before a query: the first index built (with a progress bar) and the query embedder started. */
+export async function readyToQuery(repo: Repo): Promise<void> {
+  await indexOnFirstUse(repo);
+  await awaitQueryEmbedder(repo);
+}
+
+/** Indexes first when the repository has never been indexed. */
+async function indexOnFirstUse(repo: Repo): Promise<void> {
   if (repo.hasIndex()) return;
   const bar = progressBar();
   process.stderr.write(process.stderr.isTTY ? '' : 'sightline: no index yet; indexing first\n');
@@ -94,6 +100,13 @@ export function embedderOptions(cmd: Command): Command {
 export function embedderFlags(o: EmbedderFlags): Partial<Config> {
   return { embedder: o.embedder, modelDir: o.modelDir };
 }
+
+/** Calls without --session share one (or SIGHTLINE_SESSION's), so the gate opens on the CLI too after refusals in a row. */
+export function gateSession(o: { session?: string }): string {
+  return o.session ?? (process.env.SIGHTLINE_SESSION?.trim() || 'cli');
+}
+
+export const SESSION_HELP = 'count refusals under this name (default: $SIGHTLINE_SESSION, else one session for all CLI calls): after 3 in a row the gate opens';
 
 export function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;

@@ -13,7 +13,7 @@ export type { Embedder, EmbedderIdentity, EmbedderKind, EmbedderSpec } from './t
 export { embeddingText } from './text.js';
 export { BuiltinEmbedder, defaultModelPath } from './builtin.js';
 export { EmbedWorker } from './worker-client.js';
-export { queryEmbedder, type QueryEmbedder } from './query.js';
+export { queryEmbedder, queryEmbedderReady, type QueryEmbedder } from './query.js';
 /** Scales a vector to unit length in place: what every embedder returns, and what vector search compares. */
 export { normalize } from './http.js';
 

@@ -43,9 +43,9 @@ export interface GatedFields {
   gate_note?: string;
 }
 
-/** A probe for one request: cite everything the request returns through it. */
-export function citationProbe(repo: Repo): CitationProbe {
-  return new CitationProbe({ root: repo.root, lookup: (p) => repo.store.files.get(p) });
+/** A probe for one request: cite everything the request returns through it (answerFresh refuses outdated files). */
+export function citationProbe(repo: Repo, options: { refuseOutdated?: boolean } = {}): CitationProbe {
+  return new CitationProbe({ root: repo.root, lookup: (p) => repo.store.files.get(p), ...options });
 }
 
 /**

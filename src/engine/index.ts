@@ -25,3 +25,5 @@ export { explore, EXPLORE_RELATIONS, MAX_DEPTH, type AnchorInfo, type ExploreEnv
 export { related, type RelatedEnvelope, type RelatedFile } from './related.js';
 export { changed, type ChangedEnvelope } from './changed.js';
 export { expand, type ExpandedItem, type ExpandOptions } from './expand.js';
+export { answerFresh } from './fresh.js';
+export { awaitQueryEmbedder, awaitSearchable, type BuildingEnvelope } from './ready.js';

@@ -1,7 +1,8 @@
 /**
- * The server side of a live index: `serve --watch` picks up edits with no
- * call to the index tool, `index_status` shows a pass another process runs,
- * and a query during the first index is answered at once from what exists.
+ * The server side of a live index: a plain `serve` (what init writes) picks
+ * up edits with no call to the index tool, `index_status` shows a pass
+ * another process runs, and a query during the first index waits a bounded
+ * time for it, then says it is building instead of answering "nothing found".
  */
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -24,10 +25,10 @@ async function server(root: string, home: string, args: string[] = [], env: Node
 }
 
 describe('a live index behind MCP', () => {
-  it('serve --watch: an edit becomes findable with no call to the index tool', async () => {
+  it('a plain serve watches by default: an edit becomes findable with no call to the index tool', async () => {
     const root = tmp.dir();
     writeGenerated(root, 30);
-    const conn = await server(root, tmp.dir('sightline-home-'), ['--watch'], { SIGHTLINE_WATCH_DEBOUNCE_MS: '50' });
+    const conn = await server(root, tmp.dir('sightline-home-'), [], { SIGHTLINE_WATCH_DEBOUNCE_MS: '50' });
     await waitForIndex(conn.client, 60_000);
     writeFiles(root, { 'pkg2/edited.py': 'def written_while_serving():\n    return 1\n' });
     const hit = await until('the new definition to be found', async () => (await call(conn.client, 'locate', { query: 'written_while_serving' })).results[0], 30_000, 100);
@@ -43,7 +44,7 @@ describe('a live index behind MCP', () => {
     const root = tmp.dir();
     writeGenerated(root, 1_500);
     const home = tmp.dir('sightline-home-');
-    const conn = await server(root, home);
+    const conn = await server(root, home, ['--no-watch']); // else the server's own catch-up pass would run first
     expect((await call(conn.client, 'index_status')).job.status).toBe('none');
     const cli = spawn(process.execPath, [CLI, 'index', root], { env: { PATH: process.env.PATH, SIGHTLINE_HOME: home }, stdio: 'ignore' });
     const exited = new Promise((resolve) => cli.once('exit', resolve));
@@ -56,17 +57,29 @@ describe('a live index behind MCP', () => {
     expect((await call(conn.client, 'index_status')).job).toMatchObject({ status: 'completed', pid: cli.pid, counts: expect.objectContaining({ added: 1_500 }) });
   });
 
-  it('a query during the first index is answered at once, from what exists, and says so', async () => {
+  it('a query the first index cannot answer in time gets a building answer with progress, never an empty ok', async () => {
     const root = tmp.dir();
     writeGenerated(root, 1_500);
-    const conn = await server(root, tmp.dir('sightline-home-'));
+    const conn = await server(root, tmp.dir('sightline-home-'), ['--no-watch'], { SIGHTLINE_FIRST_INDEX_WAIT_MS: '0' });
     const first = await call(conn.client, 'locate', { query: 'fn_1499_2_v1' });
-    expect(first).toMatchObject({ status: 'ok', retrieval_phase: 'building' });
-    // Answered while the pass it started still runs: it did not wait for the index.
+    expect(first).toMatchObject({ status: 'building', retrieval_phase: 'building', progress: expect.objectContaining({ done: expect.any(Number), total: expect.any(Number) }) });
+    expect(first.retry_after_ms).toBeGreaterThanOrEqual(1_000);
+    expect(first.note).toMatch(/still being built.*ask again/);
+    expect(first.results).toBeUndefined();
+    // The query started the pass; it did not wait for it.
     expect((await call(conn.client, 'index_status')).job.status).toBe('running');
     await waitForIndex(conn.client, 60_000);
     const later = await call(conn.client, 'locate', { query: 'fn_1499_2_v1' });
     expect(later.retrieval_phase).toBe('serving');
     expect(later.results[0].path).toMatch(/file1499\.ts$/);
+  });
+
+  it('a query during the first index waits for it to become searchable, then answers', async () => {
+    const root = tmp.dir();
+    writeGenerated(root, 200);
+    const conn = await server(root, tmp.dir('sightline-home-'), ['--no-watch'], { SIGHTLINE_FIRST_INDEX_WAIT_MS: '60000' });
+    const first = await call(conn.client, 'locate', { query: 'fn_199_2_v1' });
+    expect(first.status).toBe('ok');
+    expect(first.results[0].path).toMatch(/file199\.ts$/);
   });
 });

@@ -36,7 +36,7 @@ export const contextTool = defineTool({
     session: optionalText('session', '"task-42"').describe('Keep receipts under this name across connections (default: this connection), for a day.'),
     expand: flag('expand').describe('At slices detail, fill what the slices leave of the budget with labelled expansions (default true); false sends only the slices.'),
   },
-  run: (a, { repo, job, session }) =>
+  run: (a, { repo, job, session, probe }) =>
     packContext(repo, {
       task: a.task,
       terms: a.terms,
@@ -49,5 +49,6 @@ export const contextTool = defineTool({
       session: a.session ?? session,
       expand: a.expand,
       phase: job.retrievalPhase,
+      probe,
     }),
 });

@@ -25,7 +25,7 @@ export const exploreTool = defineTool({
     max_tokens: positiveInt('max_tokens', 2000).describe('Token budget for the hits (default 6000, never above 24000).'),
     force: flag('force').describe('Answer even a huge blast radius instead of asking you to refine (still trimmed to max_tokens).'),
   },
-  run: (a, { repo, session }) =>
+  run: (a, { repo, session, probe }) =>
     explore(repo, {
       question: a.question,
       relation: a.relation,
@@ -36,6 +36,7 @@ export const exploreTool = defineTool({
       maxTokens: a.max_tokens,
       force: a.force,
       session,
+      probe,
     }),
 });
 

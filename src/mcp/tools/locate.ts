@@ -21,6 +21,6 @@ export const locateTool = defineTool({
     max_tokens: positiveInt('max_tokens', 2000).describe('Token budget for the results (default 6000, never above 24000); results past it are counted in omitted.'),
     force: flag('force').describe('Answer even when the name is everywhere instead of asking you to refine (still trimmed to max_tokens).'),
   },
-  run: (a, { repo, session }) =>
-    gatedLocate(repo, { query: a.query, kind: a.kind, scope: a.scope, maxResults: a.max_results, maxTokens: a.max_tokens, force: a.force, session }),
+  run: (a, { repo, session, probe }) =>
+    gatedLocate(repo, { query: a.query, kind: a.kind, scope: a.scope, maxResults: a.max_results, maxTokens: a.max_tokens, force: a.force, session, probe }),
 });

@@ -17,5 +17,5 @@ export const readTool = defineTool({
     max_tokens: positiveInt('max_tokens', 2000).describe('Cut the text to this many tokens (default 6000, never above 24000).'),
     force: flag('force').describe('Read even a span too big to answer whole, cut to max_tokens, instead of asking you to narrow it.'),
   },
-  run: (a, { repo, session }) => gatedRead(repo, { target: a.target, expand: a.expand ?? true, maxTokens: a.max_tokens, force: a.force, session }),
+  run: (a, { repo, session, probe }) => gatedRead(repo, { target: a.target, expand: a.expand ?? true, maxTokens: a.max_tokens, force: a.force, session, probe }),
 });

@@ -32,7 +32,7 @@ export const searchTool = defineTool({
         'each names the result it was added for (neighbor-of:, sibling-of:, imported-by:<path>:<line>) and counts against max_tokens after the results.',
     ),
   },
-  run: (a, { repo, session }) =>
+  run: (a, { repo, session, probe }) =>
     gatedSearch(repo, {
       query: a.query,
       scope: a.scope,
@@ -46,5 +46,6 @@ export const searchTool = defineTool({
       maxTokens: a.max_tokens,
       expand: a.expand,
       session,
+      probe,
     }),
 });

@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import type { UsageMeter } from '../../budget/index.js';
+import type { CitationProbe } from '../../cite/index.js';
 import type { IndexJob, Repo } from '../../engine/index.js';
 
 /** What the server says about itself in `health`. */
@@ -27,6 +28,8 @@ export interface ToolContext {
   usage: UsageMeter;
   /** The client session the call came in on: the gate counts refusals and `context` keeps receipts per session. */
   session?: string;
+  /** The request's citation probe (see engine answerFresh): pass it to the engine so stale citations are rebuilt. */
+  probe?: CitationProbe;
 }
 
 export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {

@@ -1,0 +1,40 @@
+/**
+ * Answers that stay true after edits. An answer is first built with a probe
+ * that refuses to cite a file the index no longer describes (changed or
+ * deleted since it was read). When it does, those files are indexed again —
+ * a fresh parse of each, through the repository's one index job, so it merges
+ * with a watcher's pass — and the answer is built again from the new rows: a
+ * cited line range always comes from the text on disk, never from the old
+ * index laid over new text. When the index cannot catch up in time (another
+ * process holds it, the disk refuses, the file keeps changing) the last build
+ * uses an ordinary probe and discloses what is stale.
+ */
+import type { CitationProbe } from '../cite/index.js';
+import { OutdatedCitations } from '../cite/index.js';
+import { citationProbe } from './gated.js';
+import { IndexJob } from './jobs.js';
+import { within } from './ready.js';
+import type { Repo } from './repo.js';
+
+/** Builds refused for outdated files before the one that discloses instead. */
+const FRESH_ROUNDS = 2;
+/** How long one answer waits for its files to be indexed again. */
+const REINDEX_WAIT_MS = 5_000;
+
+export async function answerFresh<T>(repo: Repo, build: (probe: CitationProbe) => T | Promise<T>): Promise<T> {
+  for (let round = 0; round < FRESH_ROUNDS; round++) {
+    try {
+      return await build(citationProbe(repo, { refuseOutdated: true }));
+    } catch (err) {
+      if (!(err instanceof OutdatedCitations)) throw err;
+      if (!(await reindexed(repo, err.paths))) break;
+    }
+  }
+  return build(citationProbe(repo));
+}
+
+/** True when a pass over `paths` finished in time; a failed pass is the status's to report, not this answer's. */
+function reindexed(repo: Repo, paths: string[]): Promise<boolean> {
+  const pass = IndexJob.of(repo).start({ paths }).then(() => true, () => false);
+  return within(pass, REINDEX_WAIT_MS, false);
+}
