@@ -10,7 +10,7 @@ import { confidenceRank, GraphQuery, overview, type GraphHit, type Hop, type Ove
 import { pathFilter } from '../search/index.js';
 import type { StoredFile, StoredSymbol } from '../store/index.js';
 import { round, type ResultItem } from './envelope.js';
-import { limitsOf, runGate, type GatedFields, type GateOptions } from './gated.js';
+import { limitsOf, narrowings, runGate, type GatedFields, type GateOptions } from './gated.js';
 import { repoPath } from './paths.js';
 import type { Repo } from './repo.js';
 import { LineReader } from './indexed-lines.js';
@@ -281,6 +281,7 @@ export function explore(repo: Repo, options: ExploreOptions): ExploreEnvelope | 
   const outcome = runGate(repo, options, {
     hits: items.map((it) => ({ path: it.path, relevance: it.score })),
     items: items.slice(0, max),
+    narrowed: narrowings({ scope: options.scope, max_results: options.maxResults }),
     suggest: (gateHits, summary) => {
       const perHit = summary.total_found ? summary.est_tokens / summary.total_found : 0;
       const yieldOf = (n: number) => ({ hits: n, estTokens: Math.round(n * perHit) });

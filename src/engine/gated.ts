@@ -75,6 +75,11 @@ export function refusalLedger(repo: Repo, session: string | undefined): RefusalL
   };
 }
 
+/** The named settings that are set: how a call narrowed itself, for the gate. */
+export function narrowings(settings: Record<string, string | number | boolean | undefined>): string[] {
+  return Object.entries(settings).flatMap(([name, v]) => (v === undefined || v === false || v === '' ? [] : [v === true ? name : `${name}: ${v}`]));
+}
+
 export function limitsOf(repo: Repo, options: GateOptions): GateLimits {
   const { maxTokens } = options;
   if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 1)) {
@@ -90,6 +95,8 @@ export interface GateRun<T> {
   items: T[];
   /** Narrower calls and what each yields, built only on refusal; `hits` are the relevant ones. */
   suggest: (hits: GateHit[], summary: GateSummary) => Suggestion[];
+  /** The explicit narrowings the call made (see gate.ts): answered within budget, never refused. */
+  narrowed?: string[];
 }
 
 export type Gated<T> = { refine: RefineEnvelope } | { results: (T & Citation & { tokens: number })[]; fields: GatedFields; summary: GateSummary };
@@ -110,6 +117,7 @@ export function runGate<T extends { path: string }>(repo: Repo, options: GateOpt
     ledger: refusalLedger(repo, options.session),
     suggest: run.suggest,
     forcedYield: trimmed.kept.length,
+    narrowed: run.narrowed,
   });
   if (!decision.pass) return { refine: decision.refine };
   const fields: GatedFields = { tokens: trimmed.tokens, omitted: trimmed.omitted, ...(decision.note ? { gate_note: decision.note } : {}) };

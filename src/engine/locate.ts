@@ -10,7 +10,7 @@ import { usageError } from '../errors/index.js';
 import { identifierWords, pathFilter } from '../search/index.js';
 import type { StoredSymbol } from '../store/index.js';
 import { round, type ResultItem } from './envelope.js';
-import { limitsOf, runGate, type GatedFields, type GateOptions } from './gated.js';
+import { limitsOf, narrowings, runGate, type GatedFields, type GateOptions } from './gated.js';
 import { graphReferences, mergeReferences } from './graph-references.js';
 import type { Repo } from './repo.js';
 import { numberedLine } from './snippet.js';
@@ -105,6 +105,7 @@ export function gatedLocate(repo: Repo, options: LocateOptions & GateOptions): G
   const outcome = runGate(repo, options, {
     hits: found.results.map((r) => ({ path: r.path, relevance: 1 })), // an exact name match is fully relevant
     items: found.results.slice(0, max),
+    narrowed: narrowings({ scope: options.scope, max_results: options.maxResults }),
     suggest: (hits, summary) => {
       const perHit = summary.total_found ? summary.est_tokens / summary.total_found : 0;
       const yieldOf = (n: number) => ({ hits: n, estTokens: Math.round(n * perHit) });

@@ -2,14 +2,17 @@
  * `search` behind the gate: the question's matches (up to twice max_hits of
  * them) are judged for breadth, volume and relevance; a broad question gets
  * a refine answer, one that passes gets its first k results, cited and
- * trimmed to the token budget.
+ * trimmed to the token budget. The matches are the candidate pool before any
+ * cutoff, the same in every mode: in hybrid mode the words' matches, which
+ * decide whether hybrid answers at all (the fused list is cut to what is
+ * worth reading, so it would hide how broad a word is).
  */
 import { relevantHits, scopeSuggestions, termSuggestions, trimBudget, type GateHit, type RefineEnvelope, type Yield } from '../budget/index.js';
 import type { Citation } from '../cite/index.js';
 import { searchTerms } from '../search/index.js';
 import type { ResultItem, SearchEnvelope } from './envelope.js';
 import { expandResults } from './expand.js';
-import { citationProbe, limitsOf, runGate, type GatedFields, type GateOptions } from './gated.js';
+import { citationProbe, limitsOf, narrowings, runGate, type GatedFields, type GateOptions } from './gated.js';
 import { coverage, queryWeights, rarity, termsOf } from './relevance.js';
 import type { Repo } from './repo.js';
 import { DEFAULT_K, search, type SearchOptions } from './search.js';
@@ -30,6 +33,7 @@ export interface ExpandOption {
 }
 
 interface Matches {
+  /** The pool's own answer (keyword, regex or semantic), best first. */
   envelope: SearchEnvelope;
   hits: GateHit[];
   /** Each hit's terms, for suggesting words to add (keyword queries only). */
@@ -42,9 +46,12 @@ function similarity(reasons: string[]): number {
   return r ? Number(r.slice('semantic:'.length)) || 0 : 0;
 }
 
-/** The matches of a query with their relevance: a regex match is exact; a keyword match holds a share of the query. */
+/** A hybrid answer fuses two lists and cuts the result; its candidate pool is the keyword list. */
+const fuses = (options: SearchOptions) => !options.regex && (options.mode ?? 'hybrid') === 'hybrid';
+
+/** The candidate pool of a query with each match's relevance: a regex match is exact; a keyword match holds a share of the query. */
 function matches(repo: Repo, options: SearchOptions, pool: number): Matches {
-  const envelope = search(repo, { ...options, k: pool });
+  const envelope = search(repo, { ...options, k: pool, ...(fuses(options) ? { mode: 'keyword' as const } : {}) });
   if (options.regex) return { envelope, hits: envelope.results.map((r) => ({ path: r.path, relevance: 1 })), terms: [] };
   const weights = queryWeights(repo.store, envelope.query);
   const chunksOf = new Map<string, Map<string, { breadcrumb: string; text: string }>>();
@@ -73,9 +80,11 @@ export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions & E
     const n = relevantHits(matches(repo, narrowed, pool).hits, limits).length;
     return { hits: n, estTokens: Math.round(n * perHit) };
   };
+  const answer = fuses(options) ? search(repo, options) : found.envelope;
   const outcome = runGate(repo, { ...options, probe }, {
     hits: found.hits,
-    items: found.envelope.results.slice(0, k),
+    items: answer.results.slice(0, k),
+    narrowed: narrowings({ k: options.k, files: options.files, regex: options.regex, scope: options.scope }),
     suggest: (hits, summary) => {
       const perHit = summary.total_found ? summary.est_tokens / summary.total_found : 0;
       const scopes = scopeSuggestions(hits, limits, (scope) => yieldOf({ ...options, scope }, perHit));
@@ -88,7 +97,7 @@ export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions & E
   });
   if ('refine' in outcome) return outcome.refine;
   // A keyword total counts the hits the gate counted (those at least min_relevance), so it is what would_yield promised.
-  const { results: _all, ...rest } = found.envelope;
+  const { results: _all, ...rest } = answer;
   const total = options.regex ? found.envelope.total : outcome.summary.total_found;
   if (!options.expand) return { ...rest, total, results: outcome.results, ...outcome.fields };
   // Expansions come after every result and only in what the results left of the budget.

@@ -81,10 +81,27 @@ describe('search behind the gate', () => {
   });
 
   it('refuses a question whose best match holds little of it (relevance)', () => {
-    const r = refined(gatedSearch(fx.repo, { query: 'widget zorblax quuxifier frobnicate', scope: 'lib/beta' }));
+    const r = refined(gatedSearch(fx.repo, { query: 'widget zorblax quuxifier frobnicate' }));
     expect(r.reason).toBe('relevance');
     expect(r.summary.top_score).toBeLessThan(0.35);
     expect(r.summary.total_found).toBe(0);
+  });
+
+  it('a call that narrowed itself (k, files, regex, scope) is answered within budget, not refused', () => {
+    const session = 'narrowing';
+    for (const narrowed of [{ k: 5 }, { files: true }, { regex: true }, { scope: 'lib' }]) {
+      const e = ok(gatedSearch(fx.repo, { query: 'widget', maxTokens: 600, session, ...narrowed }));
+      expect(e.results.length).toBeGreaterThan(0);
+      expect(e.tokens).toBeLessThanOrEqual(600);
+      const [name, value] = Object.entries(narrowed)[0]!;
+      expect(e.gate_note).toMatch(new RegExp(`\\(breadth: \\d+ hits in \\d+ files\\).*because the call set ${name}${value === true ? '' : `: ${value}`}$`));
+    }
+    expect(ok(gatedSearch(fx.repo, { query: 'widget', k: 5 })).results).toHaveLength(5);
+    // Answering a narrowed call is not a refusal: the session's count starts again.
+    expect(refined(gatedSearch(fx.repo, { query: 'widget', session })).refusal_count).toBe(1);
+    // Narrowing does not make weak matches strong: the note says so.
+    const weak = ok(gatedSearch(fx.repo, { query: 'widget zorblax quuxifier frobnicate', scope: 'lib/beta' }));
+    expect(weak.gate_note).toMatch(/no match covers enough of the question \(relevance/);
   });
 
   it('counts refusals per session in the index: three refusals, then the gate opens, even across processes', () => {
@@ -140,6 +157,28 @@ describe('words to add', () => {
   });
 });
 
+describe('breadth is judged on the candidate pool in every mode', () => {
+  let fx: Indexed;
+  beforeAll(async () => {
+    fx = await indexed({ ...filesMentioning('lib/alpha', 20, 'widget'), ...filesMentioning('lib/beta', 10, 'widget') }, { embedder: 'builtin' });
+  });
+  afterAll(() => fx.cleanup());
+
+  it('hybrid refuses the broad word that keyword mode refuses, with the same summary', () => {
+    const keyword = refined(gatedSearch(fx.repo, { query: 'widget', mode: 'keyword' }));
+    const hybrid = refined(gatedSearch(fx.repo, { query: 'widget' }));
+    expect(hybrid.reason).toBe('breadth');
+    expect(hybrid.summary.files).toBe(keyword.summary.files);
+    expect(hybrid.summary.total_found).toBe(keyword.summary.total_found);
+  });
+
+  it('a hybrid answer that passes comes from the fused ranking', () => {
+    const e = ok(gatedSearch(fx.repo, { query: 'widget', k: 3 }));
+    expect(e.mode).toBe('hybrid');
+    expect(e.results).toHaveLength(3);
+  });
+});
+
 describe('volume and compound', () => {
   let fx: Indexed;
   beforeAll(async () => {
@@ -184,6 +223,11 @@ describe('locate and read behind the gate', () => {
       ['app/m1', 20],
       ['app/m2', 20],
     ]);
+    // A scope or max_results is the caller narrowing already: answered within budget, with how broad it was.
+    const scoped = ok(gatedLocate(fx.repo, { query: 'makeWidget', scope: 'app', maxTokens: 500 }));
+    expect(scoped.gate_note).toMatch(/\(breadth: 60 hits in 30 files\).*because the call set scope: app$/);
+    expect(scoped.tokens).toBeLessThanOrEqual(500);
+    expect(ok(gatedLocate(fx.repo, { query: 'makeWidget', maxResults: 5 })).results).toHaveLength(5);
     const defs = ok(gatedLocate(fx.repo, { query: 'makeWidget', kind: 'definition' }));
     expect(defs.results).toEqual([expect.objectContaining({ path: 'lib/widget.ts', kind: 'definition', citation_status: 'verified', tokens: expect.any(Number) })]);
   });

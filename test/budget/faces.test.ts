@@ -44,6 +44,13 @@ describe('CLI', () => {
     expect(search().refusal_count).toBe(1);
   }, 120_000);
 
+  it('without --session, CLI calls share one session, so refusals end there too', () => {
+    const search = () => JSON.parse(runCli(['search', 'widget', '--repo', root, '--json'], env()).stdout);
+    const statuses = [search(), search(), search(), search()].map((e) => e.status);
+    expect(statuses.slice(0, 3)).toEqual(['refine', 'refine', 'refine']);
+    expect(statuses[3]).toBe('ok');
+  }, 120_000);
+
   it('renders refine and context answers as text, and documents context with examples', () => {
     const refine = runCli(['search', 'widget', '--repo', root], env());
     expect(refine.code).toBe(0);

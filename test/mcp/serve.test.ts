@@ -13,7 +13,8 @@ const sample = useRepo();
 
 describe('sightline serve', () => {
   it('--enable-writes advertises index (not read-only), which updates the index and reports its job', async () => {
-    const conn = await connectStdio(['--repo', sample.root, '--enable-writes'], { SIGHTLINE_HOME: tempDir('sightline-home-') });
+    // No watcher: this test is about the passes the index tool starts.
+    const conn = await connectStdio(['--repo', sample.root, '--enable-writes', '--no-watch'], { SIGHTLINE_HOME: tempDir('sightline-home-') });
     try {
       const { tools } = await conn.client.listTools();
       const index = tools.find((t) => t.name === 'index');
@@ -64,11 +65,12 @@ describe('sightline serve', () => {
     expect(child.stdout()).toBe('');
   });
 
-  it('while the first index builds, a "not indexed" answer says so', async () => {
-    const conn = await connectStdio(['--repo', sample.root], { SIGHTLINE_HOME: tempDir('sightline-home-') });
+  it('while the first index builds past the wait, a query says building instead of "not in the index"', async () => {
+    const conn = await connectStdio(['--repo', sample.root, '--no-watch'], { SIGHTLINE_HOME: tempDir('sightline-home-'), SIGHTLINE_FIRST_INDEX_WAIT_MS: '0' });
     try {
-      const text = await callError(conn.client, 'outline', { path: 'src/util/crypto.ts' });
-      expect(text).toMatch(/not in the index.*first index is still being built/);
+      const building = await call(conn.client, 'outline', { path: 'src/util/crypto.ts' });
+      expect(building).toMatchObject({ status: 'building', retrieval_phase: 'building' });
+      expect(building.symbols).toBeUndefined();
       await waitForIndex(conn.client);
       expect((await call(conn.client, 'outline', { path: 'src/util/crypto.ts' })).symbols[0].name).toBe('hashToken');
     } finally {
