@@ -20,6 +20,7 @@ import {
   type LocateKind,
   type SearchMode,
 } from '../engine/index.js';
+import { registerBrief } from './brief.js';
 import { registerContext } from './context.js';
 import { registerGraph } from './graph.js';
 import { registerInit } from './init.js';
@@ -167,6 +168,7 @@ export function buildProgram(): Command {
   registerInit(program);
   registerContext(program);
   registerLive(program);
+  registerBrief(program);
 
   return program;
 }

@@ -7,7 +7,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { keepLive, Repo } from '../engine/index.js';
 import { describeError, SightlineError } from '../errors/index.js';
-import { embedderFlags, embedderOptions, type EmbedderFlags } from './verb.js';
+import { embedderFlags, embedderOptions, repoOption, type EmbedderFlags } from './verb.js';
 import { bindRefusal, isLoopbackHost, resolveToolConcurrency, serve, TOKEN_ENV, TOOL_CONCURRENCY_ENV, type TransportName } from '../mcp/index.js';
 
 interface ServeFlags extends EmbedderFlags {
@@ -44,7 +44,7 @@ export function registerServe(program: Command): void {
     .addOption(new Option('--transport <name>', 'stdio for an editor that spawns the server; http or sse to listen on a port').choices(['stdio', 'http', 'sse']).default('stdio'))
     .option('--host <host>', 'address to listen on (http, sse); beyond loopback needs --allow-remote', '127.0.0.1')
     .option('--port <port>', 'port to listen on (http, sse); 0 picks a free one', port, 8765)
-    .option('--repo <path>', 'repository root', '.')
+    .addOption(repoOption())
     .option('--config <file>', 'config file (default: <repo>/sightline.config.json)')
     .option('--enable-writes', 'offer the index tool, which updates the index')
     .option('--tool-concurrency <n>', `tool calls that run at once (default 2; env ${TOOL_CONCURRENCY_ENV})`)

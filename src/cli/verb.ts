@@ -83,8 +83,16 @@ async function indexOnFirstUse(repo: Repo): Promise<void> {
   if (summary && process.stderr.isTTY) process.stderr.write(render.renderIndexSummary(summary) + '\n');
 }
 
+/** For clients that cannot pass flags: --repo wins, then this variable, then the current directory. */
+export const REPO_ENV = 'SIGHTLINE_REPO';
+
+/** The --repo option of every verb that opens a repository. */
+export function repoOption(): Option {
+  return new Option('--repo <path>', 'repository root').env(REPO_ENV).default('.');
+}
+
 export function common(cmd: Command): Command {
-  return embedderOptions(cmd.option('--repo <path>', 'repository root', '.').option('--config <file>', 'config file (default: <repo>/sightline.config.json)')).option(
+  return embedderOptions(cmd.addOption(repoOption()).option('--config <file>', 'config file (default: <repo>/sightline.config.json)')).option(
     '--json',
     'print one JSON object instead of text',
   );

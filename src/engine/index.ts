@@ -15,6 +15,7 @@ export { errorEnvelope, type ErrorEnvelope, type ResultItem, type RetrievalMode,
 export type { IndexProgress, IndexSummary } from '../index/index.js';
 export { IndexJob, jobStatus, type IndexJobState, type IndexJobStatus, type JobCounts, type PassResult, type RetrievalPhase } from './jobs.js';
 export { health, type HealthEnvelope, type IndexHealth } from './health.js';
+export { brief, type BriefEnvelope } from './brief.js';
 export { doctor, type DoctorEnvelope } from './doctor.js';
 export { reset, type ResetEnvelope } from './reset.js';
 export { keepLive, type Live, type LiveOptions } from './live.js';

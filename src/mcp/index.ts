@@ -41,4 +41,4 @@ export { SERVER_NAME, SERVER_VERSION, type TransportName } from './runtime.js';
 export { HTTP_ENDPOINT } from './transports/http.js';
 export { SSE_ENDPOINT, SSE_MESSAGES } from './transports/sse.js';
 export { TOOLS, type ToolDefinition } from './tools/index.js';
-export { applyInit, planInit, type InitPlan, type PlannedFile } from './wiring/index.js';
+export { applyInit, BRIEF_VERB, planInit, type InitOptions, type InitPlan, type PlannedFile } from './wiring/index.js';

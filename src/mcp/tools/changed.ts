@@ -11,6 +11,7 @@ export const changedTool = defineTool({
     'each with citation_status. ' +
     'A path restricts the report to that directory; a path outside the repository is refused.',
   readsIndex: true,
+  guide: { when: 'see which files changed since the index, and which indexed files depend on them', call: '{path: "src/auth"}' },
   inputSchema: {
     path: optionalText('path', '"src/auth"').describe('A directory or file inside the repository to restrict the report to (default: the whole repository).'),
   },

@@ -20,6 +20,7 @@ export const contextTool = defineTool({
     'expansions: units labelled neighbor-of, sibling-of or imported-by:<path>:<line> (the definitions a slice uses from other files). If nothing fits, entries is empty and ' +
     'retry_budget_tokens says what budget would.',
   readsIndex: true,
+  guide: { when: 'gather what a task needs to read, ranked and packed under one token budget, in one call', call: '{task: "add retry to the HTTP client", terms: ["HttpClient"]}' },
   inputSchema: {
     task: text('task', '"add retry with backoff to the HTTP client"').describe('What you are about to do, in a sentence (an issue text works).'),
     terms: stringList('terms', '["HttpClient", "retry_policy"]').describe('Exact identifiers the task is about: their definitions come first.'),

@@ -13,6 +13,7 @@ export const exploreTool = defineTool({
     'exact (same scope), import (through an import) or name (by name only; ambiguous when several definitions match). ' +
     'A very large answer comes back as status "refine" with where the hits are and narrower calls.',
   readsIndex: true,
+  guide: { when: 'follow the code graph: callers, callees, dependencies, dependents, blast radius, or an overview of a directory', call: '{question: "who calls parseFile"} or {relation: "overview", scope: "src"}' },
   inputSchema: {
     question: optionalText('question', '"what breaks if I change Store.putFile"').describe(
       'The question in words; with relation auto (the default) it picks the relation, and the anchor when none is given.',

@@ -9,6 +9,7 @@ export const listFilesTool = defineTool({
     'The indexed files with their language, kind (code, test, doc, config, generated), lines and tokens, filtered by glob or language. ' +
     'Use it to find files by name or path; use search to find them by content.',
   readsIndex: true,
+  guide: { when: 'find files by path or language', call: '{glob: "src/**/*.ts", language: "typescript"}' },
   inputSchema: {
     glob: optionalText('glob', '"src/**/*.ts"').describe('Only paths matching this glob, e.g. "src/**/*.ts" or "**/*test*".'),
     language: optionalText('language', '"python"').describe('Only this language: typescript, javascript, python, go, rust, java, markdown, …'),

@@ -11,6 +11,7 @@ export const locateTool = defineTool({
     'Use search instead for concepts, phrases or partial words. Each result carries tokens and citation_status; a name used all over ' +
     'the repository comes back as status "refine" with where it is used and narrower calls.',
   readsIndex: true,
+  guide: { when: 'find where a class, function or method is defined or used', call: '{query: "Store.open", kind: "definition"}' },
   inputSchema: {
     query: text('query', '"SessionManager" or "Store.open"').describe('A symbol name, optionally qualified: "Class.method", "module::fn".'),
     kind: oneOf('kind', ['definition', 'reference', 'any'] as const)

@@ -9,6 +9,7 @@ export const outlineTool = defineTool({
     "A file's definitions (classes, functions, methods), nested, with line spans and signatures, and no bodies. " +
     'Use it to see the shape of a file before reading parts of it with read.',
   readsIndex: true,
+  guide: { when: "see a file's definitions before reading it", call: '{path: "src/auth/session.ts"}' },
   inputSchema: {
     path: text('path', '"src/auth/session.ts"').describe('A file path relative to the repository root.'),
   },

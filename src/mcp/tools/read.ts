@@ -11,6 +11,7 @@ export const readTool = defineTool({
     'Use it after search or locate instead of reading whole files; paths are relative to the repository root and cannot leave it. ' +
     'citation_status says whether the file changed since it was indexed; a span too big to answer comes back as status "refine" with narrower spans.',
   readsIndex: true,
+  guide: { when: 'read a symbol or a line range (widened to the enclosing block)', call: '{target: "SessionManager"} or {target: "src/a.ts:10-40"}' },
   inputSchema: {
     target: text('target', '"src/auth/session.ts:7-11" or "SessionManager"').describe('A symbol name, a file path, or path:start-end (1-based, inclusive).'),
     expand: flag('expand').describe('Widen a line range to the enclosing function or class (default true); false keeps the exact lines.'),

@@ -11,6 +11,7 @@ export const relatedTool = defineTool({
     'or that are named after it: foo.test.ts, test_foo.py, FooTest.java, foo_test.go). The file and every file listed carry citation_status. ' +
     'Use it before editing a file to see what else to read.',
   readsIndex: true,
+  guide: { when: "see a file's neighbourhood: the files it uses, the files that use it, and its tests", call: '{path: "src/store/files.ts"}' },
   inputSchema: {
     path: text('path', '"src/auth/session.ts"').describe('A file path relative to the repository root.'),
   },

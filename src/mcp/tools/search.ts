@@ -16,6 +16,7 @@ export const searchTool = defineTool({
     '(verified; stale: the file changed since indexing, find the symbol by name; unverifiable). ' +
     'A question too broad to answer well comes back as status "refine" with where the hits are and narrower calls (with what each would yield): follow one.',
   readsIndex: true,
+  guide: { when: 'find code by what it does or by a word in it, when you do not know where it is', call: '{query: "parse config file", scope: "src", files: true}' },
   inputSchema: {
     query: text('query', '"parse config file" or "getUserName"').describe('Words, an identifier, or (with regex: true) a JavaScript regular expression.'),
     scope: optionalText('scope', '"src/auth"').describe('Only results under this directory or glob, e.g. "src/auth" or "src/**/*.ts".'),

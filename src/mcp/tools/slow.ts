@@ -13,6 +13,7 @@ export const slowTool = defineTool({
   name: 'test_slow',
   title: 'Test-only slow tool',
   description: `Sleeps for ${SLOW_ENV} milliseconds and reports the most tool bodies seen running at once. Present only in tests.`,
+  guide: { when: '(test only) hold a tool slot for a while', call: '{}' },
   inputSchema: {},
   available: ({ env }) => Boolean(env[SLOW_ENV]),
   run: async (_a, { env }) => {

@@ -9,6 +9,7 @@ export const statsTool = defineTool({
     'Use it to judge how big the repository is before broad searches. usage sums this server\'s answers over the last hour, per tool: calls, ' +
     'response_tokens spent, reads_replaced_tokens (whole files delivered by context) and net_saved_tokens (their difference).',
   readsIndex: true,
+  guide: { when: 'see what the index holds and what answering has cost and saved', call: '{}' },
   inputSchema: {},
   run: (_a, { repo, usage }) => ({ ...stats(repo), usage: usage.report() }),
 });

@@ -32,11 +32,21 @@ export interface ToolContext {
   probe?: CitationProbe;
 }
 
+/** When an agent should reach for the tool, and a typical call's arguments. */
+export interface ToolGuide {
+  /** Completes "When you want to…". */
+  when: string;
+  /** The arguments of an example call, as the agent would write them. */
+  call: string;
+}
+
 export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   name: string;
   title: string;
   description: string;
   inputSchema: Shape;
+  /** One row of the agent guide init writes into CLAUDE.md and AGENTS.md. */
+  guide: ToolGuide;
   /** Changes the index: advertised only when the server runs with --enable-writes. */
   mutating?: boolean;
   /** Reads the index: the first call starts the first index in the background. */

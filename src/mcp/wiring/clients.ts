@@ -1,11 +1,12 @@
 /**
  * How each MCP client is told to start sightline over stdio. Project files
  * (Claude Code, Cursor, VS Code) name the repository relative to the
- * workspace, so they can be committed; Codex reads only the user's own
- * ~/.codex/config.toml, so it gets a snippet with the absolute path.
+ * workspace; Codex reads only the user's own config.toml (see codex.ts), so
+ * its entry names the repository by absolute path.
  */
+import type { Launch } from './command.js';
+
 export const SERVER_KEY = 'sightline';
-export const COMMAND = 'sightline';
 
 export interface ClientConfig {
   client: string;
@@ -16,13 +17,16 @@ export interface ClientConfig {
   entry: Record<string, unknown>;
 }
 
-export const CLIENT_CONFIGS: ClientConfig[] = [
-  // Claude Code starts project servers in the project directory.
-  { client: 'Claude Code', file: '.mcp.json', container: 'mcpServers', entry: { type: 'stdio', command: COMMAND, args: ['serve', '--repo', '.'] } },
-  { client: 'Cursor', file: '.cursor/mcp.json', container: 'mcpServers', entry: { command: COMMAND, args: ['serve', '--repo', '${workspaceFolder}'] } },
-  { client: 'VS Code', file: '.vscode/mcp.json', container: 'servers', entry: { type: 'stdio', command: COMMAND, args: ['serve', '--repo', '${workspaceFolder}'] } },
-];
+/** The stdio server entry: the launch command, then `serve --repo <repo>`. */
+export function serverEntry(launch: Launch, repo: string): { command: string; args: string[] } {
+  return { command: launch.command, args: [...launch.args, 'serve', '--repo', repo] };
+}
 
-export function codexSnippet(root: string): string {
-  return [`[mcp_servers.${SERVER_KEY}]`, `command = "${COMMAND}"`, `args = ["serve", "--repo", ${JSON.stringify(root)}]`, ''].join('\n');
+export function clientConfigs(launch: Launch): ClientConfig[] {
+  return [
+    // Claude Code starts project servers in the project directory.
+    { client: 'Claude Code', file: '.mcp.json', container: 'mcpServers', entry: { type: 'stdio', ...serverEntry(launch, '.') } },
+    { client: 'Cursor', file: '.cursor/mcp.json', container: 'mcpServers', entry: serverEntry(launch, '${workspaceFolder}') },
+    { client: 'VS Code', file: '.vscode/mcp.json', container: 'servers', entry: { type: 'stdio', ...serverEntry(launch, '${workspaceFolder}') } },
+  ];
 }
