@@ -101,7 +101,7 @@ export function common(cmd: Command): Command {
 /** The embedder flags, for every verb that opens a repository (serve and watch too). */
 export function embedderOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--embedder <name>', 'semantic retrieval: builtin, onnx, http or none (README: Semantic retrieval)').choices(['builtin', 'onnx', 'http', 'none']))
+    .addOption(new Option('--embedder <name>', 'semantic retrieval: builtin, onnx, http or none (docs/semantic.md)').choices(['builtin', 'onnx', 'http', 'none']))
     .option('--model-dir <dir>', 'the onnx embedder\'s model folder');
 }
 

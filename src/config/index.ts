@@ -67,7 +67,7 @@ export const ConfigSchema = z.object({
   contextBudgetTokens: z.number().int().describe('context: default budget_tokens of a bundle'),
   contextTop: z.number().int().describe('context: default number of files in a bundle'),
   contextDetail: z.enum(['paths', 'outline', 'slices', 'auto']).describe('context: default detail level'),
-  embedder: z.enum(['builtin', 'onnx', 'http', 'none']).describe('semantic: the embedder (README: Semantic retrieval); none is keyword-only'),
+  embedder: z.enum(['builtin', 'onnx', 'http', 'none']).describe('semantic: the embedder (docs/semantic.md); none is keyword-only'),
   modelDir: z.string().describe('semantic: onnx model folder (config.json, tokenizer.json, onnx/model.onnx)'),
   embedUrl: z.string().describe('semantic: http base URL of an OpenAI-compatible API, e.g. http://localhost:11434/v1'),
   embedModel: z.string().describe('semantic: http model name'),

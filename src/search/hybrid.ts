@@ -164,7 +164,7 @@ const NEARNESS_RANK_SCALE = 5;
  * title alone, because a static model's average drowns in pasted logs and
  * code. Scored by rank among the candidates: raw similarities share a large
  * baseline and their spread depends on the question. Measured, with the
- * alternatives tried, in README "Semantic retrieval". Null when vectors
+ * alternatives tried, in docs/semantic.md. Null when vectors
  * cannot answer.
  */
 export function feedbackNearness(store: Store, config: Config, query: string): NearnessOf | null {

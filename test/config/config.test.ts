@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { envName, loadConfig } from '../../src/config/index.js';
+import { ConfigSchema, defaultConfig, envName, loadConfig, type ConfigKey } from '../../src/config/index.js';
 import { SightlineError } from '../../src/errors/index.js';
 import { makeRepo, removeDir } from '../helpers/fixture.js';
 
@@ -79,5 +79,27 @@ describe('config precedence', () => {
     expect(() => loadConfig({ configPath: path.join(root, 'nope.json'), env: {} })).toThrow(/cannot read config file/);
     fs.writeFileSync(path.join(root, 'other.json'), JSON.stringify({ gitignore: false }));
     expect(loadConfig({ configPath: path.join(root, 'other.json'), env: {} }).gitignore).toBe(false);
+  });
+});
+
+describe('docs/config.md', () => {
+  it('lists every field with its environment variable, its default and its description', () => {
+    const doc = fs.readFileSync(path.resolve(import.meta.dirname, '../../docs/config.md'), 'utf8');
+    const rows = new Map(
+      doc.split('\n').flatMap((line) => {
+        const m = /^\| `(\w+)` \| `(\w+)` \| (.+?) \| (.+) \|$/.exec(line);
+        return m ? [[m[1]!, { env: m[2]!, value: m[3]!, what: m[4]! }]] : [];
+      }),
+    );
+    const defaults = defaultConfig();
+    for (const [key, field] of Object.entries(ConfigSchema.shape) as [ConfigKey, (typeof ConfigSchema.shape)[ConfigKey]][]) {
+      const row = rows.get(key);
+      expect(row, `docs/config.md has no row for ${key}`).toBeDefined();
+      expect(row!.env).toBe(envName(key));
+      expect(row!.what).toBe(field.description);
+      const value = defaults[key];
+      if (typeof value === 'number' || typeof value === 'boolean') expect(row!.value, key).toBe(`\`${value}\``);
+    }
+    expect([...rows.keys()].filter((k) => !(k in ConfigSchema.shape))).toEqual([]);
   });
 });
