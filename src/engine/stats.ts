@@ -1,4 +1,5 @@
 /** `stats`: what the index holds and what it costs on disk. */
+import { answerCacheStats, type AnswerCacheStats } from '../search/index.js';
 import { SCHEMA_VERSION } from '../store/index.js';
 import type { Repo } from './repo.js';
 
@@ -16,6 +17,8 @@ export interface StatsEnvelope {
   languages: Record<string, number>;
   kinds: Record<string, number>;
   skipped: Record<string, number>;
+  /** Answers repeated from the search cache by this process (search/cache.ts), since it opened the index. */
+  answer_cache: AnswerCacheStats;
 }
 
 function tally<T>(items: T[], key: (t: T) => string): Record<string, number> {
@@ -42,5 +45,6 @@ export function stats(repo: Repo): StatsEnvelope {
     languages: tally(files, (f) => f.language ?? 'text'),
     kinds: tally(files, (f) => f.kind),
     skipped: tally(store.skipped(), (s) => s.reason),
+    answer_cache: answerCacheStats(store),
   };
 }

@@ -5,19 +5,21 @@
  * stops matching.
  */
 import { digest } from '../walk/index.js';
-import type { Statement } from 'better-sqlite3';
 import type { Store } from '../store/index.js';
 
 export class LruCache<V> {
   private readonly map = new Map<string, V>();
+  hits = 0;
+  misses = 0;
   constructor(readonly capacity: number) {}
 
   get(key: string): V | undefined {
     const v = this.map.get(key);
     if (v !== undefined) {
+      this.hits++;
       this.map.delete(key); // refresh recency
       this.map.set(key, v);
-    }
+    } else this.misses++;
     return v;
   }
 
@@ -33,19 +35,10 @@ export class LruCache<V> {
   }
 }
 
-/**
- * Changes whenever the database does: `data_version` moves on another
- * connection's commit, `total_changes()` on this connection's writes.
- */
+/** Changes whenever what the index answers could (see Store.indexVersion); session bookkeeping does not move it. */
 export function indexVersion(store: Store): string {
-  let read = versionReaders.get(store.db);
-  if (!read) versionReaders.set(store.db, (read = store.db.prepare<[], number>('SELECT total_changes()').pluck()));
-  const data = store.db.pragma('data_version', { simple: true }) as number;
-  return `${data}:${read.get()}`;
+  return store.indexVersion();
 }
-
-/** Asked on every search: prepared once per connection. */
-const versionReaders = new WeakMap<Store['db'], Statement<[], number>>();
 
 /** Whitespace, and letter case outside a regular expression, do not change what a question means. */
 export function normalizeQuery(query: string, caseSensitive = false): string {
@@ -54,6 +47,18 @@ export function normalizeQuery(query: string, caseSensitive = false): string {
 }
 
 const caches = new WeakMap<Store['db'], LruCache<unknown>>();
+
+export interface AnswerCacheStats {
+  entries: number;
+  hits: number;
+  misses: number;
+}
+
+/** How the answer cache of this connection has served so far (for `stats`). */
+export function answerCacheStats(store: Store): AnswerCacheStats {
+  const cache = caches.get(store.db);
+  return { entries: cache?.size ?? 0, hits: cache?.hits ?? 0, misses: cache?.misses ?? 0 };
+}
 
 /**
  * `compute()`'s answer for this question, from the cache when the index and

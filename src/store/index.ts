@@ -67,6 +67,7 @@ export class Store {
   readonly jobs: JobTable;
   private readonly putSkipped;
   private readonly dropSkipped;
+  private readonly totalChanges;
 
   private constructor(
     readonly db: Db,
@@ -85,6 +86,7 @@ export class Store {
       'INSERT OR REPLACE INTO skipped(path, reason, detail, size, mtime_ms, checked_at_ms) VALUES (@path, @reason, @detail, @size, @mtimeMs, @checkedAtMs)',
     );
     this.dropSkipped = db.prepare('DELETE FROM skipped WHERE path = ?');
+    this.totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck();
   }
 
   static open(dbPath: string): Store {
@@ -153,6 +155,17 @@ export class Store {
     return this.db
       .prepare('SELECT path, reason, detail, size, mtime_ms AS mtimeMs, checked_at_ms AS checkedAtMs FROM skipped ORDER BY path')
       .all() as SkippedFile[];
+  }
+
+  /**
+   * Changes whenever what the index answers could: `data_version` moves on
+   * another connection's commit, `total_changes()` on this connection's
+   * writes — less its session bookkeeping (refusal counts, receipts), which
+   * every gated call writes and which changes no answer.
+   */
+  indexVersion(): string {
+    const data = this.db.pragma('data_version', { simple: true }) as number;
+    return `${data}:${this.totalChanges.get()! - this.sessions.changes}`;
   }
 
   getMeta(key: string): string | undefined {

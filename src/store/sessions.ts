@@ -23,6 +23,9 @@ CREATE TABLE IF NOT EXISTS budget_receipts (
 `;
 
 export class SessionTable {
+  /** Rows this connection changed for sessions: bookkeeping, which Store.indexVersion leaves out. */
+  private changes_ = 0;
+  private readonly totalChanges;
   private readonly expire;
   private readonly upsert;
   private readonly getRefusals;
@@ -41,13 +44,35 @@ export class SessionTable {
     this.hasReceipt = db.prepare('SELECT 1 FROM budget_receipts WHERE session_id = ? AND receipt = ?').pluck();
     this.addReceipt = db.prepare('INSERT OR IGNORE INTO budget_receipts(session_id, receipt) VALUES (?, ?)');
     this.transaction = db.transaction((fn: () => void) => fn());
+    this.totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck();
+  }
+
+  get changes(): number {
+    return this.changes_;
+  }
+
+  private depth = 0;
+
+  /** Runs a write and counts the rows it changed (cascades included, as total_changes() counts them), once when nested. */
+  private bookkeep(write: () => void): void {
+    if (this.depth > 0) return write();
+    const before = this.totalChanges.get()!;
+    this.depth++;
+    try {
+      write();
+    } finally {
+      this.depth--;
+      this.changes_ += this.totalChanges.get()! - before;
+    }
   }
 
   /** Marks the session live now (creating it), after dropping every session idle past the TTL. */
   touch(id: string): void {
     const now = this.now();
-    this.expire.run(now - SESSION_TTL_MS);
-    this.upsert.run(id, now);
+    this.bookkeep(() => {
+      this.expire.run(now - SESSION_TTL_MS);
+      this.upsert.run(id, now);
+    });
   }
 
   refusals(id: string): number {
@@ -56,7 +81,7 @@ export class SessionTable {
 
   setRefusals(id: string, count: number): void {
     this.touch(id);
-    this.putRefusals.run(count, id);
+    this.bookkeep(() => this.putRefusals.run(count, id));
   }
 
   holds(id: string, receipt: string): boolean {
@@ -65,9 +90,11 @@ export class SessionTable {
 
   record(id: string, receipts: string[]): void {
     if (receipts.length === 0) return;
-    this.transaction(() => {
-      this.touch(id);
-      for (const r of receipts) this.addReceipt.run(id, r);
-    });
+    this.bookkeep(() =>
+      this.transaction(() => {
+        this.touch(id);
+        for (const r of receipts) this.addReceipt.run(id, r);
+      }),
+    );
   }
 }
