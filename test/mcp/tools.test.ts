@@ -62,6 +62,8 @@ describe.each<Transport>(['stdio', 'http', 'sse'])('MCP tools over %s', (transpo
     expect(props('outline')).toEqual(['path']);
     expect(props('list_files')).toEqual(['glob', 'language', 'max_results']);
     expect(tools.find((t) => t.name === 'search')!.inputSchema.required).toEqual(['query']);
+    // Every tool says it takes nothing beyond its arguments, and refuses the rest (below).
+    for (const t of tools) expect(t.inputSchema.additionalProperties, t.name).toBe(false);
   });
 
   it('names itself with the package version, as the CLI does', async () => {
@@ -152,6 +154,17 @@ describe.each<Transport>(['stdio', 'http', 'sse'])('MCP tools over %s', (transpo
     const unknown = (await conn.client.callTool({ name: 'index', arguments: {} })) as CallToolResult;
     expect(unknown.isError).toBe(true);
     expect(await call(conn.client, 'health')).toEqual(expect.objectContaining({ status: 'ok' }));
+  });
+
+  it('refuses an argument a tool does not take, naming the ones it does, instead of ignoring it', async () => {
+    const misspelt = await callError(conn.client, 'search', { query: 'session', scoep: 'src/auth' });
+    expect(misspelt).toMatch(/search has no argument "scoep" \(did you mean "scope"\?\); it takes query, scope, exclude, kind, regex, k, files, mode, max_tokens, force, expand$/);
+    expect(misspelt).not.toMatch(/\n\s+at |ZodError|"code"/); // a sentence, not a stack trace or a zod dump
+    expect(await callError(conn.client, 'list_files', { maxResults: 5 })).toMatch(/"maxResults" \(did you mean "max_results"\?\)/);
+    expect(await callError(conn.client, 'outline', { path: 'src/auth/session.ts', depth: 2 })).toMatch(/outline has no argument "depth"; it takes path$/);
+    expect(await callError(conn.client, 'health', { verbose: true })).toMatch(/health has no argument "verbose"; it takes no arguments$/);
+    // A wrong argument among right ones is still refused: the call is not answered without it.
+    expect(await callError(conn.client, 'read', { target: 'src/auth/session.ts', max_token: 50 })).toMatch(/"max_token" \(did you mean "max_tokens"\?\)/);
   });
 
   it('never reads outside the root: .., absolute paths and symlinks are refused', async () => {
