@@ -65,7 +65,7 @@ export function renderRead(e: ReadEnvelope): string {
 
 export function renderListFiles(e: ListFilesEnvelope): string {
   const rows = e.files.map((f) => `${f.path}  ${f.language ?? 'text'}  ${f.lines} lines`);
-  if (e.truncated) rows.push(`… ${e.total - e.files.length} more (raise --max-results)`);
+  if (e.next_cursor) rows.push(`… ${e.omitted?.files ?? 0} more: continue with --cursor ${e.next_cursor}`);
   return rows.join('\n') || 'no files';
 }
 

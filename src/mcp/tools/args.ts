@@ -3,6 +3,7 @@
  * SDK reports them as "Invalid arguments for tool <name>: <message> at <arg>".
  */
 import { z } from 'zod';
+import { budgetDefaults } from '../../budget/index.js';
 
 const says = (message: string) => ({ error: message });
 
@@ -32,6 +33,11 @@ export function stringList(name: string, example: string) {
 
 export function oneOf<const T extends readonly [string, ...string[]]>(name: string, values: T) {
   return z.enum(values, says(`${name} must be one of ${values.join(', ')}`));
+}
+
+/** Every budgeted tool's max_tokens: what it bounds, then the defaults from the budget limits. */
+export function maxTokens(what: string, cut: string) {
+  return positiveInt('max_tokens', 2000).describe(`Token budget for ${what} (${budgetDefaults()}): ${cut}.`);
 }
 
 /** Edits (insert, delete, substitute, swap two neighbours) between two names. */
