@@ -3,9 +3,11 @@
  * take --max-tokens and --cursor, and text output marks citations that are not verified.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderLocate, renderRead, renderSearch } from '../../src/cli/render.js';
+import { Repo } from '../../src/engine/index.js';
 import { runCli } from '../helpers/cli.js';
 import { useRepo } from '../helpers/fixture.js';
 
@@ -82,15 +84,24 @@ describe('citation status in text output', () => {
     fs.writeFileSync(file, '// moved down\n' + fs.readFileSync(file, 'utf8'));
     const later = new Date(Date.now() + 5_000);
     fs.utimesSync(file, later, later);
-    for (const args of [['search', 'hashToken', '--scope', 'src/util'], ['read', 'src/util/crypto.ts:3-5'], ['locate', 'hashToken', '--scope', 'src/util']]) {
-      const json = JSON.parse(cli(...args, '--json').stdout);
-      const cited = json.results?.[0] ?? json;
-      expect(cited.citation_status, args.join(' ')).toBe('stale');
-      const text = cli(...args).stdout;
-      expect(text, args.join(' ')).toContain('[stale]');
-      expect(text, args.join(' ')).toContain(`stale: ${cited.citation_note}`);
+    // An answer re-indexes a file it would cite stale; with the index lock held elsewhere it cannot, and discloses it instead.
+    const holder = Repo.open(sample.root, { flags: { home: sample.home }, env: {} });
+    const me = { owner: 'strict-test', pid: process.pid, host: os.hostname() };
+    expect(holder.store.jobs.tryAcquire(me, 120_000, Date.now(), () => false)).toBeUndefined();
+    try {
+      for (const args of [['search', 'hashToken', '--scope', 'src/util'], ['read', 'src/util/crypto.ts:3-5'], ['locate', 'hashToken', '--scope', 'src/util']]) {
+        const json = JSON.parse(cli(...args, '--json').stdout);
+        const cited = json.results?.[0] ?? json;
+        expect(cited.citation_status, args.join(' ')).toBe('stale');
+        const text = cli(...args).stdout;
+        expect(text, args.join(' ')).toContain('[stale]');
+        expect(text, args.join(' ')).toContain(`stale: ${cited.citation_note}`);
+      }
+    } finally {
+      holder.store.jobs.release(me.owner);
+      holder.close();
     }
-  });
+  }, 120_000);
 
   it('renders the mark from any envelope, verified ones unmarked', () => {
     const note = 'content_changed: the file changed after it was indexed';
