@@ -4,7 +4,7 @@
  */
 export { countTokens } from './tokens.js';
 export { jsonTokens, selfCountedJson, selfCountedTokens } from './count.js';
-export { gateLimits, trimBudget, type GateLimits } from './limits.js';
+export { budgetDefaults, gateLimits, trimBudget, type GateLimits } from './limits.js';
 export {
   assess,
   gate,
@@ -23,6 +23,7 @@ export {
 export { commonDirectory, distribution, type DirectoryHits } from './distribution.js';
 export { scopeSuggestions, termSuggestions, type Yield } from './suggest.js';
 export { trimToBudget, type Trimmed } from './trim.js';
+export { fitLists, prefixWithin, type FitFields } from './fit.js';
 export { pack, type PackCandidate, type Packed, type PackOptions } from './pack.js';
 export { parseKnown, receiptFor, wholeFileReceipt, type ReceiptBook } from './receipts.js';
 export { UsageMeter, USAGE_WINDOW_MS, type UsageReport, type UsageTotals } from './usage.js';

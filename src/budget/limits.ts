@@ -1,5 +1,5 @@
 /** The gate's limits, taken from the configuration (see config/index.ts for the knobs). */
-import type { Config } from '../config/index.js';
+import { defaultConfig, type Config } from '../config/index.js';
 
 export interface GateLimits {
   /** More distinct files than this is too broad. */
@@ -26,4 +26,10 @@ export function gateLimits(config: Config): GateLimits {
 /** The token budget an answer is trimmed to: the call's own, else the configured one, never above the ceiling. */
 export function trimBudget(limits: GateLimits, requested?: number): number {
   return Math.min(requested ?? limits.maxTokens, limits.absoluteMaxTokens);
+}
+
+/** The default budget and its ceiling as help and tool descriptions state them (a repository's config may change both). */
+export function budgetDefaults(): string {
+  const { maxTokens, absoluteMaxTokens } = gateLimits(defaultConfig());
+  return `default ${maxTokens}, never above ${absoluteMaxTokens}`;
 }

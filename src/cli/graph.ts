@@ -2,7 +2,7 @@
 import { Option, type Command } from 'commander';
 import { answerFresh, changed, explore, EXPLORE_RELATIONS, related, type ExploreRelation } from '../engine/index.js';
 import { renderChanged, renderExplore, renderRelated } from './render-graph.js';
-import { common, emit, examples, gateSession, orRefine, positiveInt, readyToQuery, SESSION_HELP, withRepo, type CommonOptions } from './verb.js';
+import { common, emit, examples, gateSession, maxTokensOption, orRefine, positiveInt, readyToQuery, SESSION_HELP, withRepo, type CommonOptions } from './verb.js';
 
 interface ExploreFlags extends CommonOptions {
   relation: ExploreRelation;
@@ -25,7 +25,7 @@ export function registerGraph(program: Command): void {
       .option('--depth <n>', 'levels of edges to follow, 1 (default) to 3', positiveInt)
       .option('--scope <dir-or-glob>', 'only hits under this directory or glob (overview: the directory to summarise)')
       .option('--max-results <n>', 'cap on hits (default 50)', positiveInt)
-      .option('--max-tokens <n>', 'trim the hits to this many tokens', positiveInt)
+      .addOption(maxTokensOption('the hits, with by_file and unresolved (at most a quarter)'))
       .option('--force', 'answer even a huge blast radius instead of asking to refine it')
       .option('--session <id>', SESSION_HELP)
       .addHelpText(
@@ -60,11 +60,12 @@ export function registerGraph(program: Command): void {
     program
       .command('related <path>')
       .description("a file's neighbourhood: the files it uses, the files that use it, and the tests that cover it (indexes on first use)")
-      .addHelpText('after', examples('sightline related src/store/files.ts', 'sightline related app/models/user.py --json')),
-  ).action(async (path: string, o: CommonOptions) => {
+      .addOption(maxTokensOption('the answer'))
+      .addHelpText('after', examples('sightline related src/store/files.ts', 'sightline related app/models/user.py --json --max-tokens 2000')),
+  ).action(async (path: string, o: CommonOptions & { maxTokens?: number }) => {
     await withRepo(o, async (repo) => {
       await readyToQuery(repo);
-      emit(o, related(repo, path), renderRelated);
+      emit(o, related(repo, path, { maxTokens: o.maxTokens }), renderRelated);
     });
   });
 
@@ -72,11 +73,12 @@ export function registerGraph(program: Command): void {
     program
       .command('changed [path]')
       .description('files added, modified and removed since the index (no git needed), and the indexed files that depend on them')
-      .addHelpText('after', examples('sightline changed', 'sightline changed src/auth --json')),
-  ).action(async (path: string | undefined, o: CommonOptions) => {
+      .addOption(maxTokensOption('the answer'))
+      .addHelpText('after', examples('sightline changed', 'sightline changed src/auth --json --max-tokens 2000')),
+  ).action(async (path: string | undefined, o: CommonOptions & { maxTokens?: number }) => {
     await withRepo(o, async (repo) => {
       await readyToQuery(repo);
-      emit(o, await changed(repo, path), renderChanged);
+      emit(o, await changed(repo, path, { maxTokens: o.maxTokens }), renderChanged);
     });
   });
 }

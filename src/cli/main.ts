@@ -28,11 +28,17 @@ import { registerLive } from './live.js';
 import { progressBar } from './progress.js';
 import * as render from './render.js';
 import { registerServe } from './serve.js';
-import { collect, common, emit, examples, fail, gateSession, orRefine, SESSION_HELP, positiveInt, readyToQuery, sayWaiting, withRepo, type CommonOptions } from './verb.js';
+import { collect, common, emit, examples, fail, gateSession, maxTokensOption, orRefine, SESSION_HELP, positiveInt, readyToQuery, sayWaiting, withRepo, type CommonOptions } from './verb.js';
 
-/** Commander's own refusals (an unknown option, a bad choice, a missing argument) are usage errors: exit 2. */
+/**
+ * Commander's own refusals (an unknown option, a bad choice, a missing argument) are usage
+ * errors: exit 2, and with --json the one JSON object every failure prints (commander has
+ * already said it on stderr).
+ */
 function usageExit(err: CommanderError): never {
-  process.exit(err.exitCode === 0 ? 0 : 2);
+  if (err.exitCode === 0) process.exit(0);
+  if (process.argv.includes('--json')) process.stdout.write(JSON.stringify({ status: 'error', error: err.message.replace(/^error: /, '') }) + '\n');
+  process.exit(2);
 }
 
 export function buildProgram(): Command {
@@ -82,7 +88,7 @@ export function buildProgram(): Command {
       .option('--kind <kind>', 'only these file kinds: code, test, doc, config, generated (repeatable)', collect)
       .option('--regex', 'treat the query as a regular expression, matched line by line')
       .option('--force', 'answer even a very broad query instead of asking to refine it (still trimmed to --max-tokens)')
-      .option('--max-tokens <n>', 'trim the results to this many tokens (default 6000, never above 24000)', positiveInt)
+      .addOption(maxTokensOption('the results'))
       .option('--expand', 'also show the chunks around each result: neighbours, class or module siblings, imported definitions')
       .option('--session <id>', SESSION_HELP)
       .addHelpText('after', examples('sightline search "parse config file"', 'sightline search getUserName --files -k 5', 'sightline search "TODO|FIXME" --regex --scope src', 'sightline search "retry backoff" --json --session task-42', 'sightline search "dates shift by an hour" --mode semantic')),
@@ -103,7 +109,7 @@ export function buildProgram(): Command {
       .addOption(new Option('--kind <kind>', 'definition, reference or any').choices(['definition', 'reference', 'any']).default('any'))
       .option('--scope <dir-or-glob>', 'only under this directory or glob')
       .option('--max-results <n>', 'cap on results', positiveInt)
-      .option('--max-tokens <n>', 'trim the results to this many tokens (default 6000, never above 24000)', positiveInt)
+      .addOption(maxTokensOption('the results'))
       .option('--force', 'answer even for a name used everywhere instead of asking to refine')
       .option('--session <id>', SESSION_HELP)
       .addHelpText('after', examples('sightline locate Repo', 'sightline locate Store.open --kind definition', 'sightline locate search --kind reference --scope src/cli --session task-42')),
@@ -120,9 +126,10 @@ export function buildProgram(): Command {
     program
       .command('outline <file>')
       .description("a file's definitions, nested, with line spans")
-      .addHelpText('after', examples('sightline outline src/engine/search.ts')),
-  ).action(async (file: string, o: CommonOptions) => {
-    await withRepo(o, (repo) => emit(o, outline(repo, file), render.renderOutline));
+      .addOption(maxTokensOption('the answer'))
+      .addHelpText('after', examples('sightline outline src/engine/search.ts', 'sightline outline src/big.ts --max-tokens 500 --json')),
+  ).action(async (file: string, o: CommonOptions & { maxTokens?: number }) => {
+    await withRepo(o, (repo) => emit(o, outline(repo, file, { maxTokens: o.maxTokens }), render.renderOutline));
   });
 
   common(
@@ -130,7 +137,7 @@ export function buildProgram(): Command {
       .command('read <target>')
       .description('the current text of a symbol or path[:start[-end]], widened to the enclosing block')
       .option('--no-expand', 'keep the exact line range')
-      .option('--max-tokens <n>', 'cut the text to this many tokens (default 6000, never above 24000)', positiveInt)
+      .addOption(maxTokensOption('the text'))
       .option('--force', 'read even a span too big to answer whole, cut to --max-tokens')
       .option('--session <id>', SESSION_HELP)
       .addHelpText('after', examples('sightline read src/cli/main.ts:10-20', 'sightline read Repo', 'sightline read README.md --max-tokens 500', 'sightline read src/big.ts --force --json')),
@@ -148,10 +155,13 @@ export function buildProgram(): Command {
       .description('the indexed files, by glob and language')
       .option('--glob <glob>', 'only paths matching this glob')
       .option('--language <lang>', 'only this language (typescript, python, go, …)')
-      .option('--max-results <n>', 'cap on files listed', positiveInt)
-      .addHelpText('after', examples('sightline list-files --glob "src/**/*.ts"', 'sightline list-files --language python --json')),
-  ).action(async (o: CommonOptions & { glob?: string; language?: string; maxResults?: number }) => {
-    await withRepo(o, (repo) => emit(o, listFiles(repo, { glob: o.glob, language: o.language, maxResults: o.maxResults }), render.renderListFiles));
+      .option('--max-results <n>', 'most files on a page (default 200)', positiveInt)
+      .addOption(maxTokensOption('the page'))
+      .option('--cursor <cursor>', "continue after the previous page: its next_cursor, with the same --glob and --language")
+      .addHelpText('after', examples('sightline list-files --glob "src/**/*.ts"', 'sightline list-files --language python --json', 'sightline list-files --max-results 50 --cursor <next_cursor>')),
+  ).action(async (o: CommonOptions & { glob?: string; language?: string; maxResults?: number; maxTokens?: number; cursor?: string }) => {
+    const options = { glob: o.glob, language: o.language, maxResults: o.maxResults, maxTokens: o.maxTokens, cursor: o.cursor };
+    await withRepo(o, (repo) => emit(o, listFiles(repo, options), render.renderListFiles));
   });
 
   common(

@@ -1,11 +1,9 @@
 /** Human-readable rendering of the code graph's answers: explore, related, changed. */
 import type { ChangedEnvelope, ExploreEnvelope, ExploreOverviewEnvelope, RelatedEnvelope } from '../engine/index.js';
+import type { Citation } from '../cite/index.js';
+import { citeMark as cite, omittedNote } from './render.js';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-function cite(r: { citation_status?: string; citation_note?: string }): string {
-  return r.citation_status && r.citation_status !== 'verified' ? `  [${r.citation_status}]` : '';
-}
 
 export function renderExplore(e: ExploreEnvelope | ExploreOverviewEnvelope): string {
   if (e.relation === 'overview') return renderOverview(e);
@@ -13,7 +11,7 @@ export function renderExplore(e: ExploreEnvelope | ExploreOverviewEnvelope): str
   const head = [`${e.relation} of ${anchor}, depth ${e.depth}: ${plural(e.total, 'hit')} in ${plural(e.files, 'file')}${e.chosen_by ? `  (${e.chosen_by})` : ''}`];
   const lines = [...head];
   let lastPath = '';
-  for (const r of e.results as (ExploreEnvelope['results'][number] & { citation_status?: string })[]) {
+  for (const r of e.results as (ExploreEnvelope['results'][number] & Partial<Citation>)[]) {
     if (r.path !== lastPath) lines.push(r.path);
     lastPath = r.path;
     const who = r.symbol ?? '(top level)';
@@ -24,7 +22,8 @@ export function renderExplore(e: ExploreEnvelope | ExploreOverviewEnvelope): str
   }
   if (e.omitted) lines.push(`${e.omitted} more did not fit the token budget`);
   if (e.total > e.results.length + (e.omitted ?? 0)) lines.push(`${e.total - e.results.length - (e.omitted ?? 0)} more past --max-results`);
-  if (e.unresolved?.length) lines.push(`unresolved (external or not indexed): ${e.unresolved.map((u) => u.name).slice(0, 30).join(', ')}`);
+  if (e.by_file_omitted) lines.push(`${e.by_file_omitted} more files in by_file (--json) did not fit the token budget`);
+  if (e.unresolved?.length) lines.push(`unresolved (external or not indexed): ${e.unresolved.map((u) => u.name).slice(0, 30).join(', ')}${e.unresolved_omitted ? ` and ${e.unresolved_omitted} more` : ''}`);
   if (e.truncated) lines.push('the walk stopped at its node limit: the answer is partial');
   return lines.join('\n');
 }
@@ -49,7 +48,7 @@ export function renderRelated(e: RelatedEnvelope): string {
   if (e.external.length) lines.push(`external: ${e.external.map((x) => x.module).join(', ')}`);
   lines.push(...files('used by', e.dependents));
   lines.push(e.tests.length ? 'tests:' : 'tests: none found', ...e.tests.map((t) => `  ${t.path}  (${t.reasons.join(', ')})${cite(t)}`));
-  return lines.join('\n');
+  return [...lines, ...omittedNote(e)].join('\n');
 }
 
 export function renderChanged(e: ChangedEnvelope): string {
@@ -59,5 +58,5 @@ export function renderChanged(e: ChangedEnvelope): string {
     lines.push('indexed files that depend on them:');
     for (const i of e.impact) lines.push(`  ${i.path}  → ${i.depends_on.join(', ')}  (lines ${i.lines.slice(0, 8).join(',')})${cite(i)}`);
   }
-  return lines.join('\n');
+  return [...lines, ...omittedNote(e, 'raise --max-tokens, or pass a path')].join('\n');
 }

@@ -1,4 +1,6 @@
 /** Human-readable rendering of engine answers. JSON output bypasses this. */
+import type { FitFields } from '../budget/index.js';
+import type { Citation } from '../cite/index.js';
 import type {
   DryRunReport,
   IndexSummary,
@@ -18,6 +20,22 @@ function bytes(n: number): string {
   return `${(n / 1024 ** 2).toFixed(1)} MiB`;
 }
 
+/** A mark after a cited location that is not verified: `  [stale]`. */
+export function citeMark(c: Partial<Citation>): string {
+  return c.citation_status && c.citation_status !== 'verified' ? `  [${c.citation_status}]` : '';
+}
+
+/** The why under a mark: the note, on its own line. */
+function citeNote(c: Partial<Citation>, pad = '    '): string[] {
+  return c.citation_status && c.citation_status !== 'verified' && c.citation_note ? [`${pad}${c.citation_status}: ${c.citation_note}`] : [];
+}
+
+/** What a fitted answer left out, per list, and the flag that gets more. */
+export function omittedNote(e: FitFields, how = 'raise --max-tokens for more'): string[] {
+  const parts = Object.entries(e.omitted ?? {}).map(([list, n]) => `${n} ${list.replace(/_/g, ' ')}`);
+  return parts.length ? [`… left out to fit the token budget: ${parts.join(', ')} (${how})`] : [];
+}
+
 export function renderIndexSummary(s: IndexSummary): string {
   const skipped = Object.entries(s.skipped).map(([r, n]) => `${n} ${r}`).join(', ') || 'none';
   return [
@@ -26,15 +44,17 @@ export function renderIndexSummary(s: IndexSummary): string {
   ].join('\n');
 }
 
-function renderItems(items: SearchEnvelope['results'], score: boolean): string[] {
+type Cited<T> = T & Partial<Citation>;
+
+function renderItems(items: Cited<SearchEnvelope['results'][number]>[], score: boolean): string[] {
   return items.map((r) => {
     const where = `${r.path}:${r.start_line}-${r.end_line}`;
-    const head = `${where}${r.symbol ? `  ${r.symbol}` : ''}  ${score ? `[${r.score}] ` : ''}${r.reasons.join(' ')}`;
-    return r.snippet ? `${head}\n${indent(r.snippet)}` : head;
+    const head = `${where}${r.symbol ? `  ${r.symbol}` : ''}  ${score ? `[${r.score}] ` : ''}${r.reasons.join(' ')}${citeMark(r)}`;
+    return [head, ...citeNote(r), ...(r.snippet ? [indent(r.snippet)] : [])].join('\n');
   });
 }
 
-export function renderSearch(e: SearchEnvelope & { expansions?: SearchEnvelope['results'] }): string {
+export function renderSearch(e: Omit<SearchEnvelope, 'results'> & { results: Cited<SearchEnvelope['results'][number]>[]; expansions?: Cited<SearchEnvelope['results'][number]>[] }): string {
   if (e.results.length === 0) return `no results for "${e.query}"`;
   const lines = renderItems(e.results, true);
   if (e.expansions?.length) lines.push('expanded:', ...renderItems(e.expansions, false));
@@ -43,17 +63,19 @@ export function renderSearch(e: SearchEnvelope & { expansions?: SearchEnvelope['
 
 export function renderLocate(e: LocateEnvelope): string {
   if (e.results.length === 0) return `nothing named "${e.query}"`;
-  return e.results.map((r) => `${r.kind.padEnd(10)} ${r.path}:${r.start_line}  ${r.snippet ?? ''}`.trimEnd()).join('\n');
+  return (e.results as Cited<LocateEnvelope['results'][number]>[])
+    .flatMap((r) => [`${r.kind.padEnd(10)} ${r.path}:${r.start_line}  ${r.snippet ?? ''}`.trimEnd() + citeMark(r), ...citeNote(r, '           ')])
+    .join('\n');
 }
 
 export function renderOutline(e: OutlineEnvelope): string {
   const head = `${e.path} (${e.language ?? 'text'}, ${e.lines} lines)`;
   const rows = e.symbols.map((s) => `${'  '.repeat(s.depth + 1)}${s.kind} ${s.name}  ${s.start_line}-${s.end_line}`);
-  return [head, ...(rows.length ? rows : ['  (no definitions)'])].join('\n');
+  return [head, ...(rows.length ? rows : ['  (no definitions)']), ...omittedNote(e)].join('\n');
 }
 
 export function renderRead(e: ReadEnvelope): string {
-  const head = `${e.path}:${e.start_line}-${e.end_line}${e.symbol ? `  ${e.symbol}` : ''}`;
+  const head = [`${e.path}:${e.start_line}-${e.end_line}${e.symbol ? `  ${e.symbol}` : ''}${citeMark(e)}`, ...citeNote(e, '  ')].join('\n');
   const width = String(e.end_line).length;
   const body = e.content
     .split('\n')
@@ -65,7 +87,7 @@ export function renderRead(e: ReadEnvelope): string {
 
 export function renderListFiles(e: ListFilesEnvelope): string {
   const rows = e.files.map((f) => `${f.path}  ${f.language ?? 'text'}  ${f.lines} lines`);
-  if (e.truncated) rows.push(`… ${e.total - e.files.length} more (raise --max-results)`);
+  if (e.next_cursor) rows.push(`… ${e.omitted?.files ?? 0} more: continue with --cursor ${e.next_cursor}`);
   return rows.join('\n') || 'no files';
 }
 

@@ -2,7 +2,8 @@
  * `sightline serve`: the engine over MCP. Flags are parsed and checked here;
  * everything else is src/mcp. Exit codes: 0 stopped by SIGINT (or, on stdio,
  * SIGTERM or the client leaving), 143 http/sse stopped by SIGTERM, 1 refused
- * to start (remote bind without --allow-remote, port taken), 2 usage.
+ * to start (port taken, address not this machine's), 2 usage (a remote bind
+ * without --allow-remote among them).
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { keepLive, Repo } from '../engine/index.js';
@@ -69,7 +70,7 @@ export function registerServe(program: Command): void {
     .action(async (o: ServeFlags) => {
       if (o.transport !== 'stdio') {
         const refusal = bindRefusal(o.host, Boolean(o.allowRemote));
-        if (refusal) stop(refusal, 1);
+        if (refusal) stop(refusal, 2); // a flag the caller must add: usage
         if (!isLoopbackHost(o.host)) {
           warn(`listening on ${o.host}: anyone who can reach it and holds the token can read this repository, unencrypted; prefer an SSH tunnel to a loopback bind, or TLS in front`);
         }

@@ -5,7 +5,7 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
-import type { RefineEnvelope } from '../budget/index.js';
+import { budgetDefaults, type RefineEnvelope } from '../budget/index.js';
 import { awaitQueryEmbedder, Repo } from '../engine/index.js';
 import { describeError, SightlineError } from '../errors/index.js';
 import { renderRefine } from './render-budget.js';
@@ -27,6 +27,11 @@ export function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
   return n;
+}
+
+/** Every budgeted verb's --max-tokens, its defaults from the budget limits. */
+export function maxTokensOption(what: string): Option {
+  return new Option('--max-tokens <n>', `trim ${what} to this many tokens (${budgetDefaults()})`).argParser(positiveInt);
 }
 
 export function collect(value: string, previous: string[] = []): string[] {

@@ -4,14 +4,16 @@
  * edits before re-indexing). No git: the same walk the index uses, the stat fast-path for files
  * untouched since they were read, and a digest comparison for the rest.
  */
+import { fitLists, type FitFields } from '../budget/index.js';
 import type { Citation } from '../cite/index.js';
 import { unchangedSince, walkOptions } from '../index/index.js';
 import { readSource, walk } from '../walk/index.js';
-import { citationProbe } from './gated.js';
+import { citationProbe, listingBudget } from './gated.js';
 import { repoPath } from './paths.js';
 import type { Repo } from './repo.js';
 
-export interface ChangedEnvelope {
+/** The whole answer fits its token budget; lists that did not fit entirely are counted in `omitted`. */
+export interface ChangedEnvelope extends FitFields {
   status: 'ok';
   /** The subtree compared ('' for the whole repository). */
   scope: string;
@@ -27,9 +29,8 @@ export interface ChangedEnvelope {
   impact: ({ path: string; depends_on: string[]; lines: number[] } & Citation)[];
 }
 
-const MAX_IMPACT = 200;
-
-export async function changed(repo: Repo, userPath?: string): Promise<ChangedEnvelope> {
+export async function changed(repo: Repo, userPath?: string, options: { maxTokens?: number } = {}): Promise<ChangedEnvelope> {
+  const { budget, more } = listingBudget(repo, options.maxTokens);
   const scope = userPath?.trim() ? repoPath(repo, userPath) : '';
   const inScope = (p: string) => scope === '' || p === scope || p.startsWith(`${scope}/`);
   const { config } = repo;
@@ -67,18 +68,15 @@ export async function changed(repo: Repo, userPath?: string): Promise<ChangedEnv
     entry.lines.add(link.line);
     impact.set(link.sourcePath, entry);
   }
-  return {
-    status: 'ok',
-    scope,
+  const lists = {
     added: added.sort(),
     modified: modified.sort(),
     removed: removed.sort(),
-    unchanged,
     impact: citationProbe(repo).cite(
       [...impact.entries()]
         .map(([path, e]) => ({ path, depends_on: [...e.depends].sort(), lines: [...e.lines].sort((a, b) => a - b) }))
-        .sort((a, b) => b.lines.length - a.lines.length || a.path.localeCompare(b.path))
-        .slice(0, MAX_IMPACT),
+        .sort((a, b) => b.lines.length - a.lines.length || a.path.localeCompare(b.path)),
     ),
   };
+  return fitLists({ status: 'ok' as const, scope, unchanged }, lists, budget, more('pass a path to report on one directory'));
 }

@@ -1,6 +1,6 @@
 /**
  * The shapes every answer takes (see DESIGN.md, Envelopes). Both faces render
- * these: MCP as JSON text plus structuredContent, the CLI as JSON or text.
+ * these: MCP as one JSON text, the CLI as JSON or text.
  */
 export type RetrievalMode = 'hybrid' | 'keyword' | 'semantic';
 

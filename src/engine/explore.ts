@@ -4,7 +4,7 @@
  * overview of a directory. Answers are gated and cited like `search`: a huge blast radius gets a
  * `refine` answer with its distribution instead of a flood.
  */
-import { scopeSuggestions, type RefineEnvelope, type Suggestion } from '../budget/index.js';
+import { prefixWithin, scopeSuggestions, trimBudget, type RefineEnvelope, type Suggestion } from '../budget/index.js';
 import { SightlineError, usageError } from '../errors/index.js';
 import { confidenceRank, GraphQuery, overview, type GraphHit, type Hop, type Overview, type Walk } from '../graph/index.js';
 import { pathFilter } from '../search/index.js';
@@ -64,10 +64,14 @@ export interface ExploreEnvelope extends GatedFields {
   total: number;
   files: number;
   results: ExploreItem[];
-  /** Hits per file (impact: the blast radius by file). */
+  /** Hits per file (impact: the blast radius by file), nearest first; counted in `tokens`. */
   by_file: { path: string; hits: number; nearest: number }[];
-  /** Outgoing references that resolve to nothing indexed (external packages, builtins), by name. */
+  /** Files left out of by_file to stay within the token budget. */
+  by_file_omitted?: number;
+  /** Outgoing references that resolve to nothing indexed (external packages, builtins), by name; counted in `tokens`. */
   unresolved?: { name: string; module: string | null; kind: string; lines: number[] }[];
+  /** Names left out of unresolved to stay within the token budget. */
+  unresolved_omitted?: number;
   /** The walk stopped at its node bound; the answer is partial. */
   truncated?: boolean;
 }
@@ -83,6 +87,8 @@ export const MAX_DEPTH = 3;
 const MAX_ANCHOR_SYMBOLS = 10;
 const RELEVANCE: Record<string, number> = { exact: 1, import: 0.9, name: 0.6 };
 const KIND_ORDER: Record<string, number> = { code: 0, config: 1, generated: 2, test: 3, doc: 4 };
+/** The share of the token budget by_file and unresolved take at most; the results get the rest. */
+const BY_FILE_SHARE = 0.25;
 
 /** Question words → relation, most specific first. */
 const AUTO_RULES: [RegExp, Walked | 'overview', string][] = [
@@ -235,7 +241,7 @@ function anchorInfo(anchor: Anchor): AnchorInfo {
   };
 }
 
-function unresolvedNames(walked: Walk): ExploreEnvelope['unresolved'] {
+function unresolvedNames(walked: Walk): NonNullable<ExploreEnvelope['unresolved']> {
   const by = new Map<string, { name: string; module: string | null; kind: string; lines: number[] }>();
   for (const u of walked.unresolved) {
     const name = u.qualifier && u.qualifier !== '?' ? `${u.qualifier}.${u.name}` : u.name;
@@ -278,7 +284,13 @@ export function explore(repo: Repo, options: ExploreOptions): ExploreEnvelope | 
     .sort((a, b) => a.depth - b.depth || a.path.localeCompare(b.path) || a.startLine - b.startLine || confidenceRank(a.confidence) - confidenceRank(b.confidence));
   const items = hits.map((h) => toItem(h, relation as Walked, lines));
   const limits = limitsOf(repo, options);
-  const outcome = runGate(repo, options, {
+  const budget = trimBudget(limits, options.maxTokens);
+  const allFiles = byFile(items);
+  const byFiles = prefixWithin(allFiles, Math.floor(budget * BY_FILE_SHARE));
+  const outgoing = relation === 'callees' || relation === 'dependencies';
+  const allUnresolved = outgoing ? unresolvedNames(walked) : [];
+  const unresolved = prefixWithin(allUnresolved, Math.floor(budget * BY_FILE_SHARE) - byFiles.tokens);
+  const outcome = runGate(repo, { ...options, maxTokens: budget - byFiles.tokens - unresolved.tokens }, {
     hits: items.map((it) => ({ path: it.path, relevance: it.score })),
     items: items.slice(0, max),
     narrowed: narrowings({ scope: options.scope, max_results: options.maxResults }),
@@ -307,9 +319,12 @@ export function explore(repo: Repo, options: ExploreOptions): ExploreEnvelope | 
     total: items.length,
     files: new Set(items.map((it) => it.path)).size,
     results,
-    by_file: byFile(items),
-    ...(relation === 'callees' || relation === 'dependencies' ? { unresolved: unresolvedNames(walked) } : {}),
+    by_file: byFiles.kept,
+    ...(byFiles.kept.length < allFiles.length ? { by_file_omitted: allFiles.length - byFiles.kept.length } : {}),
+    ...(outgoing ? { unresolved: unresolved.kept } : {}),
+    ...(unresolved.kept.length < allUnresolved.length ? { unresolved_omitted: allUnresolved.length - unresolved.kept.length } : {}),
     ...(walked.truncated ? { truncated: true } : {}),
     ...outcome.fields,
+    tokens: outcome.fields.tokens + byFiles.tokens + unresolved.tokens,
   };
 }

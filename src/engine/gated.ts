@@ -88,6 +88,14 @@ export function limitsOf(repo: Repo, options: GateOptions): GateLimits {
   return gateLimits(repo.config);
 }
 
+/** A listing answer's budget (the call's max_tokens, checked, else the configured one) and what to say when it cuts. */
+export function listingBudget(repo: Repo, maxTokens: number | undefined): { budget: number; more: (narrower: string) => string } {
+  const limits = limitsOf(repo, { maxTokens });
+  const budget = trimBudget(limits, maxTokens);
+  const ceiling = limits.absoluteMaxTokens;
+  return { budget, more: (narrower) => (budget < ceiling ? `pass max_tokens (up to ${ceiling}) for more, or ${narrower}` : narrower) };
+}
+
 export interface GateRun<T> {
   /** Every match of the question, best first. */
   hits: GateHit[];

@@ -1,5 +1,7 @@
 /** `outline`: a file's definitions, nested, with their spans and signatures. */
+import { fitLists, type FitFields } from '../budget/index.js';
 import { SightlineError } from '../errors/index.js';
+import { listingBudget } from './gated.js';
 import type { Repo } from './repo.js';
 import { repoPath } from './paths.js';
 
@@ -14,7 +16,8 @@ export interface OutlineEntry {
   depth: number;
 }
 
-export interface OutlineEnvelope {
+/** Definitions in file order; past the token budget the rest are counted in `omitted`. */
+export interface OutlineEnvelope extends FitFields {
   status: 'ok';
   path: string;
   language: string | null;
@@ -22,7 +25,8 @@ export interface OutlineEnvelope {
   symbols: OutlineEntry[];
 }
 
-export function outline(repo: Repo, userPath: string): OutlineEnvelope {
+export function outline(repo: Repo, userPath: string, options: { maxTokens?: number } = {}): OutlineEnvelope {
+  const { budget, more } = listingBudget(repo, options.maxTokens);
   const path = repoPath(repo, userPath);
   const file = repo.store.files.get(path);
   if (!file) {
@@ -43,5 +47,5 @@ export function outline(repo: Repo, userPath: string): OutlineEnvelope {
       depth,
     };
   });
-  return { status: 'ok', path, language: file.language, lines: file.lineCount, symbols };
+  return fitLists({ status: 'ok' as const, path, language: file.language, lines: file.lineCount }, { symbols }, budget, more('read the lines after the last definition listed'));
 }

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { countTokens, gate, trimBudget, type RefineEnvelope, type Suggestion } from '../budget/index.js';
+import { countTokens, gate, jsonTokens, trimBudget, type RefineEnvelope, type Suggestion } from '../budget/index.js';
 import type { Citation } from '../cite/index.js';
 import { SightlineError, usageError } from '../errors/index.js';
 import { readSource } from '../walk/index.js';
@@ -127,20 +127,24 @@ async function resolve(repo: Repo, options: ReadOptions): Promise<ResolvedSpan> 
   return { path: span.path, lines, start, end, symbol, reasons, ...(span.alternatives ? { alternatives: span.alternatives } : {}) };
 }
 
-/** Whole lines, first to last, while they fit the budget (the count then made exact), cited. */
+/**
+ * Whole lines, first to last, while they fit the budget (the count then made exact), cited.
+ * The text is counted as it is sent, a JSON string: escaped newlines, quotes and tabs cost
+ * tokens of their own, a third more than the raw text on indented code.
+ */
 function answer(repo: Repo, s: ResolvedSpan, budget: number, options: GateOptions, note?: string): ReadEnvelope {
   const out: string[] = [];
   let tokens = 0;
   for (let lineNo = s.start; lineNo <= s.end; lineNo++) {
-    const cost = countTokens(s.lines[lineNo - 1]! + '\n');
+    const cost = countTokens(JSON.stringify(s.lines[lineNo - 1]! + '\n').slice(1, -1));
     if (tokens + cost > budget) break;
     out.push(s.lines[lineNo - 1]!);
     tokens += cost;
   }
-  tokens = countTokens(out.join('\n'));
+  tokens = jsonTokens(out.join('\n'));
   while (tokens > budget) {
     out.pop();
-    tokens = countTokens(out.join('\n'));
+    tokens = jsonTokens(out.join('\n'));
   }
   const truncated = s.start + out.length <= s.end;
   const probe = options.probe ?? citationProbe(repo);

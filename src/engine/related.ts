@@ -2,11 +2,12 @@
  * `related`: one file's neighbourhood in the code graph, so an agent can move around without
  * reading files to infer it — what the file uses, what uses it, and which tests cover it.
  */
+import { fitLists, type FitFields } from '../budget/index.js';
 import type { Citation } from '../cite/index.js';
 import { SightlineError } from '../errors/index.js';
 import { closeness, confidenceRank, testsByName } from '../graph/index.js';
 import type { Confidence, StoredLink } from '../store/index.js';
-import { citationProbe } from './gated.js';
+import { citationProbe, listingBudget } from './gated.js';
 import { repoPath } from './paths.js';
 import type { Repo } from './repo.js';
 
@@ -24,9 +25,10 @@ export interface RelatedFile {
 
 /**
  * Every location is cited: the envelope for the file itself (the lines of `imports` and
- * `external` are in it), and each listed file for its own entry.
+ * `external` are in it), and each listed file for its own entry. The whole answer fits its
+ * token budget; lists that did not fit entirely are counted in `omitted`.
  */
-export interface RelatedEnvelope extends Citation {
+export interface RelatedEnvelope extends Citation, FitFields {
   status: 'ok';
   path: string;
   language: string | null;
@@ -39,8 +41,6 @@ export interface RelatedEnvelope extends Citation {
   /** Test files covering it: they import it, or they are named after it. */
   tests: ({ path: string; reasons: string[] } & Citation)[];
 }
-
-const MAX_LIST = 100;
 
 function group(links: StoredLink[], pathOf: (l: StoredLink) => string | null, symbolOf: (l: StoredLink) => string | null): RelatedFile[] {
   const by = new Map<string, { symbols: Set<string>; lines: Set<number>; kinds: Set<string>; best: Confidence }>();
@@ -63,11 +63,11 @@ function group(links: StoredLink[], pathOf: (l: StoredLink) => string | null, sy
       kinds: [...g.kinds].sort(),
       confidence: g.best,
     }))
-    .sort((a, b) => b.lines.length - a.lines.length || a.path.localeCompare(b.path))
-    .slice(0, MAX_LIST);
+    .sort((a, b) => b.lines.length - a.lines.length || a.path.localeCompare(b.path));
 }
 
-export function related(repo: Repo, userPath: string): RelatedEnvelope {
+export function related(repo: Repo, userPath: string, options: { maxTokens?: number } = {}): RelatedEnvelope {
+  const { budget, more } = listingBudget(repo, options.maxTokens);
   const path = repoPath(repo, userPath);
   const file = repo.store.files.get(path);
   if (!file) {
@@ -96,19 +96,16 @@ export function related(repo: Repo, userPath: string): RelatedEnvelope {
   for (const d of dependents) if (kinds.get(d.path) === 'test') tests.set(d.path, new Set(['imports-it']));
   for (const t of testsByName(path, testFiles)) tests.set(t, new Set([...(tests.get(t) ?? []), 'named-after-it']));
   const probe = citationProbe(repo);
-  return {
-    status: 'ok',
-    path,
-    language: file.language,
-    ...probe.check(path),
+  // Tests and imports are what an edit needs first; a widely used file's dependents can be long.
+  const lists = {
     imports: probe.cite(imports),
-    external: [...external.values()].slice(0, MAX_LIST),
-    dependents: probe.cite(dependents),
     tests: probe.cite(
       [...tests.entries()]
         .map(([p, reasons]) => ({ path: p, reasons: [...reasons].sort() }))
-        .sort((a, b) => b.reasons.length - a.reasons.length || closeness(path, b.path) - closeness(path, a.path) || a.path.localeCompare(b.path))
-        .slice(0, MAX_LIST),
+        .sort((a, b) => b.reasons.length - a.reasons.length || closeness(path, b.path) - closeness(path, a.path) || a.path.localeCompare(b.path)),
     ),
+    external: [...external.values()],
+    dependents: probe.cite(dependents),
   };
+  return fitLists({ status: 'ok' as const, path, language: file.language, ...probe.check(path) }, lists, budget, more('ask explore for dependents with a scope'));
 }

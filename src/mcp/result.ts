@@ -1,7 +1,12 @@
 /**
  * The one place an engine answer or error becomes a CallToolResult: the
- * envelope as JSON text plus `structuredContent`; errors as `isError: true`
- * with the user-facing sentence (never a stack trace).
+ * envelope as one JSON text; errors as `isError: true` with the user-facing
+ * sentence (never a stack trace).
+ *
+ * The answer is sent once. No tool declares an outputSchema, so MCP does not
+ * require `structuredContent` (the SDK checks it only against an
+ * outputSchema), and sending it beside the text would deliver every answer
+ * twice while its budget and `tokens` count it once.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describeError, SightlineError } from '../errors/index.js';
@@ -10,15 +15,15 @@ import type { RetrievalPhase } from '../engine/index.js';
 export function toolResult(envelope: object, phase: RetrievalPhase): CallToolResult {
   // The first index still running wins; after it, a search's own phase says how far its vectors are.
   const own = (envelope as { retrieval_phase?: string }).retrieval_phase;
-  const structured = { ...envelope, retrieval_phase: phase === 'building' ? phase : (own ?? phase) };
-  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+  const answer = { ...envelope, retrieval_phase: phase === 'building' ? phase : (own ?? phase) };
+  return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
 }
 
 export function toolError(err: unknown, phase: RetrievalPhase): CallToolResult {
   // While the first index builds, "not found" may only mean "not indexed yet".
   const pending = phase === 'building' && err instanceof SightlineError && err.code === 'not_found';
   const error = describeError(err) + (pending ? '; the first index is still being built, so retry once index_status says completed' : '');
-  return { content: [{ type: 'text', text: error }], structuredContent: { status: 'error', error, retrieval_phase: phase }, isError: true };
+  return { content: [{ type: 'text', text: error }], isError: true };
 }
 
 /** How many items an answer returned: its first list of results, files or symbols, else one. */

@@ -12,7 +12,7 @@ import { answerFresh, awaitQueryEmbedder, awaitSearchable } from '../engine/inde
 import { describeError, SightlineError } from '../errors/index.js';
 import { estimateTokens, resultCount, toolError, toolResult } from './result.js';
 import { SERVER_NAME, SERVER_VERSION, type Runtime } from './runtime.js';
-import type { ToolDefinition } from './tools/index.js';
+import { strictInput, type ToolDefinition } from './tools/index.js';
 
 export function createMcpServer(runtime: Runtime): McpServer {
   const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION });
@@ -24,7 +24,7 @@ export function createMcpServer(runtime: Runtime): McpServer {
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.inputSchema,
+        inputSchema: strictInput(tool),
         annotations: { readOnlyHint: !tool.mutating, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
       (args: Record<string, unknown>, extra: { sessionId?: string }) => invoke(runtime, tool, args, extra.sessionId ?? ownSession),

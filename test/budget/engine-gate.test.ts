@@ -1,7 +1,7 @@
 /** The gate in front of search, locate and read, on fixture repositories with known numbers. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RefineEnvelope } from '../../src/budget/index.js';
-import { countTokens } from '../../src/budget/index.js';
+import { countTokens, jsonTokens } from '../../src/budget/index.js';
 import { gatedLocate, gatedRead, gatedSearch, type GatedSearchEnvelope } from '../../src/engine/index.js';
 import { bestEffort } from '../../src/engine/gated.js';
 import { filesMentioning, indexed, type Indexed } from './helpers.js';
@@ -245,7 +245,7 @@ describe('locate and read behind the gate', () => {
   it('read: force never passes the absolute ceiling, and the cut says where to continue', async () => {
     const e = ok(await gatedRead(fx.repo, { target: 'lib/big.ts', force: true, maxTokens: 100_000 }));
     expect(e.tokens).toBeLessThanOrEqual(5_000);
-    expect(e.tokens).toBe(countTokens(e.content));
+    expect(e.tokens).toBe(jsonTokens(e.content)); // counted as sent: a JSON string
     expect(e.truncated).toBe(true);
     expect(e.next_start_line).toBe(e.end_line + 1);
     expect(e.gate_note).toMatch(/forced/);

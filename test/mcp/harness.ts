@@ -101,13 +101,18 @@ export async function connectNetwork(server: NetworkServer): Promise<Connected> 
   return { client, close: () => client.close(), stderr: server.stderr };
 }
 
-/** Calls a tool and returns its structured answer, failing with the text when it is an error. */
+/** Calls a tool and returns its answer, the one JSON text it sent, failing with the text when it is an error. */
 export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Record<string, any>> {
+  return JSON.parse((await callRaw(client, name, args)).text);
+}
+
+/** Calls a tool and returns the text it sent, checking the answer came once: one text block, no structuredContent copy. */
+export async function callRaw(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ text: string }> {
   const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
   if (r.isError) throw new Error(`${name} failed: ${JSON.stringify(r.content)}`);
-  const text = (r.content[0] as { text: string }).text;
-  expect(JSON.parse(text)).toEqual(r.structuredContent); // the JSON text and structuredContent say the same thing
-  return r.structuredContent as Record<string, any>;
+  expect(r.structuredContent).toBeUndefined();
+  expect(r.content).toEqual([{ type: 'text', text: expect.any(String) }]);
+  return { text: (r.content[0] as { text: string }).text };
 }
 
 /** Calls a tool that must fail, and returns its one-sentence error. */

@@ -30,13 +30,15 @@ describe('MCP Inspector CLI', () => {
     expect(tools.map((t: { name: string }) => t.name).sort()).toEqual(['changed', 'context', 'explore', 'health', 'index_status', 'list_files', 'locate', 'outline', 'read', 'related', 'search', 'stats']);
   });
 
-  it('tools/call runs a tool and gets JSON text and structuredContent back', () => {
+  it('tools/call runs a tool and gets the answer once, as JSON text', () => {
     const r = inspect('--method', 'tools/call', '--tool-name', 'read', '--tool-arg', 'target=src/util/crypto.ts');
     expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toBeUndefined();
+    expect(r.content).toHaveLength(1);
+    const answer = JSON.parse(r.content[0].text);
     // The first call waits for the first index to become searchable, so it is served, not guessed at.
-    expect(r.structuredContent).toEqual(expect.objectContaining({ status: 'ok', path: 'src/util/crypto.ts', retrieval_phase: 'serving' }));
-    expect(r.structuredContent.content).toContain('export function hashToken');
-    expect(JSON.parse(r.content[0].text)).toEqual(r.structuredContent);
+    expect(answer).toEqual(expect.objectContaining({ status: 'ok', path: 'src/util/crypto.ts', retrieval_phase: 'serving' }));
+    expect(answer.content).toContain('export function hashToken');
   });
 
   it('tools/call with a path outside the repository gets isError', () => {

@@ -117,9 +117,9 @@ describe('the token', () => {
 });
 
 describe('binding beyond loopback', () => {
-  it.each<NetworkTransport>(['http', 'sse'])('%s: --host 0.0.0.0 without --allow-remote exits 1 and says why', async (transport) => {
+  it.each<NetworkTransport>(['http', 'sse'])('%s: --host 0.0.0.0 without --allow-remote exits 2 (usage) and says why', async (transport) => {
     const child = spawnCli(['serve', '--transport', transport, '--host', '0.0.0.0', '--port', '0', '--repo', sample.root], { SIGHTLINE_HOME: sample.home });
-    expect((await child.exited).code).toBe(1);
+    expect((await child.exited).code).toBe(2);
     expect(child.stderr()).toContain('--allow-remote');
   });
 

@@ -59,9 +59,11 @@ describe.each<Transport>(['stdio', 'http', 'sse'])('MCP tools over %s', (transpo
     expect(props('search')).toEqual(['exclude', 'expand', 'files', 'force', 'k', 'kind', 'max_tokens', 'mode', 'query', 'regex', 'scope']);
     expect(props('locate')).toEqual(['force', 'kind', 'max_results', 'max_tokens', 'query', 'scope']);
     expect(props('read')).toEqual(['expand', 'force', 'max_tokens', 'target']);
-    expect(props('outline')).toEqual(['path']);
-    expect(props('list_files')).toEqual(['glob', 'language', 'max_results']);
+    expect(props('outline')).toEqual(['max_tokens', 'path']);
+    expect(props('list_files')).toEqual(['cursor', 'glob', 'language', 'max_results', 'max_tokens']);
     expect(tools.find((t) => t.name === 'search')!.inputSchema.required).toEqual(['query']);
+    // Every tool says it takes nothing beyond its arguments, and refuses the rest (below).
+    for (const t of tools) expect(t.inputSchema.additionalProperties, t.name).toBe(false);
   });
 
   it('names itself with the package version, as the CLI does', async () => {
@@ -132,8 +134,13 @@ describe.each<Transport>(['stdio', 'http', 'sse'])('MCP tools over %s', (transpo
     const o = await call(conn.client, 'outline', { path: 'src/server/http_server.py' });
     expect(o.symbols.map((s: { name: string }) => s.name)).toEqual(expect.arrayContaining(['HTTPServer', 'serve_forever', 'parse_request_line']));
     const l = await call(conn.client, 'list_files', { glob: 'src/**', language: 'typescript', max_results: 1 });
-    expect(l).toEqual(expect.objectContaining({ total: 2, truncated: true }));
+    expect(l).toEqual(expect.objectContaining({ total: 2, omitted: { files: 1 }, next_cursor: expect.any(String) }));
     expect(l.files).toHaveLength(1);
+    const next = await call(conn.client, 'list_files', { glob: 'src/**', language: 'typescript', max_results: 1, cursor: l.next_cursor });
+    expect(next.files).toHaveLength(1);
+    expect(next.files[0].path > l.files[0].path).toBe(true);
+    expect(next.next_cursor).toBeUndefined(); // the last page
+    expect(next.omitted).toBeUndefined();
     const s = await call(conn.client, 'stats');
     expect(s.files).toBe(Object.keys(SAMPLE_FILES).length);
     const h = await call(conn.client, 'health');
@@ -149,9 +156,23 @@ describe.each<Transport>(['stdio', 'http', 'sse'])('MCP tools over %s', (transpo
     expect(await callError(conn.client, 'read', { target: 'src/a.ts', expand: 'no' })).toMatch(/expand must be true or false/);
     expect(await callError(conn.client, 'search', { query: '(', regex: true })).toMatch(/invalid regular expression/);
     expect(await callError(conn.client, 'read', { target: 'NoSuchSymbolAnywhere' })).toMatch(/no file or symbol named/);
+    expect(await callError(conn.client, 'list_files', { cursor: 'not-a-cursor' })).toMatch(/cursor is not one list_files gave/);
+    const l = await call(conn.client, 'list_files', { glob: 'src/**', max_results: 1 });
+    expect(await callError(conn.client, 'list_files', { glob: 'test/**', max_results: 1, cursor: l.next_cursor })).toMatch(/cursor continues a listing with glob src\/\*\*/);
     const unknown = (await conn.client.callTool({ name: 'index', arguments: {} })) as CallToolResult;
     expect(unknown.isError).toBe(true);
     expect(await call(conn.client, 'health')).toEqual(expect.objectContaining({ status: 'ok' }));
+  });
+
+  it('refuses an argument a tool does not take, naming the ones it does, instead of ignoring it', async () => {
+    const misspelt = await callError(conn.client, 'search', { query: 'session', scoep: 'src/auth' });
+    expect(misspelt).toMatch(/search has no argument "scoep" \(did you mean "scope"\?\); it takes query, scope, exclude, kind, regex, k, files, mode, max_tokens, force, expand$/);
+    expect(misspelt).not.toMatch(/\n\s+at |ZodError|"code"/); // a sentence, not a stack trace or a zod dump
+    expect(await callError(conn.client, 'list_files', { maxResults: 5 })).toMatch(/"maxResults" \(did you mean "max_results"\?\)/);
+    expect(await callError(conn.client, 'outline', { path: 'src/auth/session.ts', depth: 2 })).toMatch(/outline has no argument "depth"; it takes path, max_tokens$/);
+    expect(await callError(conn.client, 'health', { verbose: true })).toMatch(/health has no argument "verbose"; it takes no arguments$/);
+    // A wrong argument among right ones is still refused: the call is not answered without it.
+    expect(await callError(conn.client, 'related', { path: 'src/auth/session.ts', max_token: 50 })).toMatch(/"max_token" \(did you mean "max_tokens"\?\)/);
   });
 
   it('never reads outside the root: .., absolute paths and symlinks are refused', async () => {

@@ -1,5 +1,5 @@
 import { changed } from '../../engine/index.js';
-import { optionalText } from './args.js';
+import { maxTokens, optionalText } from './args.js';
 import { defineTool } from './tool.js';
 
 export const changedTool = defineTool({
@@ -14,6 +14,7 @@ export const changedTool = defineTool({
   guide: { when: 'see which files changed since the index, and which indexed files depend on them', call: '{path: "src/auth"}' },
   inputSchema: {
     path: optionalText('path', '"src/auth"').describe('A directory or file inside the repository to restrict the report to (default: the whole repository).'),
+    max_tokens: maxTokens('the whole answer', 'lists are filled added, modified, removed, impact, and what is cut is counted in omitted'),
   },
-  run: (a, { repo }) => changed(repo, a.path),
+  run: (a, { repo }) => changed(repo, a.path, { maxTokens: a.max_tokens }),
 });

@@ -1,5 +1,5 @@
 import { explore, EXPLORE_RELATIONS } from '../../engine/index.js';
-import { flag, oneOf, optionalText, positiveInt } from './args.js';
+import { flag, maxTokens, oneOf, optionalText, positiveInt } from './args.js';
 import { defineTool } from './tool.js';
 
 export const exploreTool = defineTool({
@@ -23,7 +23,7 @@ export const exploreTool = defineTool({
     depth: positiveInt('depth', 2).describe('Levels of edges to follow: 1 (the default) to 3.'),
     scope: optionalText('scope', '"src/server"').describe('Only hits under this directory or glob; for overview, the directory to summarise.'),
     max_results: positiveInt('max_results', 20).describe('Cap on hits (default 50).'),
-    max_tokens: positiveInt('max_tokens', 2000).describe('Token budget for the hits (default 6000, never above 24000).'),
+    max_tokens: maxTokens('the hits, by_file and unresolved', 'by_file and unresolved take at most a quarter, nearest files first, the hits the rest; what is cut is counted in omitted, by_file_omitted and unresolved_omitted'),
     force: flag('force').describe('Answer even a huge blast radius instead of asking you to refine (still trimmed to max_tokens).'),
   },
   run: (a, { repo, session, probe }) =>

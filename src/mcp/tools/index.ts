@@ -35,4 +35,4 @@ export const TOOLS: ToolDefinition[] = [
   slowTool,
 ];
 
-export { defineTool, type ServerFacts, type ToolContext, type ToolDefinition } from './tool.js';
+export { defineTool, strictInput, type ServerFacts, type ToolContext, type ToolDefinition } from './tool.js';

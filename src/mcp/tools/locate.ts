@@ -1,5 +1,5 @@
 import { gatedLocate } from '../../engine/index.js';
-import { flag, oneOf, optionalText, positiveInt, text } from './args.js';
+import { flag, maxTokens, oneOf, optionalText, positiveInt, text } from './args.js';
 import { defineTool } from './tool.js';
 
 export const locateTool = defineTool({
@@ -19,7 +19,7 @@ export const locateTool = defineTool({
       .describe('definition (where it is declared), reference (where it is used) or any (both, definitions first; the default).'),
     scope: optionalText('scope', '"src/server"').describe('Only results under this directory or glob.'),
     max_results: positiveInt('max_results', 20).describe('Cap on results (default 50).'),
-    max_tokens: positiveInt('max_tokens', 2000).describe('Token budget for the results (default 6000, never above 24000); results past it are counted in omitted.'),
+    max_tokens: maxTokens('the results', 'results past it are left out and counted in omitted'),
     force: flag('force').describe('Answer even when the name is everywhere instead of asking you to refine (still trimmed to max_tokens).'),
   },
   run: (a, { repo, session, probe }) =>

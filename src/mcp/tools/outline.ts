@@ -1,5 +1,5 @@
 import { outline } from '../../engine/index.js';
-import { text } from './args.js';
+import { maxTokens, text } from './args.js';
 import { defineTool } from './tool.js';
 
 export const outlineTool = defineTool({
@@ -12,6 +12,7 @@ export const outlineTool = defineTool({
   guide: { when: "see a file's definitions before reading it", call: '{path: "src/auth/session.ts"}' },
   inputSchema: {
     path: text('path', '"src/auth/session.ts"').describe('A file path relative to the repository root.'),
+    max_tokens: maxTokens('the whole answer', 'definitions past it are counted in omitted'),
   },
-  run: (a, { repo }) => outline(repo, a.path),
+  run: (a, { repo }) => outline(repo, a.path, { maxTokens: a.max_tokens }),
 });

@@ -1,5 +1,5 @@
 import { gatedRead } from '../../engine/index.js';
-import { flag, positiveInt, text } from './args.js';
+import { flag, maxTokens, text } from './args.js';
 import { defineTool } from './tool.js';
 
 export const readTool = defineTool({
@@ -15,7 +15,7 @@ export const readTool = defineTool({
   inputSchema: {
     target: text('target', '"src/auth/session.ts:7-11" or "SessionManager"').describe('A symbol name, a file path, or path:start-end (1-based, inclusive).'),
     expand: flag('expand').describe('Widen a line range to the enclosing function or class (default true); false keeps the exact lines.'),
-    max_tokens: positiveInt('max_tokens', 2000).describe('Cut the text to this many tokens (default 6000, never above 24000).'),
+    max_tokens: maxTokens('the text', 'the text is cut there, and next_start_line says where to continue'),
     force: flag('force').describe('Read even a span too big to answer whole, cut to max_tokens, instead of asking you to narrow it.'),
   },
   run: (a, { repo, session, probe }) => gatedRead(repo, { target: a.target, expand: a.expand ?? true, maxTokens: a.max_tokens, force: a.force, session, probe }),

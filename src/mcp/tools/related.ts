@@ -1,5 +1,5 @@
 import { related } from '../../engine/index.js';
-import { text } from './args.js';
+import { maxTokens, text } from './args.js';
 import { defineTool } from './tool.js';
 
 export const relatedTool = defineTool({
@@ -14,6 +14,7 @@ export const relatedTool = defineTool({
   guide: { when: "see a file's neighbourhood: the files it uses, the files that use it, and its tests", call: '{path: "src/store/files.ts"}' },
   inputSchema: {
     path: text('path', '"src/auth/session.ts"').describe('A file path relative to the repository root.'),
+    max_tokens: maxTokens('the whole answer', 'lists are filled imports, tests, external, dependents, and what is cut is counted in omitted'),
   },
-  run: (a, { repo }) => related(repo, a.path),
+  run: (a, { repo }) => related(repo, a.path, { maxTokens: a.max_tokens }),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { gatedSearch } from '../../engine/index.js';
-import { flag, oneOf, optionalText, positiveInt, stringList, text } from './args.js';
+import { flag, maxTokens, oneOf, optionalText, positiveInt, stringList, text } from './args.js';
 import { defineTool } from './tool.js';
 
 const FILE_KINDS = ['code', 'test', 'doc', 'config', 'generated'] as const;
@@ -26,7 +26,7 @@ export const searchTool = defineTool({
     k: positiveInt('k', 10).describe('How many results (default 10).'),
     files: flag('files').describe('One result per file, best first: use it to find which files to look at.'),
     mode: oneOf('mode', SEARCH_MODES).optional().describe('Retrieval: hybrid (default; keyword and semantic fused), keyword, or semantic. The answer says which ran.'),
-    max_tokens: positiveInt('max_tokens', 2000).describe('Token budget for the results (default 6000, never above 24000): results past it are left out and counted in omitted.'),
+    max_tokens: maxTokens('the results', 'results past it are left out and counted in omitted'),
     force: flag('force').describe('Answer even a very broad query instead of asking you to refine it (still trimmed to max_tokens); use sparingly.'),
     expand: flag('expand').describe(
       'Also return, in expansions, the chunks around each result: its neighbours, the other members of its class or module, and the definitions it uses from other files; ' +

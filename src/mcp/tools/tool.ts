@@ -4,10 +4,11 @@
  * Schema), and a body that calls one engine function. Bodies hold no
  * retrieval logic.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { UsageMeter } from '../../budget/index.js';
 import type { CitationProbe } from '../../cite/index.js';
 import type { IndexJob, Repo } from '../../engine/index.js';
+import { unknownArguments } from './args.js';
 
 /** What the server says about itself in `health`. */
 export interface ServerFacts {
@@ -58,4 +59,16 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
 
 export function defineTool<Shape extends z.ZodRawShape>(tool: ToolDefinition<Shape>): ToolDefinition<Shape> {
   return tool;
+}
+
+/**
+ * What calls are validated against and the schema advertised: the tool's shape as a strict
+ * object. Given a raw shape the SDK builds a plain object, which drops unknown keys, so a
+ * misspelt argument would be ignored and the call answered as if it were never sent.
+ */
+export function strictInput(tool: ToolDefinition): z.ZodObject {
+  const known = Object.keys(tool.inputSchema);
+  return z.strictObject(tool.inputSchema, {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? unknownArguments(tool.name, issue.keys, known) : undefined),
+  });
 }
