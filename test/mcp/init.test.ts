@@ -148,17 +148,31 @@ describe('sightline init: files', () => {
     expect(fs.readdirSync(home)).toEqual([]); // init needs no index
   });
 
-  it('merges: other servers and keys survive, an existing sightline entry is kept', () => {
+  it('merges: other servers and keys survive, an existing sightline entry that starts is kept', () => {
+    const mine = { command: process.execPath, args: [CLI, 'serve', '--enable-writes'] };
     writeFiles(root, {
       '.mcp.json': JSON.stringify({ mcpServers: { other: { command: 'other-server' } }, extra: true }),
-      '.cursor/mcp.json': JSON.stringify({ mcpServers: { sightline: { command: 'my-sightline', args: ['serve', '--enable-writes'] } } }),
+      '.cursor/mcp.json': JSON.stringify({ mcpServers: { sightline: mine } }),
     });
     const r = init();
     expect(r.code).toBe(0);
     expect(readJson('.mcp.json')).toEqual({ mcpServers: { other: { command: 'other-server' }, sightline: expect.objectContaining({ command: process.execPath }) }, extra: true });
-    expect(readJson('.cursor/mcp.json').mcpServers.sightline).toEqual({ command: 'my-sightline', args: ['serve', '--enable-writes'] });
+    expect(readJson('.cursor/mcp.json').mcpServers.sightline).toEqual(mine);
     expect(r.stdout).toMatch(/update\s+\.mcp\.json.*keeps 1 other/);
     expect(r.stdout).toMatch(/keep\s+\.cursor\/mcp\.json/);
+  });
+
+  it('replaces a sightline entry whose command cannot start (an earlier bare name not on PATH, a path that is gone)', () => {
+    writeFiles(root, {
+      '.mcp.json': JSON.stringify({ mcpServers: { sightline: { type: 'stdio', command: 'sightline', args: ['serve', '--repo', '.'] } } }),
+      '.cursor/mcp.json': JSON.stringify({ mcpServers: { sightline: { command: '/nowhere/bin/node', args: ['serve'] } } }),
+    });
+    const r = init();
+    expect(r.code, r.stderr).toBe(0);
+    expect(readJson('.mcp.json').mcpServers.sightline).toMatchObject({ command: process.execPath, args: [CLI, 'serve', '--repo', '.'] });
+    expect(readJson('.cursor/mcp.json').mcpServers.sightline.command).toBe(process.execPath);
+    expect(r.stdout).toMatch(/update\s+\.mcp\.json.*replaces the "sightline" server, whose command "sightline" cannot be started/);
+    expect(r.stdout).toMatch(/update\s+\.cursor\/mcp\.json.*"\/nowhere\/bin\/node" cannot be started/);
   });
 
   it('edits a config with comments in place, keeping the comments and the other servers', () => {

@@ -66,3 +66,16 @@ const SHELL_SAFE = /^[A-Za-z0-9_./:=@%+-]+$/;
 export function shellWord(word: string): string {
   return SHELL_SAFE.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
+
+/** Whether a client with `searchPath` could start `command`: an existing executable path, or a name found on PATH. */
+export function startable(command: string, searchPath: string | undefined): boolean {
+  if (command.includes('/') || command.includes(path.sep)) {
+    try {
+      fs.accessSync(command, fs.constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  return findOnPath(searchPath, command) !== null;
+}

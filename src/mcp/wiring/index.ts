@@ -11,7 +11,7 @@ import { agentGuide, GUIDE_FILES, upsertSection } from './agents-md.js';
 import { hookCommand, HOOK_FILE, mergeSessionHook } from './claude-hooks.js';
 import { clientConfigs, serverEntry } from './clients.js';
 import { codexConfigPath, codexTable, mergeCodexConfig } from './codex.js';
-import { CLI_PATH, resolveLaunch, type Launch } from './command.js';
+import { CLI_PATH, resolveLaunch, startable, type Launch } from './command.js';
 import { mergeServerEntry } from './json-config.js';
 import type { FileChange } from './jsonc.js';
 
@@ -58,7 +58,7 @@ export function planInit(root: string, options: InitOptions = {}): InitPlan {
   const env = options.env ?? process.env;
   const launch = options.launch ?? resolveLaunch({ path: env.PATH, node: process.execPath, cli: CLI_PATH });
   const inRepo = (file: string) => readIfExists(path.join(root, file));
-  const files: PlannedFile[] = clientConfigs(launch).map((config) => ({ file: config.file, for: config.client, ...mergeServerEntry(inRepo(config.file), config) }));
+  const files: PlannedFile[] = clientConfigs(launch).map((config) => ({ file: config.file, for: config.client, ...mergeServerEntry(inRepo(config.file), config, (command) => startable(command, env.PATH)) }));
   const guide = agentGuide();
   for (const g of GUIDE_FILES) files.push({ file: g.file, for: g.for, ...upsertSection(inRepo(g.file), guide) });
   if (options.hooks) files.push({ file: HOOK_FILE, for: 'Claude Code', ...mergeSessionHook(inRepo(HOOK_FILE), hookCommand(launch)) });
