@@ -9,7 +9,7 @@
  * twice while its budget and `tokens` count it once.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { describeError, SightlineError } from '../errors/index.js';
+import { describeError } from '../errors/index.js';
 import type { RetrievalPhase } from '../engine/index.js';
 
 export function toolResult(envelope: object, phase: RetrievalPhase): CallToolResult {
@@ -19,11 +19,9 @@ export function toolResult(envelope: object, phase: RetrievalPhase): CallToolRes
   return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
 }
 
-export function toolError(err: unknown, phase: RetrievalPhase): CallToolResult {
-  // While the first index builds, "not found" may only mean "not indexed yet".
-  const pending = phase === 'building' && err instanceof SightlineError && err.code === 'not_found';
-  const error = describeError(err) + (pending ? '; the first index is still being built, so retry once index_status says completed' : '');
-  return { content: [{ type: 'text', text: error }], isError: true };
+/** A tool that reads the index runs only once it is searchable (server.ts), so "not found" here means not found. */
+export function toolError(err: unknown): CallToolResult {
+  return { content: [{ type: 'text', text: describeError(err) }], isError: true };
 }
 
 /** How many items an answer returned: its first list of results, files or symbols, else one. */

@@ -48,7 +48,7 @@ async function invoke(runtime: Runtime, tool: ToolDefinition, args: Record<strin
     log.error(tool.name, describeError(err), elapsed());
     // A SightlineError is the caller's to fix; anything else is a bug worth seeing on stderr.
     if (!(err instanceof SightlineError)) runtime.options.warn(`tool ${tool.name} failed: ${(err as Error)?.stack ?? String(err)}`);
-    return toolError(err, context.job.retrievalPhase);
+    return toolError(err);
   }
 }
 
