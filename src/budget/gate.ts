@@ -6,9 +6,10 @@
  * limits missed at once is `compound`; a single limit missed by no more than
  * the compound margin passes. `force` passes, and so does the call after
  * `maxRefusals` refusals in a row in one session, so an agent is never stuck.
- * A call that already narrowed itself (an explicit k, one hit per file, a
- * regex, a scope) is answered too: fewer results, trimmed to the budget, with
- * a note on how broad it was — refusing it would ask for what it just did.
+ * A call whose intent is plain is answered too — one that already narrowed
+ * itself (an explicit k, one hit per file, a regex, a scope), or an exact
+ * name with a definition: fewer results, trimmed to the budget, with a note
+ * on how broad it was. Refusing it would ask for what it just did.
  */
 import { distribution, type DirectoryHits } from './distribution.js';
 import type { GateLimits } from './limits.js';
@@ -74,8 +75,8 @@ export interface GateInput {
   suggest: (hits: GateHit[], summary: GateSummary) => Suggestion[];
   /** Results a forced call would return after trimming. */
   forcedYield: number;
-  /** How the call narrowed itself (`k: 5`, `scope: src`…): such a call is answered within budget, not refused. */
-  narrowed?: string[];
+  /** Why this call is answered however broad (`the call set k: 5`, `"Foo" names a definition`), if it is. */
+  answerBecause?: string;
 }
 
 export type GateDecision =
@@ -134,12 +135,12 @@ export function gate(input: GateInput): GateDecision {
     if (ledger.count() !== 0) ledger.set(0);
     return { pass: true, summary };
   }
-  if (input.narrowed?.length) {
+  if (input.answerBecause) {
     if (ledger.count() !== 0) ledger.set(0);
     return {
       pass: true,
       summary,
-      note: `${WHY[reason]} (${reason}: ${summary.total_found} hits in ${summary.files} files); answered with the best within the token budget because the call set ${input.narrowed.join(', ')}`,
+      note: `${WHY[reason]} (${reason}: ${summary.total_found} hits in ${summary.files} files); answered with the best within the token budget because ${input.answerBecause}`,
     };
   }
   const before = ledger.count();

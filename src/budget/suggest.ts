@@ -1,7 +1,8 @@
 /**
  * Narrower calls for a refine answer. Candidates come from the hits; what
- * each would yield comes from actually running it (the caller's `run`), so
- * the numbers are what the next call will see.
+ * each would yield is counted by the caller's `run` in the matches it already
+ * holds, never by searching again, so a refusal costs no more than the
+ * question did.
  */
 import { commonDirectory, distribution, type DirectoryHits } from './distribution.js';
 import type { GateHit, GateSummary, Suggestion } from './gate.js';
@@ -17,6 +18,8 @@ const SCOPE_SUGGESTIONS = 3;
 /** How many levels a too-broad directory is split into its subdirectories. */
 const MAX_DRILL = 3;
 const TERM_CANDIDATES = 4;
+/** Words weighed for rarity, the best-placed first: each costs an index lookup, and words far down the hits seldom win. */
+const RARITY_CANDIDATES = 32;
 const TERM_SUGGESTIONS = 2;
 /** A term in more than this share of the hits barely narrows them. */
 const TERM_MAX_SHARE = 0.6;
@@ -71,7 +74,10 @@ export function termSuggestions(
     }
   });
   const maxCount = Math.max(2, Math.floor(hitTerms.length * TERM_MAX_SHARE));
-  const pool = [...weight.keys()].filter((t) => count.get(t)! >= 2 && count.get(t)! <= maxCount);
+  const pool = [...weight.keys()]
+    .filter((t) => count.get(t)! >= 2 && count.get(t)! <= maxCount)
+    .sort((a, b) => weight.get(b)! - weight.get(a)! || a.localeCompare(b))
+    .slice(0, RARITY_CANDIDATES);
   const rare = rarity(pool);
   const candidates = pool
     .map((t) => [t, weight.get(t)! * (rare.get(t) ?? 0)] as const)

@@ -293,7 +293,7 @@ export function explore(repo: Repo, options: ExploreOptions): ExploreEnvelope | 
   const outcome = runGate(repo, { ...options, maxTokens: budget - byFiles.tokens - unresolved.tokens }, {
     hits: items.map((it) => ({ path: it.path, relevance: it.score })),
     items: items.slice(0, max),
-    narrowed: narrowings({ scope: options.scope, max_results: options.maxResults }),
+    answerBecause: narrowings({ scope: options.scope, max_results: options.maxResults }),
     suggest: (gateHits, summary) => {
       const perHit = summary.total_found ? summary.est_tokens / summary.total_found : 0;
       const yieldOf = (n: number) => ({ hits: n, estTokens: Math.round(n * perHit) });

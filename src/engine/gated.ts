@@ -75,9 +75,10 @@ export function refusalLedger(repo: Repo, session: string | undefined): RefusalL
   };
 }
 
-/** The named settings that are set: how a call narrowed itself, for the gate. */
-export function narrowings(settings: Record<string, string | number | boolean | undefined>): string[] {
-  return Object.entries(settings).flatMap(([name, v]) => (v === undefined || v === false || v === '' ? [] : [v === true ? name : `${name}: ${v}`]));
+/** The named settings that are set, as the gate's reason to answer a call that narrowed itself; undefined when none is. */
+export function narrowings(settings: Record<string, string | number | boolean | undefined>): string | undefined {
+  const set = Object.entries(settings).flatMap(([name, v]) => (v === undefined || v === false || v === '' ? [] : [v === true ? name : `${name}: ${v}`]));
+  return set.length ? `the call set ${set.join(', ')}` : undefined;
 }
 
 export function limitsOf(repo: Repo, options: GateOptions): GateLimits {
@@ -103,8 +104,8 @@ export interface GateRun<T> {
   items: T[];
   /** Narrower calls and what each yields, built only on refusal; `hits` are the relevant ones. */
   suggest: (hits: GateHit[], summary: GateSummary) => Suggestion[];
-  /** The explicit narrowings the call made (see gate.ts): answered within budget, never refused. */
-  narrowed?: string[];
+  /** Why the call is answered within budget however broad (see gate.ts), if it is. */
+  answerBecause?: string;
 }
 
 export type Gated<T> = { refine: RefineEnvelope } | { results: (T & Citation & { tokens: number })[]; fields: GatedFields; summary: GateSummary };
@@ -125,7 +126,7 @@ export function runGate<T extends { path: string }>(repo: Repo, options: GateOpt
     ledger: refusalLedger(repo, options.session),
     suggest: run.suggest,
     forcedYield: trimmed.kept.length,
-    narrowed: run.narrowed,
+    answerBecause: run.answerBecause,
   });
   if (!decision.pass) return { refine: decision.refine };
   const fields: GatedFields = { tokens: trimmed.tokens, omitted: trimmed.omitted, ...(decision.note ? { gate_note: decision.note } : {}) };

@@ -4,7 +4,7 @@
  * edges first, then exact identifier matches in the indexed text, found
  * through the lexical index and confirmed line by line.
  */
-import { scopeSuggestions, type RefineEnvelope, type Suggestion } from '../budget/index.js';
+import { scopeSuggestions, type RefineEnvelope } from '../budget/index.js';
 import type { Citation } from '../cite/index.js';
 import { usageError } from '../errors/index.js';
 import { identifierWords, pathFilter } from '../search/index.js';
@@ -61,9 +61,8 @@ export function locate(repo: Repo, options: LocateOptions): LocateEnvelope {
   const { name, qualifier } = splitQualified(query);
   const kindOf = new Map(repo.store.files.list().map((f) => [f.id, f.kind]));
 
-  const definitions = repo.store.symbols
-    .named(name)
-    .filter((s) => accept(s.path) && (!qualifier || s.qualified.toLowerCase().endsWith(`${qualifier}.${name}`.toLowerCase())))
+  const definitions = definitionsOf(repo, name, qualifier)
+    .filter((s) => accept(s.path))
     .sort((a, b) => rankOf(a, kindOf) - rankOf(b, kindOf) || exactness(b, name) - exactness(a, name) || a.path.localeCompare(b.path));
 
   const results: LocateEnvelope['results'] = [];
@@ -90,31 +89,53 @@ export function locate(repo: Repo, options: LocateOptions): LocateEnvelope {
   return { status: 'ok', query, total: results.length, results: results.slice(0, max) };
 }
 
+/** The definitions of `name`, under `qualifier` when one was written (`Store.open`). */
+function definitionsOf(repo: Repo, name: string, qualifier: string | null): StoredSymbol[] {
+  const suffix = `${qualifier}.${name}`.toLowerCase();
+  return repo.store.symbols.named(name).filter((s) => !qualifier || s.qualified.toLowerCase().endsWith(suffix));
+}
+
+/**
+ * When `query` is one exact name with a definition, the gate's reason to
+ * answer it however widely the name is used: the definition is what the
+ * caller asked for, and it comes first.
+ */
+export function definitionIntent(repo: Repo, query: string): string | undefined {
+  const q = query.trim();
+  if (!/^[\p{L}_$][\p{L}\p{N}_$]*(?:(?:::|\.|#|->)[\p{L}_$][\p{L}\p{N}_$]*)*$/u.test(q)) return undefined;
+  const { name, qualifier } = splitQualified(q);
+  return definitionsOf(repo, name, qualifier).length ? `"${q}" names a definition, which comes first` : undefined;
+}
+
 function maxResultsOf(options: LocateOptions): number {
   const max = options.maxResults ?? DEFAULT_MAX_RESULTS;
   if (!Number.isInteger(max) || max < 1) throw usageError(`max_results must be a positive integer (got ${max})`);
   return max;
 }
 
-/** `locate` behind the gate: a name mentioned all over the repository gets a refine answer. */
+/**
+ * `locate` behind the gate: a name with a definition is answered, definitions
+ * first, then the references that fit, with the total; a name mentioned all
+ * over the repository with no definition gets a refine answer, whose
+ * suggestions are counted in the matches at hand.
+ */
 export function gatedLocate(repo: Repo, options: LocateOptions & GateOptions): GatedLocateEnvelope | RefineEnvelope {
   const limits = limitsOf(repo, options);
   const max = maxResultsOf(options);
-  const all = (narrowed: LocateOptions) => locate(repo, { ...narrowed, maxResults: Number.MAX_SAFE_INTEGER });
-  const found = all(options);
+  const found = locate(repo, { ...options, maxResults: Number.MAX_SAFE_INTEGER });
+  const hasDefinition = found.results.some((r) => r.kind === 'definition');
   const outcome = runGate(repo, options, {
     hits: found.results.map((r) => ({ path: r.path, relevance: 1 })), // an exact name match is fully relevant
     items: found.results.slice(0, max),
-    narrowed: narrowings({ scope: options.scope, max_results: options.maxResults }),
+    answerBecause: narrowings({ scope: options.scope, max_results: options.maxResults }) ?? (hasDefinition ? `"${found.query}" names a definition, which comes first` : undefined),
+    // Only a name with no definition (or references only) is refused; a narrower scope is the way on.
     suggest: (hits, summary) => {
       const perHit = summary.total_found ? summary.est_tokens / summary.total_found : 0;
-      const yieldOf = (n: number) => ({ hits: n, estTokens: Math.round(n * perHit) });
-      const out: Suggestion[] = scopeSuggestions(hits, limits, (scope) => yieldOf(all({ ...options, scope }).total));
-      if ((options.kind ?? 'any') !== 'definition') {
-        const definitions = all({ ...options, kind: 'definition' }).total;
-        if (definitions > 0) out.push({ action: 'narrow_kind', arg: 'definition', would_yield: definitions, est_tokens: yieldOf(definitions).estTokens, hint: 'pass kind: "definition" for where it is declared only' });
-      }
-      return out;
+      return scopeSuggestions(hits, limits, (scope) => {
+        const inScope = pathFilter({ scope });
+        const n = found.results.filter((r) => inScope(r.path)).length;
+        return { hits: n, estTokens: Math.round(n * perHit) };
+      });
     },
   });
   if ('refine' in outcome) return outcome.refine;

@@ -7,15 +7,16 @@
  * decide whether hybrid answers at all (the fused list is cut to what is
  * worth reading, so it would hide how broad a word is).
  */
-import { relevantHits, scopeSuggestions, termSuggestions, trimBudget, type GateHit, type RefineEnvelope, type Yield } from '../budget/index.js';
+import { scopeSuggestions, termSuggestions, trimBudget, type GateHit, type RefineEnvelope, type Yield } from '../budget/index.js';
 import type { Citation } from '../cite/index.js';
-import { searchTerms } from '../search/index.js';
+import { pathFilter, searchTerms } from '../search/index.js';
 import type { ResultItem, SearchEnvelope } from './envelope.js';
 import { expandResults } from './expand.js';
 import { citationProbe, limitsOf, narrowings, runGate, type GatedFields, type GateOptions } from './gated.js';
+import { definitionIntent } from './locate.js';
 import { coverage, queryWeights, rarity, termsOf } from './relevance.js';
 import type { Repo } from './repo.js';
-import { DEFAULT_K, search, type SearchOptions } from './search.js';
+import { DEFAULT_K, search, searchHits, type SearchOptions } from './search.js';
 
 export type CitedResult = ResultItem & Citation & { tokens: number };
 
@@ -51,22 +52,22 @@ const fuses = (options: SearchOptions) => !options.regex && (options.mode ?? 'hy
 
 /** The candidate pool of a query with each match's relevance: a regex match is exact; a keyword match holds a share of the query. */
 function matches(repo: Repo, options: SearchOptions, pool: number): Matches {
-  const envelope = search(repo, { ...options, k: pool, ...(fuses(options) ? { mode: 'keyword' as const } : {}) });
+  const { envelope, texts } = searchHits(repo, { ...options, k: pool, ...(fuses(options) ? { mode: 'keyword' as const } : {}) });
   if (options.regex) return { envelope, hits: envelope.results.map((r) => ({ path: r.path, relevance: 1 })), terms: [] };
   const weights = queryWeights(repo.store, envelope.query);
-  const chunksOf = new Map<string, Map<string, { breadcrumb: string; text: string }>>();
-  const terms = envelope.results.map((r) => {
-    let chunks = chunksOf.get(r.path);
-    if (!chunks) {
-      const file = repo.store.files.get(r.path);
-      chunks = new Map((file ? repo.store.chunks.ofFileId(file.id) : []).map((c) => [`${c.startLine}-${c.endLine}`, c]));
-      chunksOf.set(r.path, chunks);
-    }
-    const chunk = chunks.get(`${r.start_line}-${r.end_line}`);
-    return chunk ? termsOf(r.path, chunk.breadcrumb, chunk.text) : termsOf(r.path, r.snippet ?? '');
-  });
+  const terms = envelope.results.map((r, i) => termsOf(r.path, texts[i]!.breadcrumb, texts[i]!.text));
   const hits = envelope.results.map((r, i) => ({ path: r.path, relevance: Math.max(coverage(weights, terms[i]!), similarity(r.reasons)) }));
   return { envelope, hits, terms };
+}
+
+/**
+ * The matches at hand that stay relevant when the query becomes `query` (a
+ * word added): what that call would count, read from this pool rather than by
+ * searching again. A lower bound when the pool was full.
+ */
+function relevantWith(repo: Repo, found: Matches, query: string, minRelevance: number): number {
+  const weights = queryWeights(repo.store, query);
+  return found.terms.filter((terms, i) => Math.max(coverage(weights, terms), similarity(found.envelope.results[i]!.reasons)) >= minRelevance).length;
 }
 
 export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions & ExpandOption): GatedSearchEnvelope | RefineEnvelope {
@@ -76,23 +77,23 @@ export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions & E
   // An invalid k goes to search as it is, which refuses it with the reason.
   const pool = Number.isInteger(k) && k >= 1 ? Math.max(k, limits.maxHits * 2) : k;
   const found = matches(repo, options, pool);
-  const yieldOf = (narrowed: SearchOptions, perHit: number): Yield => {
-    const n = relevantHits(matches(repo, narrowed, pool).hits, limits).length;
-    return { hits: n, estTokens: Math.round(n * perHit) };
-  };
   const answer = fuses(options) ? search(repo, options) : found.envelope;
   const outcome = runGate(repo, { ...options, probe }, {
     hits: found.hits,
     items: answer.results.slice(0, k),
-    narrowed: narrowings({ k: options.k, files: options.files, regex: options.regex, scope: options.scope }),
+    answerBecause: narrowings({ k: options.k, files: options.files, regex: options.regex, scope: options.scope }) ?? (options.regex ? undefined : definitionIntent(repo, options.query)),
     suggest: (hits, summary) => {
       const perHit = summary.total_found ? summary.est_tokens / summary.total_found : 0;
-      const scopes = scopeSuggestions(hits, limits, (scope) => yieldOf({ ...options, scope }, perHit));
+      const yieldOf = (n: number): Yield => ({ hits: n, estTokens: Math.round(n * perHit) });
+      const scopes = scopeSuggestions(hits, limits, (scope) => {
+        const inScope = pathFilter({ scope });
+        return yieldOf(hits.filter((h) => inScope(h.path)).length);
+      });
       if (options.regex) return scopes;
       const relevant = found.terms.filter((_, i) => found.hits[i]!.relevance >= limits.minRelevance);
       const asked = new Set(searchTerms(found.envelope.query));
-      const narrowed = (term: string) => yieldOf({ ...options, query: `${options.query} ${term}` }, perHit);
-      return [...scopes, ...termSuggestions(relevant, asked, summary, (terms) => rarity(repo.store, terms), narrowed)];
+      const withTerm = (term: string) => yieldOf(relevantWith(repo, found, `${options.query} ${term}`, limits.minRelevance));
+      return [...scopes, ...termSuggestions(relevant, asked, summary, (terms) => rarity(repo.store, terms), withTerm)];
     },
   });
   if ('refine' in outcome) return outcome.refine;

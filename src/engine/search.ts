@@ -34,19 +34,37 @@ function validK(k: number | undefined): number {
   return Math.min(k, MAX_K);
 }
 
+/** The indexed text of a result's chunk, which the gate reads to weigh it (never sent). */
+export interface ChunkText {
+  breadcrumb: string;
+  text: string;
+}
+
+/** An answer with its results' chunk texts, in the same order (none for a regex answer: its matches are exact). */
+export interface SearchHits {
+  envelope: SearchEnvelope;
+  texts: ChunkText[];
+}
+
 /** Answers repeat from a per-repository cache until the index or the configuration changes (search/cache.ts). */
 export function search(repo: Repo, options: SearchOptions): SearchEnvelope {
+  return searchHits(repo, options).envelope;
+}
+
+export function searchHits(repo: Repo, options: SearchOptions): SearchHits {
   const wanted = options.mode ?? 'hybrid';
-  const settled = (a: SearchEnvelope) => a.mode === wanted || a.retrieval_phase === 'keyword_only' || !!options.regex;
+  const settled = (a: SearchHits) => a.envelope.mode === wanted || a.envelope.retrieval_phase === 'keyword_only' || !!options.regex;
   return cachedAnswer(repo.store, repo.config.queryCacheSize, { ...options }, repo.config, () => searchUncached(repo, options), settled);
 }
 
-function searchUncached(repo: Repo, options: SearchOptions): SearchEnvelope {
+const textOf = (c: ChunkText): ChunkText => ({ breadcrumb: c.breadcrumb, text: c.text });
+
+function searchUncached(repo: Repo, options: SearchOptions): SearchHits {
   const query = options.query?.trim() ?? '';
   if (!query) throw usageError('the query is empty: pass the words, identifier or pattern to look for');
   const k = validK(options.k);
   const accept = pathFilter({ scope: options.scope, exclude: options.exclude });
-  if (options.regex) return regexSearch(repo, query, k, accept, options.kind);
+  if (options.regex) return { envelope: regexSearch(repo, query, k, accept, options.kind), texts: [] };
 
   const terms = searchTerms(query);
   if (terms.length === 0) {
@@ -79,7 +97,8 @@ function searchUncached(repo: Repo, options: SearchOptions): SearchEnvelope {
         snippet: snippetFor(r.chunk.text, r.chunk.startLine, termSet),
       }));
   const { mode, phase } = files ?? chunks!;
-  return { status: 'ok', mode, retrieval_phase: phase, query, total: items.length, results: items };
+  const texts = files ? files.results.map((f) => textOf(f.best.chunk)) : chunks!.results.map((r) => textOf(r.chunk));
+  return { envelope: { status: 'ok', mode, retrieval_phase: phase, query, total: items.length, results: items }, texts };
 }
 
 function compileRegex(pattern: string): RegExp {

@@ -135,9 +135,9 @@ describe('search behind the gate', () => {
 describe('words to add', () => {
   let fx: Indexed;
   const caller = (kind: string, i: number) =>
-    `import { retry } from "../../util/retry";\nexport async function ${kind}${i}(amount: number) {\n  // retry the ${kind} on a network error\n  return retry(() => send("${kind}", amount));\n}\n`;
+    `import { withRetry } from "../../util/retry";\nexport async function ${kind}${i}(amount: number) {\n  // retry the ${kind} on a network error\n  return withRetry(() => send("${kind}", amount));\n}\n`;
   beforeAll(async () => {
-    const files: Record<string, string> = { 'src/util/retry.ts': 'export async function retry<T>(fn: () => Promise<T>): Promise<T> {\n  return fn();\n}\n' };
+    const files: Record<string, string> = { 'src/util/retry.ts': 'export async function withRetry<T>(fn: () => Promise<T>): Promise<T> {\n  return fn();\n}\n' };
     for (let i = 0; i < 18; i++) files[`src/card/charge${i}.ts`] = caller('charge', i);
     for (let i = 0; i < 12; i++) files[`src/bank/transfer${i}.ts`] = caller('transfer', i);
     fx = await indexed(files);
@@ -197,7 +197,7 @@ describe('locate and read behind the gate', () => {
   const bigBody = Array.from({ length: 400 }, (_, i) => `  const line${i} = Math.max(${i}, input) * ${i} + ${i * 7};`).join('\n');
   beforeAll(async () => {
     const callers: Record<string, string> = {};
-    for (let i = 0; i < 30; i++) callers[`app/m${i % 3}/use${i}.ts`] = `import { makeWidget } from "../../lib/widget";\nexport const w${i} = makeWidget(${i});\n`;
+    for (let i = 0; i < 30; i++) callers[`app/m${i % 3}/use${i}.ts`] = `import { makeWidget } from "../../lib/widget";\nimport { track } from "analytics";\nexport const w${i} = track(makeWidget(${i}));\n`;
     fx = await indexed(
       {
         ...callers,
@@ -209,25 +209,41 @@ describe('locate and read behind the gate', () => {
   });
   afterAll(() => fx.cleanup());
 
-  it('locate: a name used in 31 files is refused, with where it is used and a definitions-only call', () => {
-    const r = refined(gatedLocate(fx.repo, { query: 'makeWidget' }));
+  it('locate: a name with a definition is answered however widely it is used: definitions first, then references, with the total', () => {
+    const e = ok(gatedLocate(fx.repo, { query: 'makeWidget', maxTokens: 800 }));
+    expect(e.results[0]).toMatchObject({ path: 'lib/widget.ts', kind: 'definition' });
+    expect(e.total).toBe(61);
+    expect(e.tokens).toBeLessThanOrEqual(800);
+    expect(e.gate_note).toMatch(/\(breadth: 61 hits in 31 files\).*"makeWidget" names a definition, which comes first$/);
+  });
+
+  it('search: an exact name with a definition is answered however broad, a name without one is still judged', () => {
+    const e = ok(gatedSearch(fx.repo, { query: 'makeWidget' }));
+    expect(e.gate_note).toMatch(/"makeWidget" names a definition, which comes first$/);
+    expect(e.results.map((r) => r.path)).toContain('lib/widget.ts');
+    expect(refined(gatedSearch(fx.repo, { query: 'track' })).reason).toBe('breadth');
+  });
+
+  it('locate: a name used in 30 files with no definition is refused, with where it is used', () => {
+    const r = refined(gatedLocate(fx.repo, { query: 'track' }));
     expect(r.reason).toBe('breadth');
     expect(r.distribution.map((d) => [d.dir, d.hits])).toEqual([
-      ['app', 60],
-      ['lib', 1],
+      ['app/m0', 20],
+      ['app/m1', 20],
+      ['app/m2', 20],
     ]);
-    expect(r.suggestions).toContainEqual(expect.objectContaining({ action: 'narrow_kind', arg: 'definition', would_yield: 1 }));
-    // `app` alone is still too broad, so its subdirectories are offered instead
+    // `app` alone is still too broad, so its subdirectories are offered instead, counted in the matches at hand
     expect(r.suggestions.filter((s) => s.action === 'narrow_scope').map((s) => [s.arg, s.would_yield])).toEqual([
       ['app/m0', 20],
       ['app/m1', 20],
       ['app/m2', 20],
     ]);
+    for (const s of r.suggestions.filter((x) => x.action === 'narrow_scope')) expect(ok(gatedLocate(fx.repo, { query: 'track', scope: s.arg })).total).toBe(s.would_yield);
     // A scope or max_results is the caller narrowing already: answered within budget, with how broad it was.
-    const scoped = ok(gatedLocate(fx.repo, { query: 'makeWidget', scope: 'app', maxTokens: 500 }));
+    const scoped = ok(gatedLocate(fx.repo, { query: 'track', scope: 'app', maxTokens: 500 }));
     expect(scoped.gate_note).toMatch(/\(breadth: 60 hits in 30 files\).*because the call set scope: app$/);
     expect(scoped.tokens).toBeLessThanOrEqual(500);
-    expect(ok(gatedLocate(fx.repo, { query: 'makeWidget', maxResults: 5 })).results).toHaveLength(5);
+    expect(ok(gatedLocate(fx.repo, { query: 'track', maxResults: 5 })).results).toHaveLength(5);
     const defs = ok(gatedLocate(fx.repo, { query: 'makeWidget', kind: 'definition' }));
     expect(defs.results).toEqual([expect.objectContaining({ path: 'lib/widget.ts', kind: 'definition', citation_status: 'verified', tokens: expect.any(Number) })]);
   });
