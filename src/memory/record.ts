@@ -33,6 +33,8 @@ function joinMap<T extends { tick: number }>(a: Record<string, T>, b: Record<str
   return out;
 }
 
+const longer = (a: number | null, b: number | null) => (a === null || b === null ? null : Math.max(a, b));
+
 /** The join of two versions of one record: commutative, associative, idempotent. */
 export function join(a: StoredRecord, b: StoredRecord): StoredRecord {
   const fields: StoredRecord['fields'] = { ...a.fields };
@@ -47,8 +49,8 @@ export function join(a: StoredRecord, b: StoredRecord): StoredRecord {
     tags: joinMap(a.tags, b.tags),
     links: joinMap(a.links, b.links),
     updatedTick: Math.max(a.updatedTick, b.updatedTick),
-    // The expiry of the later write stands (a TTL set last wins, durable included).
-    expiresAtMs: a.updatedTick >= b.updatedTick ? a.expiresAtMs : b.expiresAtMs,
+    // The expiry of the later write stands (a TTL set last wins, durable included); a tie keeps the longer life.
+    expiresAtMs: a.updatedTick !== b.updatedTick ? (a.updatedTick > b.updatedTick ? a : b).expiresAtMs : longer(a.expiresAtMs, b.expiresAtMs),
   };
 }
 
@@ -74,7 +76,8 @@ export function delta(base: Pick<StoredRecord, 'key' | 'topic' | 'id' | 'kind' |
 }
 
 export function emptyRecord(key: string, topic: string, id: string, kind: Kind, tick: number): StoredRecord {
-  return { key, topic, id, kind, fields: {}, tags: {}, links: {}, createdTick: tick, updatedTick: tick, expiresAtMs: null };
+  // Never written yet (updatedTick 0), so the first delta's expiry stands.
+  return { key, topic, id, kind, fields: {}, tags: {}, links: {}, createdTick: tick, updatedTick: 0, expiresAtMs: null };
 }
 
 export function isLive(record: StoredRecord | undefined, nowMs: number): record is StoredRecord {
