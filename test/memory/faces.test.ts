@@ -53,6 +53,7 @@ it('refuses bad input by name', async () => {
   expect(await callError(conn.client, 'remember', { topic: 'x', kind: 'unspecified' })).toMatch(/not a memory kind/);
   expect(await callError(conn.client, 'remember', { topic: 'x', add_links: { about: ['file:../../etc/passwd'] } })).toMatch(/outside the repository/);
   expect(await callError(conn.client, 'scan', { scope: 'packages' })).toMatch(/scope/);
+  expect(await callError(conn.client, 'recall', { key: 'memory:backlog/i1', maxtokens: 10 })).toMatch(/recall has no argument "maxtokens" \(did you mean "max_tokens"\?\)/);
 });
 
 it('the CLI mirrors the tools, and writes need --enable-writes', () => {

@@ -25,5 +25,3 @@ export const fieldsArg = () =>
 
 export const kindArg = () =>
   z.string(says(`kind must be one of ${KINDS.join(', ')}`)).optional().describe(`${KINDS.join(', ')} (default note), set when the record is created.`);
-
-export const memoryMaxTokens = (what: string) => positiveInt('max_tokens', 2000).describe(`Token budget for ${what} (default the server's maxTokens, never above absoluteMaxTokens).`);

@@ -1,7 +1,7 @@
 import { citationProbe } from '../../engine/index.js';
 import { MAX_NEIGHBOR_DEPTH, MAX_NEIGHBOR_NODES, neighbors } from '../../memory/index.js';
-import { optionalText, positiveInt } from './args.js';
-import { memoryKeyArg, memoryMaxTokens } from './memory-args.js';
+import { maxTokens, optionalText, positiveInt } from './args.js';
+import { memoryKeyArg } from './memory-args.js';
 import { defineTool } from './tool.js';
 
 export const neighborsTool = defineTool({
@@ -16,7 +16,7 @@ export const neighborsTool = defineTool({
     relation: optionalText('relation', '"about"').describe('Follow only links of this relation.'),
     depth: positiveInt('depth', 2).describe(`Hops (default 1, at most ${MAX_NEIGHBOR_DEPTH}).`),
     max_nodes: positiveInt('max_nodes', 50).describe(`Stop after this many nodes (default 50, at most ${MAX_NEIGHBOR_NODES}).`),
-    max_tokens: memoryMaxTokens('the walk'),
+    max_tokens: maxTokens('the walk', 'nodes past it are dropped and truncated is set'),
   },
   run: (a, { repo, probe }) => neighbors(repo.memory, a, probe ?? citationProbe(repo)),
 });

@@ -1,6 +1,5 @@
 import { MAX_PAGE_SIZE, scan, SCAN_SCOPES } from '../../memory/index.js';
-import { oneOf, optionalText, positiveInt } from './args.js';
-import { memoryMaxTokens } from './memory-args.js';
+import { maxTokens, oneOf, optionalText, positiveInt } from './args.js';
 import { defineTool } from './tool.js';
 
 export const scanTool = defineTool({
@@ -16,7 +15,7 @@ export const scanTool = defineTool({
     path_prefix: optionalText('path_prefix', '"src/auth"').describe('Narrow a files scan to a directory.'),
     continuation_token: optionalText('continuation_token', '"eyJzY29wZSI6..."').describe('The previous page\'s token.'),
     page_size: positiveInt('page_size', 100).describe(`Items per page (default 100, at most ${MAX_PAGE_SIZE}).`),
-    max_tokens: memoryMaxTokens('the page'),
+    max_tokens: maxTokens('the page', 'items past it are left for the next page'),
   },
   run: (a, { repo }) => scan(repo.memory, a),
 });
