@@ -10,7 +10,7 @@ export const scanTool = defineTool({
     'staleness is not evaluated (stale fields are null): recall a key for it. A token from another scope, or from before the index changed, is refused.',
   guide: { when: 'walk every memory record of a topic, or every file, page by page', call: '{scope: "memory_topic", topic: "backlog"}' },
   inputSchema: {
-    scope: oneOf('scope', SCAN_SCOPES),
+    scope: oneOf('scope', SCAN_SCOPES).describe('What to page through: files, symbols, all memory, or one topic\'s memory.'),
     topic: optionalText('topic', '"backlog"').describe('The topic of a memory_topic scan.'),
     path_prefix: optionalText('path_prefix', '"src/auth"').describe('Narrow a files scan to a directory.'),
     continuation_token: optionalText('continuation_token', '"eyJzY29wZSI6..."').describe('The previous page\'s token.'),

@@ -14,8 +14,8 @@ export const updateTool = defineTool({
   inputSchema: {
     key: memoryKeyArg(),
     fields: fieldsArg(),
-    add_tags: stringList('add_tags', '["done"]'),
-    remove_tags: stringList('remove_tags', '["todo"]'),
+    add_tags: stringList('add_tags', '["done"]').describe('Tags to add.'),
+    remove_tags: stringList('remove_tags', '["todo"]').describe('Tags to remove.'),
     add_links: linkMap('add_links').describe('Relation → target keys to link.'),
     remove_links: linkMap('remove_links').describe('Relation → target keys to unlink.'),
     fencing_token: fencingTokenArg(),
