@@ -25,6 +25,7 @@ import { registerContext } from './context.js';
 import { registerGraph } from './graph.js';
 import { registerInit } from './init.js';
 import { registerLive } from './live.js';
+import { registerMemory } from './memory.js';
 import { progressBar } from './progress.js';
 import * as render from './render.js';
 import { registerServe } from './serve.js';
@@ -178,6 +179,7 @@ export function buildProgram(): Command {
   registerInit(program);
   registerContext(program);
   registerLive(program);
+  registerMemory(program);
   registerBrief(program);
 
   return program;

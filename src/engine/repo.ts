@@ -7,6 +7,8 @@ import path from 'node:path';
 import { loadConfig, type Config } from '../config/index.js';
 import { SightlineError, usageError } from '../errors/index.js';
 import { indexRepository, runIndexJob, type IndexProgress, type IndexSummary, type JobOptions } from '../index/index.js';
+import { gateLimits, trimBudget } from '../budget/index.js';
+import { openMemory, type Memory } from '../memory/index.js';
 import { removeDbFiles, Store } from '../store/index.js';
 import { digest } from '../walk/index.js';
 
@@ -38,6 +40,7 @@ export function repoId(root: string): string {
 
 export class Repo {
   private store_: Store | null = null;
+  private memory_: Memory | null = null;
 
   private constructor(
     readonly root: string,
@@ -62,6 +65,12 @@ export class Repo {
   get store(): Store {
     this.store_ ??= Store.open(this.dbPath);
     return this.store_;
+  }
+
+  /** The repository's agent memory, in the same file as its index (opened, and its tables migrated, on first use). */
+  get memory(): Memory {
+    this.memory_ ??= openMemory(() => this.store, this.root, (requested) => trimBudget(gateLimits(this.config), requested));
+    return this.memory_;
   }
 
   /** True when an index exists and has at least been started. */
@@ -111,6 +120,7 @@ export class Repo {
   close(): void {
     this.store_?.close();
     this.store_ = null;
+    this.memory_ = null;
   }
 }
 

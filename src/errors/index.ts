@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'path_escape' // a caller-supplied path leaves the repository
   | 'corrupt_index' // the database cannot be read as a sightline index
   | 'io' // the disk refused: read-only, full, permissions
+  | 'conflict' // a write refused by a claim's fencing check (see memory/fence.ts)
   | 'internal';
 
 const EXIT_CODES: Record<ErrorCode, number> = {
@@ -17,6 +18,7 @@ const EXIT_CODES: Record<ErrorCode, number> = {
   path_escape: 2,
   corrupt_index: 3,
   io: 4,
+  conflict: 5,
   internal: 1,
 };
 

@@ -116,7 +116,7 @@ export class Store {
     })();
   }
 
-  /** Drops everything indexed (files, chunks, terms, symbols, vectors, graph, history), keeping the job record and the lock. */
+  /** Drops everything indexed (files, chunks, terms, symbols, vectors, graph, history), keeping the job record, the lock, memory and sessions. */
   clear(): void {
     this.transaction(() => clearIndex(this.db));
   }
@@ -175,6 +175,28 @@ export class Store {
 
   setMeta(key: string, value: string): void {
     this.db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(key, value);
+  }
+
+  /**
+   * Files (`file:<path>`) or symbols (`symbol:<path>#<name>`) after `after` in key order, for
+   * memory's paged scans; a files scan may be narrowed to the paths under `prefix`.
+   */
+  scanKeys(scope: 'files' | 'symbols', after: string, limit: number, prefix?: string): ({ key: string } & Record<string, unknown>)[] {
+    if (scope === 'files') {
+      const under = prefix ? `${prefix.replace(/\/$/, '')}/` : '';
+      return this.db
+        .prepare(
+          `SELECT 'file:' || path AS key, path, language, kind, size AS size_bytes FROM files
+           WHERE 'file:' || path > ? AND substr(path, 1, length(?)) = ? ORDER BY path LIMIT ?`,
+        )
+        .all(after, under, under, limit) as ({ key: string } & Record<string, unknown>)[];
+    }
+    return this.db
+      .prepare(
+        `SELECT 'symbol:' || f.path || '#' || s.qualified AS key, f.path AS path, s.qualified AS name, s.kind, s.start_line, s.end_line
+         FROM symbols s JOIN files f ON f.id = s.file_id WHERE key > ? GROUP BY key ORDER BY key LIMIT ?`,
+      )
+      .all(after, limit) as ({ key: string } & Record<string, unknown>)[];
   }
 
   counts(): StoreCounts {

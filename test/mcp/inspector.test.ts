@@ -27,7 +27,7 @@ function inspect(...args: string[]) {
 describe('MCP Inspector CLI', () => {
   it('tools/list shows every read-only tool', () => {
     const { tools } = inspect('--method', 'tools/list');
-    expect(tools.map((t: { name: string }) => t.name).sort()).toEqual(['changed', 'context', 'explore', 'health', 'index_status', 'list_files', 'locate', 'outline', 'read', 'related', 'search', 'stats']);
+    expect(tools.map((t: { name: string }) => t.name).sort()).toEqual(['changed', 'claim_status', 'context', 'explore', 'health', 'index_status', 'list_files', 'list_topics', 'locate', 'neighbors', 'outline', 'read', 'recall', 'related', 'scan', 'search', 'stats']);
   });
 
   it('tools/call runs a tool and gets the answer once, as JSON text', () => {

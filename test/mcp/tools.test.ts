@@ -11,7 +11,7 @@ import { runCli } from '../helpers/cli.js';
 import { makeRepo, removeDir, SAMPLE_FILES, tempDir } from '../helpers/fixture.js';
 import { call, callError, connectNetwork, connectStdio, startNetworkServer, stop, waitForIndex, type Connected, type NetworkServer, type Transport } from './harness.js';
 
-const READ_ONLY_TOOLS = ['search', 'context', 'locate', 'explore', 'related', 'changed', 'read', 'outline', 'list_files', 'health', 'index_status', 'stats'];
+const READ_ONLY_TOOLS = ['search', 'context', 'locate', 'explore', 'related', 'changed', 'read', 'outline', 'list_files', 'health', 'index_status', 'stats', 'recall', 'list_topics', 'neighbors', 'scan', 'claim_status'];
 
 let outside: string;
 beforeAll(() => {

@@ -3,6 +3,17 @@
  * tool joins by adding its file and one line here.
  */
 import { changedTool } from './changed.js';
+import { claimStatusTool } from './claim-status.js';
+import { claimTool } from './claim.js';
+import { forgetTool } from './forget.js';
+import { listTopicsTool } from './list-topics.js';
+import { neighborsTool } from './neighbors.js';
+import { recallTool } from './recall.js';
+import { releaseClaimTool } from './release-claim.js';
+import { rememberTool } from './remember.js';
+import { renewClaimTool } from './renew-claim.js';
+import { scanTool } from './scan.js';
+import { updateTool } from './update.js';
 import { contextTool } from './context.js';
 import { exploreTool } from './explore.js';
 import { healthTool } from './health.js';
@@ -31,7 +42,18 @@ export const TOOLS: ToolDefinition[] = [
   healthTool,
   indexStatusTool,
   statsTool,
+  recallTool,
+  listTopicsTool,
+  neighborsTool,
+  scanTool,
+  claimStatusTool,
   startIndexTool,
+  rememberTool,
+  updateTool,
+  forgetTool,
+  claimTool,
+  renewClaimTool,
+  releaseClaimTool,
   slowTool,
 ];
 

@@ -1,0 +1,24 @@
+/**
+ * Agent memory: records under topics whose links to code go stale when the
+ * code moves, claims with fencing tokens that make a shared backlog safe, and
+ * paged scans. The one front door: open a repository's memory, then call the
+ * verbs below with it.
+ */
+import type { Store } from '../store/index.js';
+import { codeIndexOf } from './code.js';
+import type { Memory } from './handle.js';
+import { SqliteMemoryStore } from './sqlite.js';
+
+export function openMemory(store: () => Store, root: string, budget: (requested?: number) => number): Memory {
+  return { store: new SqliteMemoryStore(store().db), code: codeIndexOf(store), root, budget };
+}
+
+export type { Memory } from './handle.js';
+export type { CodeIndex, CodeNode } from './code.js';
+export type { ClaimRow, Clock, Decision, MemoryStore, PageQuery, RecordState, StoredRecord, Waiter } from './types.js';
+export { KINDS, MEMORY_FIELDS, type Kind, type MemoryField } from './types.js';
+export { remember, update, forget, recall, DEFAULT_LAPSE_SECONDS, type RememberInput, type UpdateInput, type ForgetInput } from './records.js';
+export { claim, renewClaim, releaseClaim, claimStatus, DEFAULT_LEASE_SECONDS, MAX_LEASE_SECONDS } from './claims.js';
+export { listTopics, neighbors, scan, SCAN_SCOPES, MAX_PAGE_SIZE, MAX_NEIGHBOR_DEPTH, MAX_NEIGHBOR_NODES, type NeighborsInput, type ScanInput } from './browse.js';
+export { ClaimConflict, fenceOutcome, type FenceReason } from './fence.js';
+export { join, LIMITS } from './record.js';
