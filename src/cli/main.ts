@@ -11,7 +11,7 @@ import {
   dryRun,
   gatedLocate,
   gatedRead,
-  gatedSearch,
+  searchWithMemory,
   listFiles,
   outline,
   stats,
@@ -98,7 +98,7 @@ export function buildProgram(): Command {
       await readyToQuery(repo);
       const query = words.join(' ');
       const options = { query, k: o.k, files: o.files, mode: o.mode, scope: o.scope, exclude: o.exclude, kind: o.kind, regex: o.regex, force: o.force, maxTokens: o.maxTokens, expand: o.expand, session: gateSession(o) };
-      const answer = await answerFresh(repo, (probe) => gatedSearch(repo, { ...options, probe }));
+      const answer = await answerFresh(repo, (probe) => searchWithMemory(repo, { ...options, probe }));
       emit(o, answer, orRefine(render.renderSearch));
     });
   });

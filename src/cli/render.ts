@@ -1,6 +1,7 @@
 /** Human-readable rendering of engine answers. JSON output bypasses this. */
 import type { FitFields } from '../budget/index.js';
 import type { Citation } from '../cite/index.js';
+import type { MemoryHit } from '../memory/index.js';
 import type {
   DryRunReport,
   IndexSummary,
@@ -54,10 +55,11 @@ function renderItems(items: Cited<SearchEnvelope['results'][number]>[], score: b
   });
 }
 
-export function renderSearch(e: Omit<SearchEnvelope, 'results'> & { results: Cited<SearchEnvelope['results'][number]>[]; expansions?: Cited<SearchEnvelope['results'][number]>[] }): string {
+export function renderSearch(e: Omit<SearchEnvelope, 'results'> & { results: Cited<SearchEnvelope['results'][number]>[]; expansions?: Cited<SearchEnvelope['results'][number]>[]; memory?: MemoryHit[] }): string {
   if (e.results.length === 0) return `no results for "${e.query}"`;
   const lines = renderItems(e.results, true);
   if (e.expansions?.length) lines.push('expanded:', ...renderItems(e.expansions, false));
+  if (e.memory?.length) lines.push('remembered:', ...e.memory.map((m) => `  ${m.key}  ${m.title ?? m.snippet.split('\n')[0]}  (${m.kind})`));
   return lines.join('\n');
 }
 

@@ -22,3 +22,4 @@ export { claim, renewClaim, releaseClaim, claimStatus, DEFAULT_LEASE_SECONDS, MA
 export { listTopics, neighbors, scan, SCAN_SCOPES, MAX_PAGE_SIZE, MAX_NEIGHBOR_DEPTH, MAX_NEIGHBOR_NODES, type NeighborsInput, type ScanInput } from './browse.js';
 export { ClaimConflict, fenceOutcome, type FenceReason } from './fence.js';
 export { join, LIMITS } from './record.js';
+export { findMemory, type MemoryHit } from './find.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { gatedSearch } from '../../engine/index.js';
+import { searchWithMemory } from '../../engine/index.js';
 import { flag, maxTokens, oneOf, optionalText, positiveInt, stringList, text } from './args.js';
 import { defineTool } from './tool.js';
 
@@ -14,7 +14,8 @@ export const searchTool = defineTool({
     'Use locate instead when you have an exact symbol name, and read to get the full text around a hit. ' +
     'Each result has path, start_line, end_line (1-based, inclusive), symbol, kind, score, reasons, a snippet, tokens and citation_status ' +
     '(verified; stale: the file changed since indexing, find the symbol by name; unverifiable). ' +
-    'A question too broad to answer well comes back as status "refine" with where the hits are and narrower calls (with what each would yield): follow one.',
+    'A question too broad to answer well comes back as status "refine" with where the hits are and narrower calls (with what each would yield): follow one. ' +
+    'memory lists the notes and decisions agents remembered that hold the query\'s words (see recall).',
   readsIndex: true,
   guide: { when: 'find code by what it does or by a word in it, when you do not know where it is', call: '{query: "parse config file", scope: "src", files: true}' },
   inputSchema: {
@@ -34,7 +35,7 @@ export const searchTool = defineTool({
     ),
   },
   run: (a, { repo, session, probe }) =>
-    gatedSearch(repo, {
+    searchWithMemory(repo, {
       query: a.query,
       scope: a.scope,
       exclude: a.exclude,
