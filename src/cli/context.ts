@@ -1,6 +1,6 @@
 /** `sightline context "<task>"`: one budgeted bundle of what a task needs (see engine/context.ts). */
 import { Option, type Command } from 'commander';
-import { answerFresh, MAX_BUDGET_TOKENS, MAX_TOP, MIN_BUDGET_TOKENS, packContext, type ContextDetail } from '../engine/index.js';
+import { answerFresh, contextWithMemory, MAX_BUDGET_TOKENS, MAX_TOP, MIN_BUDGET_TOKENS, type ContextDetail } from '../engine/index.js';
 import { renderContext } from './render-budget.js';
 import { collect, common, emit, examples, positiveInt, readyToQuery, withRepo, type CommonOptions } from './verb.js';
 
@@ -42,7 +42,7 @@ export function registerContext(program: Command): void {
   ).action(async (words: string[], o: ContextFlags) => {
     await withRepo(o, async (repo) => {
       await readyToQuery(repo);
-      const bundle = await answerFresh(repo, (probe) => packContext(repo, {
+      const bundle = await answerFresh(repo, (probe) => contextWithMemory(repo, {
         task: words.join(' '),
         terms: o.terms,
         scope: o.scope,

@@ -1,6 +1,7 @@
 /** Human-readable rendering of the budget layer's answers: refine, and context bundles. */
 import type { RefineEnvelope } from '../budget/index.js';
 import type { ContextEnvelope } from '../engine/index.js';
+import { rememberedLines } from './render.js';
 
 const indent = (text: string, pad = '    ') => text.split('\n').map((l) => pad + l).join('\n');
 
@@ -25,6 +26,7 @@ export function renderContext(e: ContextEnvelope): string {
     if (entry.content !== undefined) lines.push(indent(entry.content));
   }
   for (const r of e.reused) lines.push(`reused: ${r.path} (${r.whole ? 'whole file' : `${r.units} units`})`);
+  lines.push(...rememberedLines(e.memory));
   const tail = [`${e.response_tokens} of ${e.budget_tokens} tokens, detail ${e.detail}`];
   if (e.omitted) tail.push(`${e.omitted} more files did not fit`);
   if (e.retry_budget_tokens !== undefined) tail.push(`retry with --budget ${e.retry_budget_tokens}`);

@@ -59,8 +59,14 @@ export function renderSearch(e: Omit<SearchEnvelope, 'results'> & { results: Cit
   if (e.results.length === 0) return `no results for "${e.query}"`;
   const lines = renderItems(e.results, true);
   if (e.expansions?.length) lines.push('expanded:', ...renderItems(e.expansions, false));
-  if (e.memory?.length) lines.push('remembered:', ...e.memory.map((m) => `  ${m.key}  ${m.title ?? m.snippet.split('\n')[0]}  (${m.kind})`));
+  lines.push(...rememberedLines(e.memory));
   return lines.join('\n');
+}
+
+/** What agents remembered, under a search or a context bundle: one line per entry, `recall` its key for the rest. */
+export function rememberedLines(memory: MemoryHit[] | undefined): string[] {
+  if (!memory?.length) return [];
+  return ['remembered:', ...memory.map((m) => `  ${m.key}  ${m.title ?? m.snippet.split('\n')[0]}  (${m.kind})`)];
 }
 
 export function renderLocate(e: LocateEnvelope): string {

@@ -16,6 +16,7 @@ import {
   pack,
   parseKnown,
   selfCountedTokens,
+  trimToBudget,
   wholeFileReceipt,
   type PackCandidate,
   type Packed,
@@ -23,6 +24,7 @@ import {
 } from '../budget/index.js';
 import type { Citation, CitationProbe } from '../cite/index.js';
 import { usageError } from '../errors/index.js';
+import type { MemoryHit } from '../memory/index.js';
 import type { StoredFile } from '../store/index.js';
 import { expansionUnits } from './context-expand.js';
 import { chunkUnits, joinUnits, outlineUnit, slicePlan, type Unit } from './context-units.js';
@@ -57,6 +59,8 @@ export interface ContextOptions {
   expand?: boolean;
   /** The index job's phase, which the face reports while the first index builds; part of the response, so counted. */
   phase?: RetrievalPhase;
+  /** Memory entries that hold the task's words (engine/remembered.ts): sent within MEMORY_SHARE of the budget. */
+  remembered?: MemoryHit[];
 }
 
 export interface ContextUnitRef {
@@ -112,8 +116,13 @@ export interface ContextEnvelope {
   /** Set when nothing fit: a budget guaranteed to admit at least one entry. */
   retry_budget_tokens?: number;
   note?: string;
+  /** What agents remembered about the task's words (see docs/memory.md). */
+  memory?: (MemoryHit & { tokens: number })[];
   retrieval_phase: NonNullable<SearchEnvelope['retrieval_phase']>;
 }
+
+/** Remembered entries take at most this share of a bundle's budget: the code is what the bundle is for. */
+const MEMORY_SHARE = 1 / 8;
 
 export const MIN_BUDGET_TOKENS = 128;
 export const MAX_BUDGET_TOKENS = 200_000;
@@ -193,6 +202,8 @@ function receiptBook(repo: Repo, session: string | undefined, seen: string[]): R
 
 export function packContext(repo: Repo, options: ContextOptions): ContextEnvelope {
   const { task, terms, top, budget, levels } = validate(repo, options);
+  const memory = trimToBudget(options.remembered ?? [], Math.floor(budget * MEMORY_SHARE)).kept;
+  const remembered: Partial<ContextEnvelope> = memory.length ? { memory } : {};
   const probe = options.probe ?? citationProbe(repo);
   const book = receiptBook(repo, options.session, options.seen ?? []);
   const ranked = rankFilesFor(repo, [task, ...terms].join(' '), terms, options.scope, Math.min(500, top * CANDIDATES_PER_ENTRY));
@@ -335,7 +346,7 @@ export function packContext(repo: Repo, options: ContextOptions): ContextEnvelop
     last = { level, plan: p };
     if (p.candidates.length === 0) break; // nothing new to send: a poorer detail would only repeat it
     const candidates: PackCandidate<ContextEntry>[] = p.candidates.map((c) => ({ units: c.units.length, build: (take) => entry(c, take) }));
-    const draw = render(level, p, fitLists(level, p, {}), {});
+    const draw = render(level, p, fitLists(level, p, remembered), remembered);
     let packed = pack({ budget, top, candidates, render: draw });
     if (packed.entries.length === 0) continue;
     if (level === 'slices' && options.expand !== false) packed = withExpansions(p, packed, draw);
@@ -346,11 +357,11 @@ export function packContext(repo: Repo, options: ContextOptions): ContextEnvelop
   // Nothing fit (or nothing to send): fail closed.
   const { level, plan: lastPlan } = last!;
   const { candidates } = lastPlan;
-  const extra: Partial<ContextEnvelope> = {};
+  const extra: Partial<ContextEnvelope> = { ...remembered };
   if (candidates.length > 0) {
     // Everything the next call will list too, plus the cheapest entry.
     const full: Lists = { reused: lastPlan.reused, reusedOmitted: 0, knownIgnored };
-    const one = (c: Planned) => selfCountedTokens((n) => render(level, lastPlan, full, {})([entry(c, c.units.length ? 1 : 0)], n));
+    const one = (c: Planned) => selfCountedTokens((n) => render(level, lastPlan, full, remembered)([entry(c, c.units.length ? 1 : 0)], n));
     extra.retry_budget_tokens = Math.min(...candidates.slice(0, top).map(one)) + RETRY_SLACK;
     extra.note = `nothing fits in ${budget} tokens at detail ${level}; retry with budget_tokens ${extra.retry_budget_tokens}`;
   } else {

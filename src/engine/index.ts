@@ -20,7 +20,7 @@ export { doctor, type DoctorEnvelope } from './doctor.js';
 export { reset, type ResetEnvelope } from './reset.js';
 export { keepLive, type Live, type LiveOptions } from './live.js';
 export { gatedSearch, type CitedResult, type GatedSearchEnvelope } from './search-gate.js';
-export { MEMORY_HITS, searchWithMemory, type SearchWithMemory } from './search-memory.js';
+export { contextWithMemory, MEMORY_HITS, searchWithMemory, type SearchWithMemory } from './remembered.js';
 export { citationProbe, type GatedFields, type GateOptions } from './gated.js';
 export { packContext, MAX_BUDGET_TOKENS, MAX_TOP, MIN_BUDGET_TOKENS, type ContextDetail, type ContextEntry, type ContextEnvelope, type ContextOptions } from './context.js';
 export { explore, EXPLORE_RELATIONS, MAX_DEPTH, type AnchorInfo, type ExploreEnvelope, type ExploreItem, type ExploreOptions, type ExploreOverviewEnvelope, type ExploreRelation } from './explore.js';

@@ -1,4 +1,4 @@
-/** Memory is searchable: a search that passes the gate carries the entries holding its words, within its budget. */
+/** Memory is searchable: a search that passes the gate, and a context bundle, carry the entries holding their words, within budget. */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
@@ -45,4 +45,14 @@ it('a search with no remembered words carries none, and the CLI shows what was r
   const cli = runCli(['search', 'refresh token', '--repo', root, '--mode', 'keyword'], { SIGHTLINE_HOME: home, SIGHTLINE_EMBEDDER: 'none' });
   expect(cli.code, cli.stderr).toBe(0);
   expect(cli.stdout).toMatch(/remembered:\n\s+memory:auth\/refresh\s+Refresh tokens a minute early\s+\(decision\)/);
+});
+
+it('context bundles carry what was remembered within a share of the ceiling, and response_tokens counts it', async () => {
+  const bundle = await call(conn.client, 'context', { task: 'refresh token expiry', budget_tokens: 2000 });
+  expect(bundle.memory).toEqual([expect.objectContaining({ key: 'memory:auth/refresh', reasons: ['memory', 'topic:auth'] })]);
+  expect(bundle.response_tokens).toBeLessThanOrEqual(2000);
+  // At the smallest budget its share cannot hold the entry: the bundle is still within budget, without it.
+  const small = await call(conn.client, 'context', { task: 'refresh token expiry', budget_tokens: 128 });
+  expect(small.memory).toBeUndefined();
+  expect(small.response_tokens).toBeLessThanOrEqual(128);
 });

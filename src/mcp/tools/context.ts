@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_BUDGET_TOKENS, MAX_TOP, MIN_BUDGET_TOKENS, packContext } from '../../engine/index.js';
+import { contextWithMemory, MAX_BUDGET_TOKENS, MAX_TOP, MIN_BUDGET_TOKENS } from '../../engine/index.js';
 import { flag, oneOf, optionalText, stringList, text } from './args.js';
 import { defineTool } from './tool.js';
 
@@ -38,7 +38,7 @@ export const contextTool = defineTool({
     expand: flag('expand').describe('At slices detail, fill what the slices leave of the budget with labelled expansions (default true); false sends only the slices.'),
   },
   run: (a, { repo, job, session, probe }) =>
-    packContext(repo, {
+    contextWithMemory(repo, {
       task: a.task,
       terms: a.terms,
       scope: a.scope,
