@@ -90,7 +90,7 @@ async function measure(server: Server, calls: Call[], clients: number): Promise<
         const r = (await client.callTool({ name: c.tool, arguments: c.args })) as CallToolResult;
         ms.push(performance.now() - t0);
         if (r.isError) throw new Error(`${c.tool} ${JSON.stringify(c.args)}: ${JSON.stringify(r.content)}`);
-        const answer = r.structuredContent as { status?: string; mode?: string };
+        const answer = JSON.parse((r.content[0] as { text: string }).text) as { status?: string; mode?: string }; // sent once, as JSON text
         modes.add(answer.mode ?? answer.status ?? '-'); // a refine answer has no mode
       }
     }),
