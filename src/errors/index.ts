@@ -44,3 +44,5 @@ export function describeError(err: unknown): string {
   if (err instanceof Error) return `internal error: ${err.message}`;
   return `internal error: ${String(err)}`;
 }
+
+export { LIMITS, checkPattern, checkQuery, checkSession } from './limits.js';

@@ -7,4 +7,5 @@ export type { WalkOptions, WalkedFile, SkipReason, SkippedEntry, WalkResult } fr
 export { isBinary, digest, readSource } from './source.js';
 export type { ReadOutcome } from './source.js';
 export { resolveInside, PathEscapeError } from './paths.js';
+export { GlobError, globTester } from './globs.js';
 export { createPathFilter, walkPaths, type PathFilter, type PathsResult } from './filter.js';

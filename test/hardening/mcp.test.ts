@@ -1,0 +1,73 @@
+/**
+ * Issue 21 through the real MCP server over stdio: hostile arguments get a
+ * named refusal or an answer, never an internal error or a wedged server.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeRepo, removeDir, SAMPLE_FILES, tempDir } from '../helpers/fixture.js';
+import { call, callError, connectStdio, waitForIndex, type Connected } from '../mcp/harness.js';
+
+/** A line on which a backtracking engine explodes for each of these patterns. */
+const LONG_LINE = 'a'.repeat(4_000) + '!';
+const CATASTROPHIC = ['(\\w+\\s?)*$', '(a+)+$', '(a|a)*$', '(a|aa)+$', '(.*a){12}$', '([a-z]+)*!x', '(a*)*b', '^(\\w+)*\\d$'];
+
+let root: string;
+let home: string;
+let conn: Connected;
+
+beforeAll(async () => {
+  root = makeRepo({ ...SAMPLE_FILES, 'data/long.txt': `${LONG_LINE}\n`, 'data/wide.txt': `${'word '.repeat(3_000)}\n` });
+  home = tempDir('sightline-home-');
+  conn = await connectStdio(['--repo', root], { SIGHTLINE_HOME: home });
+  await waitForIndex(conn.client);
+}, 60_000);
+afterAll(async () => {
+  await conn?.close();
+  removeDir(root);
+  removeDir(home);
+});
+
+describe('caller regular expressions run in linear time', () => {
+  it('answers every catastrophic pattern, and the server still answers after them', async () => {
+    for (const query of CATASTROPHIC) {
+      const answer = await call(conn.client, 'search', { query, regex: true, force: true });
+      expect(answer.status, query).toBe('ok');
+    }
+    const after = await call(conn.client, 'search', { query: 'aaa+!$', regex: true, force: true });
+    expect(after.results.map((r: { path: string }) => r.path)).toContain('data/long.txt');
+  }, 60_000);
+
+  it('keeps JavaScript semantics that matter: line by line, case-sensitive, \\u escapes', async () => {
+    const hits = await call(conn.client, 'search', { query: '^export class Session\\u004danager', regex: true, force: true });
+    expect(hits.results.map((r: { path: string }) => r.path)).toEqual(['src/auth/session.ts']);
+    const lower = await call(conn.client, 'search', { query: 'export class sessionmanager', regex: true, force: true });
+    expect(lower.results).toEqual([]);
+  });
+
+  it('refuses backreferences and lookaround with a sentence saying what to do instead', async () => {
+    for (const query of ['(a)\\1', '(?<q>a)\\k<q>']) {
+      expect(await callError(conn.client, 'search', { query, regex: true })).toMatch(/backreference.*linear-time engine.*: match the text itself/);
+    }
+    for (const query of ['foo(?=bar)', 'foo(?!bar)', '(?<=x)y', '(?<!x)y']) {
+      expect(await callError(conn.client, 'search', { query, regex: true })).toMatch(/lookaround.*cannot run: match the surrounding text/);
+    }
+    expect(await callError(conn.client, 'search', { query: 'a(b', regex: true })).toMatch(/^invalid regular expression \(RE2 syntax\): missing closing \)/);
+  });
+});
+
+describe('patterns are validated at the edge', () => {
+  it('refuses an empty exclude and an over-long scope or glob by name', async () => {
+    expect(await callError(conn.client, 'search', { query: 'session', exclude: [''] })).toMatch(/^exclude\[0\] is an empty pattern/);
+    const long = 'a'.repeat(70_000);
+    expect(await callError(conn.client, 'search', { query: 'session', scope: long })).toMatch(/^scope is 70000 characters; a pattern may have at most 1000/);
+    expect(await callError(conn.client, 'list_files', { glob: `${long}*` })).toMatch(/^glob is 70001 characters/);
+    expect(await callError(conn.client, 'locate', { query: 'SessionManager', scope: '' })).toMatch(/^scope is an empty pattern/);
+  });
+
+  it('matches a glob that backtracking would take minutes over, and refuses an unmatchable one', async () => {
+    const answer = await call(conn.client, 'search', { query: 'session', scope: '*a*a*a*a*a*a*a*a*a*b', force: true });
+    expect(answer.status).toBe('ok');
+    expect(await callError(conn.client, 'list_files', { glob: '!(foo).ts' })).toMatch(/negated extglob.*linear time/);
+    const listed = await call(conn.client, 'list_files', { glob: 'src/**/*.ts' });
+    expect(listed.files.map((f: { path: string }) => f.path)).toContain('src/auth/session.ts');
+  });
+});
