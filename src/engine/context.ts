@@ -23,7 +23,7 @@ import {
   type ReceiptBook,
 } from '../budget/index.js';
 import type { Citation, CitationProbe } from '../cite/index.js';
-import { usageError } from '../errors/index.js';
+import { checkQuery, usageError } from '../errors/index.js';
 import type { MemoryHit } from '../memory/index.js';
 import type { StoredFile } from '../store/index.js';
 import { expansionUnits } from './context-expand.js';
@@ -158,6 +158,8 @@ interface Plan {
 function validate(repo: Repo, options: ContextOptions) {
   const task = options.task?.trim() ?? '';
   const terms = (options.terms ?? []).map((t) => t.trim()).filter(Boolean);
+  checkQuery(task, 'task');
+  terms.forEach((t, i) => checkQuery(t, `terms[${i}]`));
   if (!task && terms.length === 0) throw usageError('context needs a task: a sentence saying what you are about to do');
   const top = options.top ?? repo.config.contextTop;
   if (!Number.isInteger(top) || top < 1 || top > MAX_TOP) throw usageError(`top must be a whole number from 1 to ${MAX_TOP} (got ${top})`);

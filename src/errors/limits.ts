@@ -4,6 +4,7 @@
  * argument. Each bound keeps one request's work linear and small; the list
  * and its refusals are in docs/security.md ("Limits and refusals").
  */
+import { MAX_PATH_CHARS } from '../walk/index.js';
 import { usageError } from './index.js';
 
 export const LIMITS = {
@@ -12,7 +13,7 @@ export const LIMITS = {
   /** A regular expression, a glob, a scope or an exclude pattern. */
   patternChars: 1_000,
   /** A caller-supplied path (Linux's PATH_MAX). */
-  pathChars: 4_096,
+  pathChars: MAX_PATH_CHARS,
   /** A session name: a receipt key, stored with every receipt. */
   sessionChars: 128,
 } as const;
@@ -21,6 +22,13 @@ export const LIMITS = {
 export function checkQuery(query: string, argument = 'query'): void {
   if (query.length > LIMITS.queryChars) {
     throw usageError(`${argument} is ${query.length} characters; at most ${LIMITS.queryChars} are read: shorten it to the words or the part of the issue that matter`);
+  }
+}
+
+/** Refuses a path longer than any the file system resolves. */
+export function checkPath(userPath: string): void {
+  if (userPath.length > LIMITS.pathChars) {
+    throw usageError(`the path is ${userPath.length} characters; a path may have at most ${LIMITS.pathChars}: give a path relative to the repository root`);
   }
 }
 
