@@ -71,3 +71,27 @@ describe('patterns are validated at the edge', () => {
     expect(listed.files.map((f: { path: string }) => f.path)).toContain('src/auth/session.ts');
   });
 });
+
+describe('input sizes are bounded at the edge', () => {
+  it('refuses an over-long query, task or path by name, and reads a long token under the bound', async () => {
+    const huge = 'a'.repeat(100_001);
+    expect(await callError(conn.client, 'search', { query: huge })).toMatch(/^query is 100001 characters; at most 100000 are read/);
+    expect(await callError(conn.client, 'locate', { query: huge })).toMatch(/^query is 100001 characters/);
+    expect(await callError(conn.client, 'context', { task: huge })).toMatch(/^task is 100001 characters/);
+    expect(await callError(conn.client, 'outline', { path: 'a/'.repeat(512 * 1024) })).toMatch(/^the path is 1048576 characters; a path may have at most 4096/);
+    // A 100,000-letter token is read (in linear time) and is no term: a refusal, quickly.
+    expect(await callError(conn.client, 'search', { query: 'a'.repeat(100_000) })).toMatch(/has no searchable words/);
+  }, 60_000);
+});
+
+describe('error text shows what it was given safely', () => {
+  it('cuts an echoed value to its head and replaces control characters, in every error', async () => {
+    const noWords = await callError(conn.client, 'search', { query: `${'\u001b\u0007'.repeat(20)}${'-'.repeat(90_000)}` });
+    expect(noWords).toMatch(/^the query "\ufffd{40}-+… \(90042 characters\) has no searchable words/);
+    expect(noWords.length).toBeLessThan(1_000);
+    expect(noWords).not.toMatch(/[\u0000-\u001f]/);
+    const missing = await callError(conn.client, 'outline', { path: `src/\u0007bell\r\nInjected: yes ${'x'.repeat(4_000)}.ts` });
+    expect(missing).not.toMatch(/[\u0000-\u001f]/);
+    expect(missing).toMatch(/\ufffdbell\ufffd\ufffdInjected: yes x+… \(4003 characters\)/);
+  });
+});
