@@ -162,7 +162,7 @@ function references(
 ): ResultItem[] {
   const whole = identifierWords(name).join('');
   if (!whole) return [];
-  const hits = repo.store.chunks.lexical(`"${whole}"`, REFERENCE_CANDIDATES);
+  const hits = repo.store.chunks.lexical([whole], REFERENCE_CANDIDATES);
   const chunks = repo.store.chunks.byIds(hits.map((h) => h.chunkId));
   const paths = repo.store.files.byIds([...new Set([...chunks.values()].map((c) => c.fileId))]);
   const defLines = new Set(definitions.map((d) => `${d.path}:${d.startLine}`));

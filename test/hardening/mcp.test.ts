@@ -95,3 +95,12 @@ describe('error text shows what it was given safely', () => {
     expect(missing).toMatch(/\ufffdbell\ufffd\ufffdInjected: yes x+… \(4003 characters\)/);
   });
 });
+
+describe('FTS5 syntax in caller text', () => {
+  it('locate and search answer a query with quotes instead of an internal error', async () => {
+    for (const query of ["\"'`;DROP TABLE files;--", 'a\' OR "b']) {
+      expect((await call(conn.client, 'locate', { query, force: true })).status, query).toBe('ok');
+      expect((await call(conn.client, 'search', { query, force: true })).status, query).toBe('ok');
+    }
+  });
+});
