@@ -23,7 +23,7 @@ import {
   type ReceiptBook,
 } from '../budget/index.js';
 import type { Citation, CitationProbe } from '../cite/index.js';
-import { checkQuery, usageError } from '../errors/index.js';
+import { checkQuery, checkSession, usageError } from '../errors/index.js';
 import type { MemoryHit } from '../memory/index.js';
 import type { StoredFile } from '../store/index.js';
 import { expansionUnits } from './context-expand.js';
@@ -197,6 +197,7 @@ function rankFilesFor(repo: Repo, query: string, terms: string[], scope: string 
 function receiptBook(repo: Repo, session: string | undefined, seen: string[]): ReceiptBook {
   const held = new Set(seen);
   if (!session) return { holds: (r) => held.has(r), record: () => {} };
+  checkSession(session);
   const sessions = repo.store.sessions;
   bestEffort(() => sessions.touch(session));
   return { holds: (r) => held.has(r) || sessions.holds(session, r), record: (rs) => bestEffort(() => sessions.record(session, rs)) };

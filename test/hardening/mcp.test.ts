@@ -104,3 +104,10 @@ describe('FTS5 syntax in caller text', () => {
     }
   });
 });
+
+describe('session names', () => {
+  it('context refuses a 1 MB session name instead of storing it in every receipt', async () => {
+    expect(await callError(conn.client, 'context', { task: 'hash a token', session: 's'.repeat(1_000_000) })).toMatch(/^session must be 1 to 128 letters/);
+    expect((await call(conn.client, 'context', { task: 'hash a token', session: 'task-42' })).status).toBe('ok');
+  });
+});
