@@ -15,7 +15,7 @@ let home: string;
 let conn: Connected;
 
 beforeAll(async () => {
-  root = makeRepo({ ...SAMPLE_FILES, 'data/long.txt': `${LONG_LINE}\n`, 'data/wide.txt': `${'word '.repeat(3_000)}\n` });
+  root = makeRepo({ ...SAMPLE_FILES, 'data/long.txt': `${LONG_LINE}\n`, 'data/wide.txt': `${'word '.repeat(3_000)}\n`, 'data/lines.txt': `${'alpha '.repeat(3_000)}\nshort\n${'beta '.repeat(3_000)}\n` });
   home = tempDir('sightline-home-');
   conn = await connectStdio(['--repo', root], { SIGHTLINE_HOME: home });
   await waitForIndex(conn.client);
@@ -109,5 +109,25 @@ describe('session names', () => {
   it('context refuses a 1 MB session name instead of storing it in every receipt', async () => {
     expect(await callError(conn.client, 'context', { task: 'hash a token', session: 's'.repeat(1_000_000) })).toMatch(/^session must be 1 to 128 letters/);
     expect((await call(conn.client, 'context', { task: 'hash a token', session: 'task-42' })).status).toBe('ok');
+  });
+});
+
+describe('read pagination', () => {
+  it('splits a line longer than the budget and always advances', async () => {
+    const pages: Record<string, any>[] = [];
+    for (let target: string | undefined = 'data/lines.txt:1-3'; target; ) {
+      const page = await call(conn.client, 'read', { target, max_tokens: 200, force: true, expand: false });
+      pages.push(page);
+      expect(page.content.length, JSON.stringify(page).slice(0, 200)).toBeGreaterThan(0);
+      expect(page.end_line).toBeGreaterThanOrEqual(page.start_line);
+      if (page.next_start_line !== undefined) expect(page.next_start_line).toBeGreaterThan(page.end_line);
+      target = page.next_start_line ? `data/lines.txt:${page.next_start_line}-3` : undefined;
+      expect(pages.length).toBeLessThan(5);
+    }
+    expect(pages.map((p) => [p.start_line, p.end_line, p.truncated])).toEqual([[1, 1, true], [2, 2, true], [3, 3, true]]);
+    expect(pages[0]!.line_cut).toMatchObject({ line: 1, total_chars: 18_000 });
+    expect(pages[0]!.content).toMatch(/^(alpha )+/);
+    expect(pages[1]!.content).toBe('short');
+    expect(pages[2]!.line_cut.line).toBe(3);
   });
 });
