@@ -14,6 +14,13 @@
  * (keywords, indentation, operators, identifiers) so heavily that a per-piece
  * cache answers ~95 % of them and halves the cost of counting at index time.
  * Text is counted as text: `<|endoftext|>` in a file is not a special token.
+ *
+ * The merge loop is quadratic in a piece's length, and one piece can be a
+ * whole file (a FASTA sequence, a run of one letter: 100 KB took 7 s), so a
+ * piece over MAX_PIECE_BYTES is counted in chunks of that many bytes, each
+ * merged on its own: linear time. Only such pieces (never ordinary words,
+ * numbers or indentation) may then count differently from exact BPE, by at
+ * most one token per chunk boundary.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -21,6 +28,12 @@ import path from 'node:path';
 
 /** Cleared when full: cheaper than an LRU's bookkeeping, and refills in a few files. */
 const PIECE_CACHE_ENTRIES = 50_000;
+
+/** Longer pieces are merged in chunks of this many bytes (see above). */
+export const MAX_PIECE_BYTES = 512;
+
+/** Marks a chunk's cache key: not a latin1 char, so a chunk's bytes never share a key with a piece. */
+const CHUNK_KEY = '\u0100';
 
 /** ASCII text is its own UTF-8 bytes, one per char. */
 const ASCII = /^[\x00-\x7f]*$/;
@@ -56,6 +69,11 @@ function load(): void {
  */
 function pieceTokens(bytes: string, table: Map<string, number>): number {
   if (bytes.length <= 1 || table.has(bytes)) return 1;
+  if (bytes.length > MAX_PIECE_BYTES) {
+    let n = 0;
+    for (let at = 0; at < bytes.length; at += MAX_PIECE_BYTES) n += cached(CHUNK_KEY + bytes.slice(at, at + MAX_PIECE_BYTES), (k) => pieceTokens(k.slice(1), table));
+    return n;
+  }
   // starts[i]: where part i begins; rank[i]: the rank of part i joined with part i + 1.
   const starts: number[] = [];
   const rank: number[] = [];
@@ -82,13 +100,20 @@ export function countTokens(text: string): number {
   let n = 0;
   for (let m = pieces.exec(text); m !== null; m = pieces.exec(text)) {
     const piece = m[0];
-    let count = pieceCounts.get(piece);
-    if (count === undefined) {
-      count = pieceTokens(ASCII.test(piece) ? piece : Buffer.from(piece, 'utf8').toString('latin1'), table);
-      if (pieceCounts.size >= PIECE_CACHE_ENTRIES) pieceCounts.clear();
-      pieceCounts.set(piece, count);
-    }
-    n += count;
+    const bytes = (p: string) => (ASCII.test(p) ? p : Buffer.from(p, 'utf8').toString('latin1'));
+    // An over-long piece is not kept whole (its chunks are): the cache holds short keys only.
+    n += piece.length > MAX_PIECE_BYTES ? pieceTokens(bytes(piece), table) : cached(piece, (p) => pieceTokens(bytes(p), table));
+  }
+  return n;
+}
+
+/** A count from the per-piece cache, computed on a miss. */
+function cached(key: string, count: (key: string) => number): number {
+  let n = pieceCounts.get(key);
+  if (n === undefined) {
+    n = count(key);
+    if (pieceCounts.size >= PIECE_CACHE_ENTRIES) pieceCounts.clear();
+    pieceCounts.set(key, n);
   }
   return n;
 }

@@ -87,7 +87,7 @@ export function buildProgram(): Command {
       .option('--scope <dir-or-glob>', 'only under this directory or glob')
       .option('--exclude <glob>', 'drop results under these globs (repeatable)', collect)
       .option('--kind <kind>', 'only these file kinds: code, test, doc, config, generated (repeatable)', collect)
-      .option('--regex', 'treat the query as a regular expression, matched line by line')
+      .option('--regex', 'treat the query as a regular expression (RE2 syntax: no backreferences or lookaround), matched line by line')
       .option('--force', 'answer even a very broad query instead of asking to refine it (still trimmed to --max-tokens)')
       .addOption(maxTokensOption('the results'))
       .option('--expand', 'also show the chunks around each result: neighbours, class or module siblings, imported definitions')

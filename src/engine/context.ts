@@ -23,7 +23,7 @@ import {
   type ReceiptBook,
 } from '../budget/index.js';
 import type { Citation, CitationProbe } from '../cite/index.js';
-import { usageError } from '../errors/index.js';
+import { checkQuery, checkSession, usageError } from '../errors/index.js';
 import type { MemoryHit } from '../memory/index.js';
 import type { StoredFile } from '../store/index.js';
 import { expansionUnits } from './context-expand.js';
@@ -158,6 +158,8 @@ interface Plan {
 function validate(repo: Repo, options: ContextOptions) {
   const task = options.task?.trim() ?? '';
   const terms = (options.terms ?? []).map((t) => t.trim()).filter(Boolean);
+  checkQuery(task, 'task');
+  terms.forEach((t, i) => checkQuery(t, `terms[${i}]`));
   if (!task && terms.length === 0) throw usageError('context needs a task: a sentence saying what you are about to do');
   const top = options.top ?? repo.config.contextTop;
   if (!Number.isInteger(top) || top < 1 || top > MAX_TOP) throw usageError(`top must be a whole number from 1 to ${MAX_TOP} (got ${top})`);
@@ -195,6 +197,7 @@ function rankFilesFor(repo: Repo, query: string, terms: string[], scope: string 
 function receiptBook(repo: Repo, session: string | undefined, seen: string[]): ReceiptBook {
   const held = new Set(seen);
   if (!session) return { holds: (r) => held.has(r), record: () => {} };
+  checkSession(session);
   const sessions = repo.store.sessions;
   bestEffort(() => sessions.touch(session));
   return { holds: (r) => held.has(r) || sessions.holds(session, r), record: (rs) => bestEffort(() => sessions.record(session, rs)) };

@@ -5,7 +5,7 @@
  * `refine` answer with its distribution instead of a flood.
  */
 import { prefixWithin, scopeSuggestions, trimBudget, type RefineEnvelope, type Suggestion } from '../budget/index.js';
-import { SightlineError, usageError } from '../errors/index.js';
+import { checkQuery, SightlineError, usageError } from '../errors/index.js';
 import { confidenceRank, GraphQuery, overview, type GraphHit, type Hop, type Overview, type Walk } from '../graph/index.js';
 import { pathFilter } from '../search/index.js';
 import type { StoredFile, StoredSymbol } from '../store/index.js';
@@ -266,6 +266,8 @@ export function explore(repo: Repo, options: ExploreOptions): ExploreEnvelope | 
   if (!Number.isInteger(max) || max < 1) throw usageError(`max_results must be a positive integer (got ${max})`);
   const question = options.question?.trim() ?? '';
   const anchorText = options.anchor?.trim();
+  checkQuery(question, 'question');
+  if (anchorText) checkQuery(anchorText, 'anchor');
   if (requested === 'overview') return overviewOf(repo, options.scope?.trim() || anchorText || '');
   const anchor = anchorText ? resolveAnchor(repo, anchorText) : question ? anchorFromQuestion(repo, question) : null;
 

@@ -19,7 +19,7 @@ import {
   type Suggestion,
 } from '../budget/index.js';
 import { CitationProbe, type Citation } from '../cite/index.js';
-import { usageError } from '../errors/index.js';
+import { checkSession, usageError } from '../errors/index.js';
 import type { Repo } from './repo.js';
 
 export interface GateOptions {
@@ -64,6 +64,7 @@ export function bestEffort(write: () => void): void {
 /** The session's run of refusals, kept in the index so a CLI --session carries it across processes. */
 export function refusalLedger(repo: Repo, session: string | undefined): RefusalLedger {
   if (!session) return memoryLedger(false);
+  checkSession(session);
   const sessions = repo.store.sessions;
   return {
     count: () => {

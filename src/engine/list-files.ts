@@ -3,9 +3,9 @@
  * time. A page ends at max_results or the token budget; `next_cursor` continues after its last
  * path, so files added or removed between calls neither repeat nor shift the pages.
  */
-import picomatch from 'picomatch';
 import { fitLists, type FitFields } from '../budget/index.js';
 import { usageError } from '../errors/index.js';
+import { callerGlob } from '../search/index.js';
 import { listingBudget } from './gated.js';
 import type { Repo } from './repo.js';
 
@@ -72,7 +72,7 @@ export function listFiles(repo: Repo, options: ListFilesOptions = {}): ListFiles
   const { budget } = listingBudget(repo, options.maxTokens);
   const filters = { glob: options.glob ?? null, language: options.language?.toLowerCase() ?? null };
   const after = options.cursor === undefined ? null : decodeCursor(options.cursor, filters);
-  const matches = filters.glob ? picomatch(filters.glob, { dot: true }) : () => true;
+  const matches = filters.glob !== null ? callerGlob(filters.glob, 'glob') : () => true;
   const files = repo.store.files
     .list()
     .filter((f) => matches(f.path) && (!filters.language || f.language === filters.language))

@@ -6,7 +6,7 @@
  */
 import { scopeSuggestions, type RefineEnvelope } from '../budget/index.js';
 import type { Citation } from '../cite/index.js';
-import { usageError } from '../errors/index.js';
+import { checkQuery, usageError } from '../errors/index.js';
 import { identifierWords, pathFilter } from '../search/index.js';
 import type { StoredSymbol } from '../store/index.js';
 import { round, type ResultItem } from './envelope.js';
@@ -53,6 +53,7 @@ function escapeRegex(s: string): string {
 
 export function locate(repo: Repo, options: LocateOptions): LocateEnvelope {
   const query = options.query?.trim() ?? '';
+  checkQuery(query);
   if (!/[\p{L}\p{N}_$]/u.test(query)) throw usageError('locate needs a symbol name, e.g. "UserService" or "Config.load"');
   const kind = options.kind ?? 'any';
   if (!['definition', 'reference', 'any'].includes(kind)) throw usageError(`kind must be definition, reference or any (got ${kind})`);
@@ -161,7 +162,7 @@ function references(
 ): ResultItem[] {
   const whole = identifierWords(name).join('');
   if (!whole) return [];
-  const hits = repo.store.chunks.lexical(`"${whole}"`, REFERENCE_CANDIDATES);
+  const hits = repo.store.chunks.lexical([whole], REFERENCE_CANDIDATES);
   const chunks = repo.store.chunks.byIds(hits.map((h) => h.chunkId));
   const paths = repo.store.files.byIds([...new Set([...chunks.values()].map((c) => c.fileId))]);
   const defLines = new Set(definitions.map((d) => `${d.path}:${d.startLine}`));

@@ -33,6 +33,8 @@ export interface ReadEnvelope extends Citation {
   truncated: boolean;
   /** Where to continue when the text was cut to fit max_tokens. */
   next_start_line?: number;
+  /** When the first line alone is over max_tokens: only its head is shown, and the read moves on past it. */
+  line_cut?: { line: number; shown_chars: number; total_chars: number };
   /** Other definitions of the same name, when the target was an ambiguous symbol. */
   alternatives?: { path: string; start_line: number; symbol: string | null }[];
   /** Why this read passed although the gate would have refused it. */
@@ -146,7 +148,17 @@ function answer(repo: Repo, s: ResolvedSpan, budget: number, options: GateOption
     out.pop();
     tokens = jsonTokens(out.join('\n'));
   }
-  const truncated = s.start + out.length <= s.end;
+  // A first line over the whole budget: its head, so a page is never empty and the next one always moves on.
+  let lineCut: ReadEnvelope['line_cut'];
+  if (out.length === 0 && s.start <= s.end) {
+    const line = s.lines[s.start - 1]!;
+    const head = headThatFits(line, budget);
+    out.push(head);
+    tokens = jsonTokens(head);
+    lineCut = { line: s.start, shown_chars: head.length, total_chars: line.length };
+  }
+  const more = s.start + out.length <= s.end;
+  const truncated = more || lineCut !== undefined;
   const probe = options.probe ?? citationProbe(repo);
   return {
     status: 'ok',
@@ -158,11 +170,25 @@ function answer(repo: Repo, s: ResolvedSpan, budget: number, options: GateOption
     content: out.join('\n'),
     tokens,
     truncated,
-    ...(truncated ? { next_start_line: s.start + out.length } : {}),
+    ...(more ? { next_start_line: s.start + out.length } : {}),
+    ...(lineCut ? { line_cut: lineCut } : {}),
     ...(s.alternatives ? { alternatives: s.alternatives } : {}),
     ...probe.check(s.path),
     ...(note ? { gate_note: note } : {}),
   };
+}
+
+/** The longest head of `line` whose JSON string fits `budget` tokens (a binary search: counting is linear). */
+function headThatFits(line: string, budget: number): string {
+  let lo = 0;
+  let hi = line.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (jsonTokens(line.slice(0, mid)) <= budget) lo = mid;
+    else hi = mid - 1;
+  }
+  // Never half a surrogate pair.
+  return /[\uD800-\uDBFF]$/.test(line.slice(0, lo)) ? line.slice(0, lo - 1) : line.slice(0, lo);
 }
 
 /** The text of a target, cut to max_tokens (never above the absolute ceiling). */

@@ -1,5 +1,6 @@
 /** `search`: ranked chunks (or distinct files) for a keyword query or a regular expression. */
-import { usageError } from '../errors/index.js';
+import { RE2JS } from 're2js';
+import { checkPattern, checkQuery, usageError } from '../errors/index.js';
 import { cachedAnswer, hybridChunks, hybridFiles, pathFilter, searchTerms, type SearchMode } from '../search/index.js';
 
 export type { SearchMode };
@@ -13,7 +14,7 @@ export interface SearchOptions {
   exclude?: string[];
   /** File kinds to keep: code, test, doc, config, generated. */
   kind?: string[];
-  /** Treat the query as a JavaScript regular expression matched line by line. */
+  /** Treat the query as a regular expression (RE2 syntax, JavaScript escapes; no backreferences or lookaround), matched line by line. */
   regex?: boolean;
   /** How many results (default 10). */
   k?: number;
@@ -62,6 +63,7 @@ const textOf = (c: ChunkText): ChunkText => ({ breadcrumb: c.breadcrumb, text: c
 function searchUncached(repo: Repo, options: SearchOptions): SearchHits {
   const query = options.query?.trim() ?? '';
   if (!query) throw usageError('the query is empty: pass the words, identifier or pattern to look for');
+  checkQuery(query);
   const k = validK(options.k);
   const accept = pathFilter({ scope: options.scope, exclude: options.exclude });
   if (options.regex) return { envelope: regexSearch(repo, query, k, accept, options.kind), texts: [] };
@@ -101,11 +103,53 @@ function searchUncached(repo: Repo, options: SearchOptions): SearchHits {
   return { envelope: { status: 'ok', mode, retrieval_phase: phase, query, total: items.length, results: items }, texts };
 }
 
-function compileRegex(pattern: string): RegExp {
+/**
+ * What RE2 cannot run in linear time, found before compiling so the refusal
+ * can say which construct and what to do instead; and JavaScript's `\uXXXX`
+ * escapes rewritten to RE2's `\x{XXXX}`, so a pattern reads as it would in JS.
+ */
+function toRe2Syntax(pattern: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\') {
+      const next = pattern[i + 1] ?? '';
+      if (!inClass && (/[1-9]/.test(next) || (next === 'k' && pattern[i + 2] === '<'))) {
+        throw regexRefusal('a backreference', 'match the text itself, or search the name with locate');
+      }
+      const unicode = next === 'u' ? /^u(?:\{([0-9A-Fa-f]{1,6})\}|([0-9A-Fa-f]{4}))/.exec(pattern.slice(i + 1, i + 10)) : null;
+      if (unicode) {
+        out += `\\x{${unicode[1] ?? unicode[2]}}`;
+        i += unicode[0].length;
+        continue;
+      }
+      out += c + next;
+      i++;
+      continue;
+    }
+    if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(' && pattern[i + 1] === '?' && /^(?:[=!]|<[=!])/.test(pattern.slice(i + 2, i + 4))) {
+      throw regexRefusal('lookaround ((?=, (?!, (?<=, (?<!)', 'match the surrounding text as part of the pattern, or filter with scope and exclude');
+    }
+    out += c;
+  }
+  return out;
+}
+
+function regexRefusal(construct: string, instead: string) {
+  return usageError(`the regular expression uses ${construct}, which the linear-time engine (RE2 syntax) cannot run: ${instead}`);
+}
+
+/** Caller patterns run on RE2 (re2js): time linear in the text, whatever the pattern, so one request cannot stall the server. */
+function compileRegex(pattern: string): { test(line: string): boolean } {
+  checkPattern(pattern, 'the regular expression');
+  const source = toRe2Syntax(pattern);
   try {
-    return new RegExp(pattern);
+    return RE2JS.compile(source);
   } catch (err) {
-    throw usageError(`invalid regular expression: ${(err as Error).message}`);
+    throw usageError(`invalid regular expression (RE2 syntax): ${(err as Error).message.replace(/^error parsing regexp: /, '')}`);
   }
 }
 

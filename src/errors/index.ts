@@ -38,9 +38,31 @@ export function usageError(message: string): SightlineError {
   return new SightlineError('usage', message);
 }
 
-/** A one-line message for any thrown value, never a stack trace. */
+/**
+ * A one-line message for any thrown value, never a stack trace. Messages
+ * quote what the caller sent (a path, a query, a pattern), so this is the one
+ * place that makes them safe to show: control characters replaced, each
+ * over-long run cut to its head, and the whole kept short with its tail
+ * (where the advice is).
+ */
 export function describeError(err: unknown): string {
-  if (err instanceof SightlineError) return err.message;
-  if (err instanceof Error) return `internal error: ${err.message}`;
-  return `internal error: ${String(err)}`;
+  const raw = err instanceof SightlineError ? err.message : `internal error: ${err instanceof Error ? err.message : String(err)}`;
+  return shownMessage(raw);
 }
+
+/** Longest run of non-space characters shown whole; a longer one keeps its head and says how long it was. */
+const MAX_RUN = 160;
+/** Longest message; a longer one keeps its head and its tail. */
+const MAX_MESSAGE = 1_000;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const LONG_RUN = new RegExp(`\\S{${MAX_RUN + 1},}`, 'g');
+
+export function shownMessage(message: string): string {
+  const runs = message
+    .replace(CONTROL, '\ufffd')
+    .replace(LONG_RUN, (run) => `${run.slice(0, MAX_RUN)}… (${run.length} characters)`);
+  return runs.length <= MAX_MESSAGE ? runs : `${runs.slice(0, MAX_MESSAGE * 0.6)} … ${runs.slice(-MAX_MESSAGE * 0.3)}`;
+}
+
+export { LIMITS, checkPath, checkPattern, checkQuery, checkSession } from './limits.js';

@@ -141,20 +141,47 @@ export async function withIndexLock<T>(store: Store, options: JobOptions, body: 
     renew();
     lease.check();
   });
-  // A signal handler that calls process.exit mid-pass still leaves an honest record and a free lock.
+  // Every orderly end mid-pass leaves an honest record and a free lock: process.exit (a signal
+  // handler's), the store closed under the pass (a server shutting down), or SIGINT / SIGTERM
+  // with no handler of their own (`sightline index` stopped at the terminal), which would
+  // otherwise end the process without an exit event.
+  let released = false;
   const onExit = () => {
+    if (released) return;
+    released = true;
     quietly(() => lease.onExit?.());
     quietly(() => jobs.release(me.owner));
   };
   process.on('exit', onExit);
+  const offClose = store.onClose(onExit);
+  const offSignals = releaseOnDefaultSignals(onExit);
   try {
     return await body(lease);
   } finally {
     clearInterval(heartbeat);
     store.setWriteGuard(null);
     process.off('exit', onExit);
+    offClose();
+    offSignals();
     quietly(() => jobs.release(me.owner));
   }
+}
+
+/**
+ * For each of SIGINT and SIGTERM that nothing else handles: runs `release`,
+ * then raises the signal again with the handler gone, so the process still
+ * ends as the signal says (a handler of the caller's own keeps its say).
+ */
+function releaseOnDefaultSignals(release: () => void): () => void {
+  const installed = (['SIGINT', 'SIGTERM'] as const).filter((sig) => process.listenerCount(sig) === 0);
+  const handler = (sig: NodeJS.Signals) => {
+    release();
+    off();
+    process.kill(process.pid, sig);
+  };
+  const off = () => installed.forEach((sig) => process.off(sig, handler));
+  installed.forEach((sig) => process.once(sig, handler));
+  return off;
 }
 
 /**

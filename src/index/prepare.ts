@@ -14,7 +14,7 @@ export type Prepared =
   | { kind: 'version'; version: FileVersion }
   /** Same bytes as the stored version (only touched): nothing to rewrite. */
   | { kind: 'same'; size: number; indexedAtMs: number }
-  | { kind: 'skip'; reason: 'binary' | 'unreadable' | 'vanished' | 'too_large'; detail: string; checkedAtMs: number };
+  | { kind: 'skip'; reason: 'binary' | 'unreadable' | 'vanished' | 'too_large' | 'too_slow'; detail: string; checkedAtMs: number };
 
 export interface PrepareInput {
   path: string;
@@ -25,7 +25,18 @@ export interface PrepareInput {
   storedDigest?: string;
   /** Extract references for the code graph (default true). */
   references?: boolean;
+  /** Wall-clock budget for this file (default PREPARE_BUDGET_MS). */
+  budgetMs?: number;
 }
+
+/**
+ * One file may take this long to parse and count; past it the file is
+ * skipped as `too_slow` (recorded, so an unchanged file is not retried on
+ * every pass) and the pass goes on. Every step is linear, so only a
+ * pathological file reaches it; the budget is what keeps one such file from
+ * holding a pass at "parsing 0/N" for good.
+ */
+export const PREPARE_BUDGET_MS = 10_000;
 
 
 export async function prepareFile(input: PrepareInput): Promise<Prepared> {
@@ -37,20 +48,23 @@ export async function prepareFile(input: PrepareInput): Promise<Prepared> {
   if (input.storedDigest === source.digest) {
     return { kind: 'same', size: source.bytes, indexedAtMs };
   }
+  const deadline = indexedAtMs + (input.budgetMs ?? PREPARE_BUDGET_MS);
+  const tooSlow = (): Prepared => ({
+    kind: 'skip',
+    reason: 'too_slow',
+    detail: `took over ${input.budgetMs ?? PREPARE_BUDGET_MS} ms to parse and count`,
+    checkedAtMs: indexedAtMs,
+  });
   const parsed = await parseFile(input.path, source.text, { references: input.references });
   const filePathTerms = pathTerms(input.path);
-  const chunks = parsed.chunks.map((c, ord) => ({
-    chunk: {
-      ord,
-      startLine: c.startLine,
-      endLine: c.endLine,
-      breadcrumb: c.breadcrumb,
-      symbol: c.symbol,
-      text: c.text,
-      tokens: countTokens(c.text),
-    },
-    terms: chunkTerms(input.path, c.breadcrumb, c.text, filePathTerms),
-  }));
+  const chunks: FileVersion['chunks'] = [];
+  for (const [ord, c] of parsed.chunks.entries()) {
+    if (Date.now() > deadline) return tooSlow(); // checked per chunk: the rest is not counted
+    chunks.push({
+      chunk: { ord, startLine: c.startLine, endLine: c.endLine, breadcrumb: c.breadcrumb, symbol: c.symbol, text: c.text, tokens: countTokens(c.text) },
+      terms: chunkTerms(input.path, c.breadcrumb, c.text, filePathTerms),
+    });
+  }
   const lineCount = source.text.length === 0 ? 0 : source.text.split('\n').length;
   return {
     kind: 'version',

@@ -1,5 +1,6 @@
 /** Result filters shared by every query: scope (path prefix or glob), exclude globs, file kind. */
-import picomatch from 'picomatch';
+import { checkPattern, usageError } from '../errors/index.js';
+import { GlobError, globTester } from '../walk/index.js';
 
 export interface PathFilterOptions {
   /** A directory prefix (`src/auth`) or a glob (`src/**\/*.ts`). */
@@ -11,14 +12,26 @@ function isGlob(s: string): boolean {
   return /[*?[\]{}!]/.test(s);
 }
 
+/** A caller's glob as a linear-time predicate; an empty, over-long or unmatchable one is refused, naming the argument. */
+export function callerGlob(glob: string, argument: string): (path: string) => boolean {
+  checkPattern(glob, argument);
+  try {
+    return globTester(glob);
+  } catch (err) {
+    if (err instanceof GlobError) throw usageError(`${argument}: ${err.message}`);
+    throw err;
+  }
+}
+
 /** Returns a predicate over repo-relative POSIX paths. */
 export function pathFilter(options: PathFilterOptions): (path: string) => boolean {
+  if (options.scope !== undefined) checkPattern(options.scope, 'scope');
   const scope = options.scope?.trim().replace(/^\.\/+/, '').replace(/\/+$/, '');
   const inScope = !scope || scope === '.'
     ? () => true
     : isGlob(scope)
-      ? picomatch(scope, { dot: true })
+      ? callerGlob(scope, 'scope')
       : (p: string) => p === scope || p.startsWith(scope + '/');
-  const excluded = options.exclude?.length ? picomatch(options.exclude, { dot: true }) : () => false;
-  return (p) => inScope(p) && !excluded(p);
+  const excludes = (options.exclude ?? []).map((g, i) => callerGlob(g, `exclude[${i}]`));
+  return (p) => inScope(p) && !excludes.some((excluded) => excluded(p));
 }

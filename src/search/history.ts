@@ -23,8 +23,8 @@ export interface HistoryCredit {
 export function historyCredit(store: Store, terms: WeightedTerm[]): Map<string, HistoryCredit> {
   const out = new Map<string, HistoryCredit>();
   if (terms.length === 0) return out;
-  const { expression, scale } = weightedMatch(terms);
-  const hits = store.history.lexical(expression, TOP_COMMITS);
+  const { phrases, scale } = weightedMatch(terms);
+  const hits = store.history.lexical(phrases, TOP_COMMITS);
   if (hits.length === 0) return out;
   const touched = store.history.filesOf(hits.map((h) => h.commitId));
   for (const hit of hits) {

@@ -3,7 +3,7 @@ export { chunkTerms, forEachTerm, identifierWords, indexText, pathTerms, queryTe
 export { searchTerms } from './lexical.js';
 export { readQuery, type ReadQuery, type WeightedTerm } from './query.js';
 export { fileRole, type FileRole } from './roles.js';
-export { pathFilter, type PathFilterOptions } from './filters.js';
+export { callerGlob, pathFilter, type PathFilterOptions } from './filters.js';
 export { candidateFiles, fileSignals, rankChunks, rankFiles, type FileSignals, type Nearness, type NearnessOf, type RankedChunk, type RankedFile, type RankOptions } from './rank.js';
 export { byFusedScore, FUSION_WEIGHTS, fuse, fusedScore, signalMaxima, type FusionWeights, type SignalValues } from './weigh.js';
 export { feedbackNearness, hybridChunks, hybridFiles, type HybridAnswer, type SearchMode } from './hybrid.js';

@@ -15,9 +15,9 @@ export function searchTerms(query: string): string[] {
   return readSearchQuery(query).terms.map((t) => t.term);
 }
 
-/** An FTS5 query, and what its bm25() scores must be multiplied by to be those of the weighted terms. */
+/** The phrases of an FTS5 query (the store quotes them), and what its bm25() scores must be multiplied by to be those of the weighted terms. */
 export interface WeightedMatch {
-  expression: string;
+  phrases: string[];
   scale: number;
 }
 
@@ -26,8 +26,8 @@ function gcd(a: number, b: number): number {
 }
 
 /**
- * An FTS5 MATCH expression that ORs the terms, each quoted so no term is read
- * as an operator. FTS5's bm25() sums over the query's phrases, so a term
+ * The phrases of an FTS5 query that ORs the terms (the store quotes each, so
+ * no term is read as an operator). FTS5's bm25() sums over the query's phrases, so a term
  * repeated n times counts n times: that is how a term's weight reaches it.
  * Every phrase costs a pass over its term's postings, so the weights' common
  * factor is taken out and given back as `scale` (bm25 is a sum: exact). A
@@ -38,10 +38,9 @@ export function weightedMatch(terms: readonly WeightedTerm[]): WeightedMatch {
   const common = counts.reduce(gcd, 0) || 1;
   const phrases: string[] = [];
   terms.forEach(({ term }, i) => {
-    const quoted = `"${term.replace(/"/g, '""')}"`;
-    for (let n = 0; n < counts[i]! / common; n++) phrases.push(quoted);
+    for (let n = 0; n < counts[i]! / common; n++) phrases.push(term);
   });
-  return { expression: phrases.join(' OR '), scale: common / HALVES };
+  return { phrases, scale: common / HALVES };
 }
 
 /** Query weights are whole or half numbers (query.ts): counted in halves, they are whole. */
@@ -49,8 +48,8 @@ const HALVES = 2;
 
 export function lexicalSearch(store: Store, terms: WeightedTerm[], limit: number): LexicalHit[] {
   if (terms.length === 0) return [];
-  const { expression, scale } = weightedMatch(terms);
-  const hits = store.chunks.lexical(expression, limit);
+  const { phrases, scale } = weightedMatch(terms);
+  const hits = store.chunks.lexical(phrases, limit);
   if (scale !== 1) for (const h of hits) h.score *= scale;
   return hits;
 }

@@ -8,7 +8,7 @@
  * box query ("parse config file", "getUserName") reads as one title line.
  */
 import { STOPWORDS } from './stopwords.js';
-import { forEachTerm, identifierWords } from './terms.js';
+import { forEachTerm, identifierWords, MAX_TERM_LENGTH } from './terms.js';
 
 export interface WeightedTerm {
   term: string;
@@ -52,27 +52,32 @@ const ISSUE_WORDS = new Set(
   uses using version versions want wanted way well without work worked working works would wrong yes yet`.split(/\s+/),
 );
 
+/*
+ * Every pattern below must stay linear in the text: a match may start only
+ * where a token starts (a lookbehind on the token's own characters), and no
+ * quantifier may rescan what another already gave back. Without that, one
+ * 20,000-letter word took 1.5 s here and 100 KB took 30 s.
+ */
 const FENCE = /^ {0,3}(`{3,}|~{3,})[^\n]*\n([\s\S]*?)(?:^ {0,3}\1[^\n]*$|(?![\s\S]))/gm;
-const HTML_COMMENT = /<!--[\s\S]*?-->/g;
 const URL = /\b(?:https?|ftp):\/\/[^\s<>()\]"'`]+/g;
 /** A file inside a repository on a code host: `…/blob/<ref>/<path>` names a path. */
 const HOSTED_PATH = /\/(?:blob|tree|raw)\/[^/\s]+\/([^\s#?]+)/;
 const HEADING = /^ {0,3}#{1,6}\s.*$/gm;
 /** A line that is only a bold or italic label: `**Describe the bug**`. */
-const LABEL_LINE = /^\s*(\*\*|__)[^*_\n]{1,80}\1:?\s*$/gm;
+const LABEL_LINE = /^[^\S\n]*(\*\*|__)[^*_\n]{1,80}\1:?[^\S\n]*$/gm;
 const CODE_SPAN = /`([^`\n]+)`/g;
 const FLAG = /(?<![\w-])--?[A-Za-z][\w-]*(?:=\S+)?/g;
 /** Identifier-shaped tokens: snake_case, camelCase, qualified (a.b, a::b, a#b), or called (name()). */
 const CODE_TOKEN =
-  /[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)+(?:\(\))?|[A-Za-z_$][\w$]*\(\)?|\b[a-z$][\w$]*[A-Z_][\w$]*|\b[A-Z][a-z0-9$]+[A-Z][\w$]*|\b_\w+/g;
+  /(?<![\w$])(?:[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)+(?:\(\))?|[A-Za-z_$][\w$]*\(\)?|\b[a-z$][\w$]*[A-Z_][\w$]*|\b[A-Z][a-z0-9$]+[A-Z][\w$]*|\b_\w+)/g;
 /** A path or a file name with an extension: src/foo/bar.rs, bar.py, ./lib/x.js. */
-const PATH = /(?<![\w/.-])(?:[\w@.+-]+\/)*[\w@+-][\w@.+-]*\.[A-Za-z][A-Za-z0-9]{0,9}(?![\w/])/g;
+const PATH = /(?<![\w@.+/-])(?:[\w@.+-]+\/)*[\w@+-][\w@.+-]*\.[A-Za-z][A-Za-z0-9]{0,9}(?![\w/])/g;
 /** Stack-trace frames of the common runtimes; each captures a path and maybe a function. */
 const FRAMES: { re: RegExp; path: number; fn?: number }[] = [
   { re: /File "([^"]+)", line \d+(?:, in ([\w<>$]+))?/g, path: 1, fn: 2 }, // Python
   { re: /\bat ([\w$.<>]+)\(([\w$.-]+\.\w+):\d+\)/g, path: 2, fn: 1 }, // Java, Kotlin
   { re: /\bat (?:(?:async )?([\w$.<>]+) )?\(?((?:[A-Za-z]:)?[^\s():]+\.[cm]?[jt]sx?):\d+(?::\d+)?\)?/g, path: 2, fn: 1 }, // Node
-  { re: /((?:[A-Za-z]:)?[\w@.+/\\-]+\.(?:go|rs|c|cc|cpp|h|hpp|rb|php|cs|swift|kt|scala|zig|ex|exs)):\d+/g, path: 1 }, // Go, Rust, C and more
+  { re: /(?<![\w@.+/\\-])((?:[A-Za-z]:)?[\w@.+/\\-]+\.(?:go|rs|c|cc|cpp|h|hpp|rb|php|cs|swift|kt|scala|zig|ex|exs)):\d+/g, path: 1 }, // Go, Rust, C and more
 ];
 
 /**
@@ -105,7 +110,7 @@ class TermBag {
 
   /** `max-count`, `ignore-paths`: also the joined spelling code uses (max_count, ignorePaths → maxcount, ignorepaths). */
   addHyphenated(text: string, weight: number): void {
-    for (const compound of text.match(/[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+/g) ?? []) {
+    for (const compound of text.match(/(?<![A-Za-z0-9])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+/g) ?? []) {
       const joined = compound.split('-').flatMap((p) => identifierWords(p)).join('');
       if (keep(joined)) this.put(joined, weight);
     }
@@ -152,11 +157,32 @@ function keep(term: string): boolean {
 
 /** A mentioned path, trimmed of decoration: `./src/x.ts`, `/src/x.ts` → `src/x.ts`, Go module versions dropped. */
 function cleanPath(raw: string): string {
-  return raw
-    .replace(/\\/g, '/')
-    .replace(/^.*@v?\d[^/]*\//, '') // go/pkg/mod/github.com/org/repo@v1.2.3/core/x.go → core/x.go
-    .replace(/^(?:\.{0,2}\/)+/, '')
-    .replace(/[.,:;)]+$/, '');
+  const p = withoutModuleVersion(raw.replace(/\\/g, '/')).replace(/^(?:\.{0,2}\/)+/, '');
+  let end = p.length;
+  while (end > 0 && '.,:;)'.includes(p[end - 1]!)) end--;
+  return p.slice(0, end);
+}
+
+/** go/pkg/mod/github.com/org/repo@v1.2.3/core/x.go → core/x.go: past the last `@v1…/` (a scan, where `^.*@` backtracks per `@`). */
+function withoutModuleVersion(p: string): string {
+  const lastSlash = p.lastIndexOf('/');
+  for (let at = p.lastIndexOf('@', lastSlash); at >= 0 && lastSlash > 0; at = at > 0 ? p.lastIndexOf('@', at - 1) : -1) {
+    if (/^v?\d/.test(p.slice(at + 1, at + 3))) return p.slice(p.indexOf('/', at) + 1);
+  }
+  return p;
+}
+
+/** HTML comments dropped, an unclosed one kept (a scan: a lazy regex rescans the rest per unclosed `<!--`). */
+function withoutComments(text: string): string {
+  let out = '';
+  let at = 0;
+  for (let open = text.indexOf('<!--'); open >= 0; open = text.indexOf('<!--', at)) {
+    const close = text.indexOf('-->', open + 4);
+    if (close < 0) break;
+    out += text.slice(at, open) + ' ';
+    at = close + 3;
+  }
+  return out + text.slice(at);
 }
 
 /** The last query read: one search reads its query in several places (ranking, fusion), and it may be a whole issue. */
@@ -178,12 +204,13 @@ function parseQuery(text: string): ReadQuery {
   };
   const addIdentifier = (raw: string, weight: number) => {
     for (const part of raw.split(/\.|::|#|->/)) {
+      if (part.length > MAX_TERM_LENGTH) continue; // as forEachTerm: blobs are noise
       const key = identifierWords(part.replace(/[^\p{L}\p{N}_]/gu, '')).join('');
       if (keep(key) && (identifiers.get(key) ?? 0) < weight) identifiers.set(key, weight);
     }
   };
 
-  let body = text.replace(/\r\n?/g, '\n').replace(HTML_COMMENT, ' ');
+  let body = withoutComments(text.replace(/\r\n?/g, '\n'));
   for (const frame of FRAMES) {
     for (const m of body.matchAll(frame.re)) {
       addPath(m[frame.path]!);

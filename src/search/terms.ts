@@ -10,7 +10,8 @@ const IDENTIFIER = /[\p{L}\p{N}_]+/gu;
 // Boundaries inside an identifier: lower→Upper, UPPER→Upper+lower (HTTPServer), letter↔digit.
 const CAMEL_BOUNDARY = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
 
-const MAX_TERM_LENGTH = 64;
+/** Longer identifiers (hashes, base64, minified blobs) are not terms. */
+export const MAX_TERM_LENGTH = 64;
 
 const SIMPLE_WORD = /^[a-z]+$/;
 /** Identifiers repeat heavily within a repository: splitting each distinct one once saves most of the work. */

@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { anyPhrase } from './fts.js';
 
 export interface ChunkRecord {
   ord: number;
@@ -195,8 +196,10 @@ export class ChunkTable {
     }[];
   }
 
-  /** BM25 over the FTS index; `match` is an FTS5 query expression. */
-  lexical(match: string, limit: number): LexicalHit[] {
+  /** BM25 over the FTS index for any of `phrases` (literal text, quoted here); a phrase repeated n times weighs n times. */
+  lexical(phrases: readonly string[], limit: number): LexicalHit[] {
+    if (phrases.length === 0) return [];
+    const match = anyPhrase(phrases);
     // Sorted here: the join need not keep the subquery's order, and SQLite's sorter costs more than this.
     return (this.search.all(match, limit) as LexicalHit[]).sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
   }

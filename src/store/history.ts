@@ -4,6 +4,7 @@
  * paths it touched. Written by index/history.ts, read by search/history.ts.
  */
 import type { Db } from './db.js';
+import { anyPhrase } from './fts.js';
 
 export interface CommitRecord {
   hash: string;
@@ -62,9 +63,10 @@ export class HistoryTable {
     return new Set(this.allHashes.all() as string[]);
   }
 
-  /** BM25 over commit messages; `match` is an FTS5 query expression. */
-  lexical(match: string, limit: number): CommitHit[] {
-    return this.search.all(match, limit) as CommitHit[];
+  /** BM25 over commit messages for any of `phrases` (literal text, quoted here). */
+  lexical(phrases: readonly string[], limit: number): CommitHit[] {
+    if (phrases.length === 0) return [];
+    return this.search.all(anyPhrase(phrases), limit) as CommitHit[];
   }
 
   /** The paths each commit touched, and how many files it touched in all. */

@@ -68,6 +68,7 @@ export class Store {
   private readonly putSkipped;
   private readonly dropSkipped;
   private readonly totalChanges;
+  private readonly closing = new Set<() => void>();
 
   private constructor(
     readonly db: Db,
@@ -94,7 +95,15 @@ export class Store {
     return new Store(db, dbPath, fresh);
   }
 
+  /** Runs `fn` when the store closes, before the database does (an index lock is released there); returns the unregister. */
+  onClose(fn: () => void): () => void {
+    this.closing.add(fn);
+    return () => this.closing.delete(fn);
+  }
+
   close(): void {
+    for (const fn of [...this.closing]) fn();
+    this.closing.clear();
     if (this.db.open) this.db.close();
   }
 

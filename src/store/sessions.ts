@@ -3,10 +3,24 @@
  * consecutive refusals and the receipts of content already delivered, so a
  * CLI `--session` or an MCP session carries them across calls. A session
  * untouched for a day is dropped with everything it holds.
+ *
+ * A read-only tool writes here, so what it may write is bounded: names are
+ * checked at the engine's edge (LIMITS.sessionChars), a session keeps at most
+ * `perSession` receipts (past it, content may be sent again: safe), and past
+ * `sessions` sessions or `receipts` receipts in all, the least recently used
+ * sessions are dropped whole.
  */
 import type { Db } from './db.js';
 
 export const SESSION_TTL_MS = 86_400_000;
+
+export interface SessionCaps {
+  perSession: number;
+  receipts: number;
+  sessions: number;
+}
+
+export const SESSION_CAPS: SessionCaps = { perSession: 10_000, receipts: 200_000, sessions: 10_000 };
 
 export const SESSION_TABLES = `
 CREATE TABLE IF NOT EXISTS budget_sessions (
@@ -33,8 +47,13 @@ export class SessionTable {
   private readonly hasReceipt;
   private readonly addReceipt;
   private readonly transaction: (fn: () => void) => void;
+  private readonly countOf;
+  private readonly countReceipts;
+  private readonly countSessions;
+  private readonly oldest;
+  private readonly drop;
 
-  constructor(db: Db, private readonly now: () => number = Date.now) {
+  constructor(db: Db, private readonly now: () => number = Date.now, private readonly caps: SessionCaps = SESSION_CAPS) {
     this.expire = db.prepare('DELETE FROM budget_sessions WHERE updated_at_ms < ?');
     this.upsert = db.prepare(
       'INSERT INTO budget_sessions(id, updated_at_ms) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET updated_at_ms = excluded.updated_at_ms',
@@ -45,6 +64,11 @@ export class SessionTable {
     this.addReceipt = db.prepare('INSERT OR IGNORE INTO budget_receipts(session_id, receipt) VALUES (?, ?)');
     this.transaction = db.transaction((fn: () => void) => fn());
     this.totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck();
+    this.countOf = db.prepare<[string], number>('SELECT count(*) FROM budget_receipts WHERE session_id = ?').pluck();
+    this.countReceipts = db.prepare<[], number>('SELECT count(*) FROM budget_receipts').pluck();
+    this.countSessions = db.prepare<[], number>('SELECT count(*) FROM budget_sessions').pluck();
+    this.oldest = db.prepare<[string], string>('SELECT id FROM budget_sessions WHERE id <> ? ORDER BY updated_at_ms LIMIT 1').pluck();
+    this.drop = db.prepare('DELETE FROM budget_sessions WHERE id = ?');
   }
 
   get changes(): number {
@@ -72,7 +96,17 @@ export class SessionTable {
     this.bookkeep(() => {
       this.expire.run(now - SESSION_TTL_MS);
       this.upsert.run(id, now);
+      this.dropOldestWhile(id, () => this.countSessions.get()! > this.caps.sessions);
     });
+  }
+
+  /** Drops the least recently used sessions other than `keep`, whole, while `over` holds. */
+  private dropOldestWhile(keep: string, over: () => boolean): void {
+    while (over()) {
+      const oldest = this.oldest.get(keep);
+      if (oldest === undefined) return;
+      this.drop.run(oldest);
+    }
   }
 
   refusals(id: string): number {
@@ -93,7 +127,9 @@ export class SessionTable {
     this.bookkeep(() =>
       this.transaction(() => {
         this.touch(id);
-        for (const r of receipts) this.addReceipt.run(id, r);
+        const room = Math.max(0, this.caps.perSession - this.countOf.get(id)!);
+        for (const r of receipts.slice(0, room)) this.addReceipt.run(id, r);
+        this.dropOldestWhile(id, () => this.countReceipts.get()! > this.caps.receipts);
       }),
     );
   }

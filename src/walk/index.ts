@@ -6,5 +6,6 @@ export { DEFAULT_EXCLUDES, walk } from './walker.js';
 export type { WalkOptions, WalkedFile, SkipReason, SkippedEntry, WalkResult } from './walker.js';
 export { isBinary, digest, readSource } from './source.js';
 export type { ReadOutcome } from './source.js';
-export { resolveInside, PathEscapeError } from './paths.js';
+export { MAX_PATH_CHARS, resolveInside, PathEscapeError } from './paths.js';
+export { GlobError, globTester } from './globs.js';
 export { createPathFilter, walkPaths, type PathFilter, type PathsResult } from './filter.js';

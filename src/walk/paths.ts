@@ -9,6 +9,9 @@ export class PathEscapeError extends Error {
   }
 }
 
+/** The longest caller path resolved (Linux's PATH_MAX): resolving walks up one name at a time, so length bounds the work. */
+export const MAX_PATH_CHARS = 4096;
+
 /** Convert a platform-relative path to POSIX separators. */
 export function toPosix(rel: string): string {
   return path.sep === '/' ? rel : rel.split(path.sep).join('/');
@@ -72,6 +75,7 @@ export function resolveInside(root: string, userPath: string): string {
   if (typeof userPath !== 'string' || userPath.includes('\0')) {
     throw new PathEscapeError(`invalid path: ${JSON.stringify(userPath)}`);
   }
+  if (userPath.length > MAX_PATH_CHARS) throw new PathEscapeError(`path is ${userPath.length} characters, over ${MAX_PATH_CHARS}`);
   const absRoot = path.resolve(root);
   const abs = path.resolve(absRoot, userPath);
   const rel = path.relative(absRoot, abs);

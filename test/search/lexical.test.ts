@@ -6,16 +6,16 @@ const fixture = useIndexedRepo();
 
 describe('weighted FTS queries', () => {
   it('repeat each term by its weight, with the common factor taken out', () => {
-    expect(weightedMatch([{ term: 'user', weight: 3 }, { term: 'name', weight: 3 }])).toEqual({ expression: '"user" OR "name"', scale: 3 });
-    expect(weightedMatch([{ term: 'user', weight: 3 }, { term: 'x"y', weight: 1 }])).toEqual({ expression: '"user" OR "user" OR "user" OR "x""y"', scale: 1 });
-    expect(weightedMatch([{ term: 'a', weight: 6 }, { term: 'b', weight: 4 }])).toEqual({ expression: '"a" OR "a" OR "a" OR "b" OR "b"', scale: 2 });
+    expect(weightedMatch([{ term: 'user', weight: 3 }, { term: 'name', weight: 3 }])).toEqual({ phrases: ['user', 'name'], scale: 3 });
+    expect(weightedMatch([{ term: 'user', weight: 3 }, { term: 'x"y', weight: 1 }])).toEqual({ phrases: ['user', 'user', 'user', 'x"y'], scale: 1 });
+    expect(weightedMatch([{ term: 'a', weight: 6 }, { term: 'b', weight: 4 }])).toEqual({ phrases: ['a', 'a', 'a', 'b', 'b'], scale: 2 });
     // A search box's parts weigh half its words: each term is read at most twice.
-    expect(weightedMatch([{ term: 'a', weight: 3 }, { term: 'b', weight: 1.5 }])).toEqual({ expression: '"a" OR "a" OR "b"', scale: 1.5 });
+    expect(weightedMatch([{ term: 'a', weight: 3 }, { term: 'b', weight: 1.5 }])).toEqual({ phrases: ['a', 'a', 'b'], scale: 1.5 });
   });
 
   it('score exactly as the fully repeated query does', () => {
     const terms = [{ term: 'session', weight: 3 }, { term: 'token', weight: 3 }, { term: 'user', weight: 6 }];
-    const repeated = terms.flatMap(({ term, weight }) => Array.from({ length: weight }, () => `"${term}"`)).join(' OR ');
+    const repeated = terms.flatMap(({ term, weight }) => Array.from({ length: weight }, () => term));
     const expected = fixture.repo.store.chunks.lexical(repeated, 50);
     const got = lexicalSearch(fixture.repo.store, terms, 50);
     expect(got.length).toBeGreaterThan(1);
@@ -28,11 +28,11 @@ describe('a shallow lexical read', () => {
   it('is the head of a deep one: rows are cut by the weighted score, not by unweighted bm25', () => {
     const store = fixture.repo.store;
     let reordered = false;
-    for (const query of ['"session" OR "token"', '"user" OR "name"', '"session" OR "manager" OR "token" OR "hash"', '"user" OR "getusername" OR "session"']) {
+    for (const query of [['session', 'token'], ['user', 'name'], ['session', 'manager', 'token', 'hash'], ['user', 'getusername', 'session']]) {
       const deep = store.chunks.lexical(query, 1000);
       expect(deep.length).toBeGreaterThan(1);
       for (let n = 1; n <= deep.length; n++) expect(store.chunks.lexical(query, n).map((h) => h.chunkId)).toEqual(deep.slice(0, n).map((h) => h.chunkId));
-      const unweighted = store.db.prepare('SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank').pluck().all(query) as number[];
+      const unweighted = store.db.prepare('SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank').pluck().all(query.map((t) => `"${t}"`).join(' OR ')) as number[];
       reordered ||= unweighted.some((id, i) => id !== deep[i]!.chunkId);
     }
     // The fixture is one where the field weights change the order, so the test can tell.
