@@ -3,7 +3,7 @@
  * The command line: one verb per engine function, each a thin adapter that
  * parses flags, calls the engine and renders text or --json. Exit codes:
  * 0 ok, 1 internal error, 2 usage (bad argument, missing path), 3 corrupt
- * index, 4 disk refused.
+ * index, 4 disk refused, 5 a memory write refused by a claim.
  */
 import { Command, Option, type CommanderError } from 'commander';
 import {

@@ -1,7 +1,7 @@
 /**
  * What every repository verb shares: the common flags, opening the
  * repository, printing text or one JSON object, and mapping errors to exit
- * codes (0 ok, 1 internal error, 2 usage, 3 corrupt index, 4 disk refused).
+ * codes (0 ok, 1 internal error, 2 usage, 3 corrupt index, 4 disk refused, 5 claim conflict).
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
