@@ -14,7 +14,7 @@ import type { ResultItem, SearchEnvelope } from './envelope.js';
 import { expandResults } from './expand.js';
 import { citationProbe, limitsOf, narrowings, runGate, type GatedFields, type GateOptions } from './gated.js';
 import { definitionIntent } from './locate.js';
-import { coverage, queryWeights, rarity, termsOf } from './relevance.js';
+import { coverage, heldTerms, queryWeights, rarity, termsOf } from './relevance.js';
 import type { Repo } from './repo.js';
 import { DEFAULT_K, search, searchHits, type SearchOptions } from './search.js';
 
@@ -37,8 +37,8 @@ interface Matches {
   /** The pool's own answer (keyword, regex or semantic), best first. */
   envelope: SearchEnvelope;
   hits: GateHit[];
-  /** Each hit's terms, for suggesting words to add (keyword queries only). */
-  terms: Set<string>[];
+  /** Each hit's terms, for suggesting words to add (keyword queries only): read only when a refusal needs them. */
+  terms: () => Set<string>[];
 }
 
 /** A semantic match is as relevant as its similarity (reason `semantic:<similarity>`). */
@@ -53,11 +53,15 @@ const fuses = (options: SearchOptions) => !options.regex && (options.mode ?? 'hy
 /** The candidate pool of a query with each match's relevance: a regex match is exact; a keyword match holds a share of the query. */
 function matches(repo: Repo, options: SearchOptions, pool: number): Matches {
   const { envelope, texts } = searchHits(repo, { ...options, k: pool, ...(fuses(options) ? { mode: 'keyword' as const } : {}) });
-  if (options.regex) return { envelope, hits: envelope.results.map((r) => ({ path: r.path, relevance: 1 })), terms: [] };
+  if (options.regex) return { envelope, hits: envelope.results.map((r) => ({ path: r.path, relevance: 1 })), terms: () => [] };
   const weights = queryWeights(repo.store, envelope.query);
-  const terms = envelope.results.map((r, i) => termsOf(r.path, texts[i]!.breadcrumb, texts[i]!.text));
-  const hits = envelope.results.map((r, i) => ({ path: r.path, relevance: Math.max(coverage(weights, terms[i]!), similarity(r.reasons)) }));
-  return { envelope, hits, terms };
+  const asked = [...weights.weights.keys()];
+  const hits = envelope.results.map((r, i) => {
+    const held = heldTerms(asked, r.path, texts[i]!.breadcrumb, texts[i]!.text);
+    return { path: r.path, relevance: Math.max(coverage(weights, held), similarity(r.reasons)) };
+  });
+  let terms: Set<string>[] | null = null;
+  return { envelope, hits, terms: () => (terms ??= envelope.results.map((r, i) => termsOf(r.path, texts[i]!.breadcrumb, texts[i]!.text))) };
 }
 
 /**
@@ -67,7 +71,7 @@ function matches(repo: Repo, options: SearchOptions, pool: number): Matches {
  */
 function relevantWith(repo: Repo, found: Matches, query: string, minRelevance: number): number {
   const weights = queryWeights(repo.store, query);
-  return found.terms.filter((terms, i) => Math.max(coverage(weights, terms), similarity(found.envelope.results[i]!.reasons)) >= minRelevance).length;
+  return found.terms().filter((terms, i) => Math.max(coverage(weights, terms), similarity(found.envelope.results[i]!.reasons)) >= minRelevance).length;
 }
 
 export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions & ExpandOption): GatedSearchEnvelope | RefineEnvelope {
@@ -90,7 +94,7 @@ export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions & E
         return yieldOf(hits.filter((h) => inScope(h.path)).length);
       });
       if (options.regex) return scopes;
-      const relevant = found.terms.filter((_, i) => found.hits[i]!.relevance >= limits.minRelevance);
+      const relevant = found.terms().filter((_, i) => found.hits[i]!.relevance >= limits.minRelevance);
       const asked = new Set(searchTerms(found.envelope.query));
       const withTerm = (term: string) => yieldOf(relevantWith(repo, found, `${options.query} ${term}`, limits.minRelevance));
       return [...scopes, ...termSuggestions(relevant, asked, summary, (terms) => rarity(repo.store, terms), withTerm)];
