@@ -36,7 +36,7 @@ export class Runtime {
   constructor(readonly options: RuntimeOptions) {
     this.context = {
       repo: options.repo,
-      job: IndexJob.of(options.repo), // shared with `serve --watch`
+      job: IndexJob.of(options.repo), // shared with the watcher serve keeps by default
       env: options.env ?? process.env,
       usage: new UsageMeter(),
       server: {
