@@ -9,18 +9,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { prepareFile } from '../../src/index/prepare.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
+import { sequence } from './helpers.js';
 
-function sequence(length: number, seed = 11): string {
-  let x = seed;
-  let out = '';
-  for (let i = 0; i < length; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    out += 'ACGT'[x >>> 30];
-  }
-  return out;
-}
 
-const root = makeRepo({ 'data/genome.fa': sequence(1_000_000), 'data/run.txt': 'a'.repeat(1_000_000), 'src/app.py': 'def greet_visitor():\n    return "hi"\n' });
+const root = makeRepo({ 'data/genome.fa': sequence(1_000_000, 11), 'data/run.txt': 'a'.repeat(1_000_000), 'src/app.py': 'def greet_visitor():\n    return "hi"\n' });
 const home = tempDir('sightline-home-');
 afterAll(() => {
   removeDir(root);

@@ -10,19 +10,9 @@ import { countTokens, MAX_PIECE_BYTES } from '../../src/budget/tokens.js';
 import { readQuery } from '../../src/search/query.js';
 import { MAX_PATH_CHARS, PathEscapeError, resolveInside } from '../../src/walk/paths.js';
 import { makeRepo, removeDir } from '../helpers/fixture.js';
+import { sequence } from './helpers.js';
 
 const { encode } = createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as { encode: (t: string) => number[] };
-
-/** Seeded pseudo-random letters: a FASTA-like sequence whose chunks do not repeat. */
-function sequence(length: number, seed = 7): string {
-  let x = seed;
-  let out = '';
-  for (let i = 0; i < length; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    out += 'ACGT'[x >>> 30];
-  }
-  return out;
-}
 
 describe('token counting is linear on one long piece', () => {
   it('counts a 1 MB run of one letter and a 1 MB sequence (over 120 s before)', () => {
