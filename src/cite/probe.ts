@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { digest } from '../walk/index.js';
+import { digest, readInsideSync } from '../walk/index.js';
 
 export type CitationStatus = 'verified' | 'stale' | 'unverifiable';
 
@@ -128,7 +128,7 @@ export class CitationProbe {
     this.confirmingReads_++;
     let bytes: Buffer;
     try {
-      bytes = fs.readFileSync(abs);
+      bytes = readInsideSync(this.options.root, relPath);
     } catch {
       return unverifiable(NOTES.unreadable);
     }

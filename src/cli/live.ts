@@ -6,7 +6,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { doctor, jobStatus, keepLive, Repo, reset, type DoctorEnvelope, type IndexJobStatus, type PassResult, type ResetEnvelope } from '../engine/index.js';
 import { describeError } from '../errors/index.js';
-import { common, embedderFlags, emit, examples, fail, sayWaiting, withRepo, type CommonOptions } from './verb.js';
+import { common, embedderFlags, emit, examples, fail, recoveredSentence, sayWaiting, withRepo, type CommonOptions } from './verb.js';
 
 const say = (message: string) => process.stderr.write(`sightline: ${message}\n`);
 
@@ -42,7 +42,7 @@ function renderDoctor(d: DoctorEnvelope): string {
 
 function renderReset(r: ResetEnvelope): string {
   if (!r.existed) return `no index to drop for ${r.repo}`;
-  if (!r.dropped) return `deleted the unreadable index ${r.index_path}`;
+  if (!r.dropped) return `${recoveredSentence(r.recovered!)}; rebuild it with \`sightline index\``;
   return `dropped the index of ${r.repo}: ${r.dropped.files} files, ${r.dropped.chunks} chunks, ${r.dropped.symbols} symbols; rebuild it with \`sightline index\``;
 }
 

@@ -29,7 +29,7 @@ import { registerMemory } from './memory.js';
 import { progressBar } from './progress.js';
 import * as render from './render.js';
 import { registerServe } from './serve.js';
-import { collect, common, emit, examples, fail, gateSession, maxTokensOption, orRefine, SESSION_HELP, positiveInt, readyToQuery, sayWaiting, withRepo, type CommonOptions } from './verb.js';
+import { collect, common, emit, examples, fail, gateSession, maxTokensOption, orRefine, SESSION_HELP, positiveInt, readyToQuery, sayRecovered, sayWaiting, withRepo, type CommonOptions } from './verb.js';
 
 /**
  * Commander's own refusals (an unknown option, a bad choice, a missing argument) are usage
@@ -71,7 +71,7 @@ export function buildProgram(): Command {
     await withRepo({ ...o, repo: path ?? o.repo }, async (repo) => {
       if (o.dryRun) return emit(o, await dryRun(repo), render.renderDryRun);
       const bar = progressBar();
-      const summary: IndexSummary = await repo.index({ force: o.force, onProgress: bar.update, onWait: sayWaiting });
+      const summary: IndexSummary = await repo.index({ force: o.force, onProgress: bar.update, onRecovered: sayRecovered, onWait: sayWaiting });
       bar.done();
       emit(o, { status: 'ok', ...summary }, () => render.renderIndexSummary(summary));
     }, flags);

@@ -7,7 +7,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { keepLive, Repo } from '../engine/index.js';
-import { describeError, SightlineError } from '../errors/index.js';
+import { describeError, exitCodeOf } from '../errors/index.js';
 import { embedderFlags, embedderOptions, repoOption, type EmbedderFlags } from './verb.js';
 import { bindRefusal, isLoopbackHost, resolveToolConcurrency, serve, TOKEN_ENV, TOOL_CONCURRENCY_ENV, type TransportName } from '../mcp/index.js';
 
@@ -79,7 +79,7 @@ export function registerServe(program: Command): void {
       try {
         repo = Repo.open(o.repo, { configPath: o.config, flags: { ...embedderFlags(o), watch: o.watch }, warn });
       } catch (err) {
-        stop(describeError(err), err instanceof SightlineError ? err.exitCode : 1);
+        stop(describeError(err), exitCodeOf(err));
       }
       if (repo.config.watch) await keepLive(repo, { onError: (err) => warn(`watch: ${describeError(err)}`) }).catch((err) => stop(describeError(err), 1));
       const toolConcurrency = resolveToolConcurrency({ flag: o.toolConcurrency, env: process.env[TOOL_CONCURRENCY_ENV] }, repo.config.toolConcurrency, warn);
@@ -101,7 +101,7 @@ export function registerServe(program: Command): void {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'EADDRINUSE') stop(`port ${o.port} on ${o.host} is in use; pick another with --port (0 picks a free one)`, 1);
         if (code === 'EADDRNOTAVAIL') stop(`${o.host} is not an address of this machine; pass one it has`, 1);
-        stop(describeError(err), err instanceof SightlineError ? err.exitCode : 1);
+        stop(describeError(err), exitCodeOf(err));
       }
     });
 }

@@ -6,8 +6,8 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
 import { budgetDefaults, type RefineEnvelope } from '../budget/index.js';
-import { awaitQueryEmbedder, Repo } from '../engine/index.js';
-import { describeError, SightlineError } from '../errors/index.js';
+import { awaitQueryEmbedder, Repo, type Recovered } from '../engine/index.js';
+import { describeError, exitCodeOf } from '../errors/index.js';
 import { renderRefine } from './render-budget.js';
 import { progressBar } from './progress.js';
 import * as render from './render.js';
@@ -51,7 +51,7 @@ export function fail(err: unknown, json: boolean | undefined): never {
   if (json) print(JSON.stringify({ status: 'error', error: message }));
   process.stderr.write(`sightline: ${message}\n`);
   if (process.env.SIGHTLINE_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
-  process.exit(err instanceof SightlineError ? err.exitCode : 1);
+  process.exit(exitCodeOf(err));
 }
 
 /** Opens the repository, runs the verb, closes the index, maps errors to exit codes. */
@@ -70,6 +70,22 @@ export async function withRepo(options: CommonOptions, body: (repo: Repo) => Pro
 /** Said once when another process holds the repository's index lock, so a waiting verb is not mistaken for a hung one. */
 export function sayWaiting(holder: { pid: number; host: string }): void {
   process.stderr.write(`sightline: waiting for another indexer (pid ${holder.pid} on ${holder.host}) to finish with this repository\n`);
+}
+
+const MEMORY_FATE: Record<Recovered['memory'], string> = {
+  kept: 'agent memory was kept',
+  lost: 'agent memory could not be read from it and is lost',
+  none: 'it held no agent memory',
+};
+
+/** What a rebuild did with a damaged index, in one sentence. */
+export function recoveredSentence(r: Recovered): string {
+  return `the index was damaged (${r.damage}); it was moved to ${r.aside} and a new one begun; ${MEMORY_FATE[r.memory]}`;
+}
+
+/** Said on stderr when `index --force` found the index damaged. */
+export function sayRecovered(r: Recovered): void {
+  process.stderr.write(`sightline: ${recoveredSentence(r)}\n`);
 }
 
 /** Before a query: the first index built (with a progress bar) and the query embedder started. */

@@ -3,11 +3,9 @@
  * (not at index time: most files are never asked about). Counts are kept in
  * memory by content digest, so a file is counted once per version.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { countTokens } from '../budget/index.js';
 import type { StoredFile } from '../store/index.js';
-import { digest } from '../walk/index.js';
+import { digest, readInsideSync } from '../walk/index.js';
 import type { Repo } from './repo.js';
 
 const CACHE_LIMIT = 20_000;
@@ -18,9 +16,9 @@ export function fullReadTokens(repo: Repo, file: StoredFile): number {
   if (known !== undefined) return known;
   let bytes: Buffer;
   try {
-    bytes = fs.readFileSync(path.join(repo.root, file.path));
+    bytes = readInsideSync(repo.root, file.path);
   } catch {
-    return file.tokens; // gone or unreadable: the index's estimate is all there is (the citation says so)
+    return file.tokens; // gone, unreadable or swapped out of the root: the index's estimate is all there is (the citation says so)
   }
   const d = digest(bytes);
   const n = byDigest.get(d) ?? countTokens(bytes.toString('utf8'));

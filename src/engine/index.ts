@@ -2,7 +2,7 @@
  * The engine: the one API both faces call. Every CLI verb and MCP tool is a
  * thin adapter over one function here.
  */
-export { Repo, resolveRepoRoot, repoId, type OpenRepoOptions } from './repo.js';
+export { Repo, resolveRepoRoot, repoId, type OpenRepoOptions, type Recovered } from './repo.js';
 export { VERSION } from './version.js';
 export { search, DEFAULT_K, type SearchMode, type SearchOptions } from './search.js';
 export { gatedLocate, locate, type GatedLocateEnvelope, type LocateEnvelope, type LocateKind, type LocateOptions } from './locate.js';

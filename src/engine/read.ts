@@ -9,10 +9,9 @@ import path from 'node:path';
 import { countTokens, gate, jsonTokens, trimBudget, type RefineEnvelope, type Suggestion } from '../budget/index.js';
 import type { Citation } from '../cite/index.js';
 import { SightlineError, usageError } from '../errors/index.js';
-import { readSource } from '../walk/index.js';
 import { citationProbe, limitsOf, refusalLedger, type GateOptions } from './gated.js';
 import { locate } from './locate.js';
-import { repoPath } from './paths.js';
+import { readRepoSource, repoPath } from './paths.js';
 import type { Repo } from './repo.js';
 
 export interface ReadOptions {
@@ -105,7 +104,7 @@ async function resolve(repo: Repo, options: ReadOptions): Promise<ResolvedSpan> 
   const target = options.target?.trim();
   if (!target) throw usageError('read needs a target: a symbol name or path[:start[-end]]');
   const span = parseTarget(repo, target);
-  const source = await readSource(path.join(repo.root, span.path));
+  const source = await readRepoSource(repo, span.path);
   if (!source.ok) {
     const why = { binary: 'is binary', unreadable: 'cannot be read', vanished: 'does not exist', too_large: 'is too large to read' }[source.reason];
     throw new SightlineError(source.reason === 'vanished' ? 'not_found' : 'usage', `${span.path} ${why}`);

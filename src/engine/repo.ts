@@ -5,11 +5,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type Config } from '../config/index.js';
-import { SightlineError, usageError } from '../errors/index.js';
+import { isCorruption, usageError } from '../errors/index.js';
 import { indexRepository, runIndexJob, type IndexProgress, type IndexSummary, type JobOptions } from '../index/index.js';
 import { gateLimits, trimBudget } from '../budget/index.js';
 import { openMemory, type Memory } from '../memory/index.js';
-import { removeDbFiles, Store } from '../store/index.js';
+import { findDamage, rebuildDamaged, Store, type Rebuilt } from '../store/index.js';
 import { digest } from '../walk/index.js';
 
 export interface OpenRepoOptions {
@@ -36,6 +36,11 @@ export function resolveRepoRoot(repo: string): string {
 export function repoId(root: string): string {
   const base = path.basename(root).replace(/[^A-Za-z0-9._-]/g, '_') || 'root';
   return `${base}-${digest(root).slice(0, 12)}`;
+}
+
+/** A damaged index moved aside and begun anew: why, where it went, what became of memory. */
+export interface Recovered extends Rebuilt {
+  damage: string;
 }
 
 export class Repo {
@@ -81,12 +86,17 @@ export class Repo {
   /**
    * An incremental pass, run as the repository's one index job (see
    * index/job.ts): it waits while another process indexes. `force` empties the
-   * index under the job's lock first; a database that cannot be opened at all
-   * is deleted instead, which is also the cure for a corrupt one.
+   * index under the job's lock first; a damaged one is moved aside and built
+   * anew instead (`onRecovered` is told).
    */
-  async index(options: { force?: boolean; onProgress?: (p: IndexProgress) => void; paths?: readonly string[] } & JobOptions = {}): Promise<IndexSummary> {
-    const { force, onProgress, paths, ...job } = options;
-    if (force) this.openOrDiscard();
+  async index(
+    options: { force?: boolean; onProgress?: (p: IndexProgress) => void; onRecovered?: (r: Recovered) => void; paths?: readonly string[] } & JobOptions = {},
+  ): Promise<IndexSummary> {
+    const { force, onProgress, onRecovered, paths, ...job } = options;
+    if (force) {
+      const recovered = this.recoverIfDamaged();
+      if (recovered) onRecovered?.(recovered);
+    }
     return runIndexJob(this.store, job, (hooks) => {
       if (force) this.store.clear();
       return indexRepository(this.root, this.store, this.config, {
@@ -100,15 +110,22 @@ export class Repo {
     });
   }
 
-  /** Opens the index, deleting it first if it is not a readable sightline index. */
-  private openOrDiscard(): void {
+  /**
+   * Checks the whole index file (`findDamage`: linear in its size, so only
+   * before a rebuild) and, if it cannot be opened or is damaged, moves it aside
+   * and opens a new one, with memory kept where it can still be read.
+   */
+  recoverIfDamaged(): Recovered | null {
+    let damage: string | null;
     try {
-      void this.store;
+      damage = findDamage(this.store.db);
     } catch (err) {
-      if (!(err instanceof SightlineError && err.code === 'corrupt_index')) throw err;
-      this.close();
-      removeDbFiles(this.dbPath);
+      if (!isCorruption(err)) throw err;
+      damage = (err as Error).message;
     }
+    if (damage === null) return null;
+    this.close();
+    return { damage, ...rebuildDamaged(this.dbPath) };
   }
 
   /** Indexes when no index exists yet; returns the summary if it did. */

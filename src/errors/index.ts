@@ -34,6 +34,36 @@ export class SightlineError extends Error {
   }
 }
 
+/** The one sentence for a damaged index, wherever the damage shows. */
+export const DAMAGED_INDEX = 'the index is damaged; `sightline index --force` rebuilds it';
+
+/**
+ * SQLite reporting a damaged file: garbled pages (SQLITE_CORRUPT, "malformed"),
+ * a file that is no database (SQLITE_NOTADB), or a table of the schema gone
+ * ("no such table": every table sightline queries is created with the index).
+ */
+export function isCorruption(err: unknown): boolean {
+  if (err instanceof SightlineError) return err.code === 'corrupt_index';
+  const code = String((err as { code?: unknown })?.code ?? '');
+  const message = err instanceof Error ? err.message : '';
+  return /^SQLITE_(CORRUPT|NOTADB)/.test(code) || /database disk image is malformed|^no such table: /.test(message);
+}
+
+/**
+ * Every thrown value as the faces show it, classified once: a SQLite report
+ * of damage, from whichever query met it, is the `corrupt_index` refusal.
+ */
+export function classified(err: unknown): unknown {
+  if (err instanceof SightlineError || !isCorruption(err)) return err;
+  return new SightlineError('corrupt_index', DAMAGED_INDEX, { cause: err });
+}
+
+/** The exit code for any thrown value (1, an internal error, for what is not a SightlineError). */
+export function exitCodeOf(err: unknown): number {
+  const c = classified(err);
+  return c instanceof SightlineError ? c.exitCode : 1;
+}
+
 export function usageError(message: string): SightlineError {
   return new SightlineError('usage', message);
 }
@@ -45,7 +75,8 @@ export function usageError(message: string): SightlineError {
  * over-long run cut to its head, and the whole kept short with its tail
  * (where the advice is).
  */
-export function describeError(err: unknown): string {
+export function describeError(thrown: unknown): string {
+  const err = classified(thrown);
   const raw = err instanceof SightlineError ? err.message : `internal error: ${err instanceof Error ? err.message : String(err)}`;
   return shownMessage(raw);
 }

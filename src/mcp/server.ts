@@ -9,7 +9,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { countTokens } from '../budget/index.js';
 import { answerFresh, awaitQueryEmbedder, awaitSearchable } from '../engine/index.js';
-import { describeError, SightlineError } from '../errors/index.js';
+import { classified, describeError, SightlineError } from '../errors/index.js';
 import { estimateTokens, resultCount, toolError, toolResult } from './result.js';
 import { SERVER_NAME, SERVER_VERSION, type Runtime } from './runtime.js';
 import { strictInput, type ToolDefinition } from './tools/index.js';
@@ -47,7 +47,7 @@ async function invoke(runtime: Runtime, tool: ToolDefinition, args: Record<strin
   } catch (err) {
     log.error(tool.name, describeError(err), elapsed());
     // A SightlineError is the caller's to fix; anything else is a bug worth seeing on stderr.
-    if (!(err instanceof SightlineError)) runtime.options.warn(`tool ${tool.name} failed: ${(err as Error)?.stack ?? String(err)}`);
+    if (!(classified(err) instanceof SightlineError)) runtime.options.warn(`tool ${tool.name} failed: ${(err as Error)?.stack ?? String(err)}`);
     return toolError(err);
   }
 }

@@ -5,16 +5,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { SightlineError } from '../errors/index.js';
+import { DAMAGED_INDEX, isCorruption, SightlineError } from '../errors/index.js';
 import { APP_ID, CREATE_SCHEMA, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
 export type Db = Database.Database;
 
 function corrupt(dbPath: string, why: string): SightlineError {
-  return new SightlineError(
-    'corrupt_index',
-    `the index at ${dbPath} ${why}; rebuild it with \`sightline index --force\``,
-  );
+  return new SightlineError('corrupt_index', `${dbPath} ${why}: ${DAMAGED_INDEX}`);
 }
 
 /** The disk refusing a write (read-only, full, permissions) as a sentence that names the fix. */
@@ -111,6 +108,9 @@ export function openDb(dbPath: string): OpenedDb {
   } catch (err) {
     throw ioError(dbPath, err);
   }
+  // SQLite cannot open a directory (or a socket …) and says "cannot open", which reads as a permissions problem.
+  const kind = fs.statSync(dbPath, { throwIfNoEntry: false });
+  if (kind && !kind.isFile()) throw corrupt(dbPath, 'is not a file');
   for (let attempt = 0; ; attempt++) {
     let db: Db;
     try {
@@ -134,8 +134,7 @@ export function openDb(dbPath: string): OpenedDb {
     } catch (err) {
       if (db.open) db.close();
       if (err instanceof SightlineError) throw err;
-      const code = (err as { code?: string }).code;
-      if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw corrupt(dbPath, 'is not a readable database');
+      if (isCorruption(err)) throw corrupt(dbPath, 'is not a readable database');
       throw ioError(dbPath, err);
     }
   }

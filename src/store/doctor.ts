@@ -5,6 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { MAX_TERM_STATS_DRIFT, termSegments, termStatsDrift } from './chunks.js';
+import { isCorruption } from '../errors/index.js';
 import { ioError, type Db } from './db.js';
 import { JobTable, type JobRecord, type LockHolder } from './jobs.js';
 import { APP_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
@@ -80,8 +81,8 @@ export function inspectIndex(dbPath: string, expectVectors: boolean): Inspection
     return { schemaVersion: schema.version, checks: [schema.check, ...checkIndex(db, expectVectors)], job: jobs.job(), holder: jobs.holder() };
   } catch (err) {
     const code = (err as { code?: string }).code;
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
-      return { schemaVersion: null, checks: [{ name: 'integrity', ok: false, detail: `not a readable database (${code})`, fix: REBUILD }] };
+    if (isCorruption(err)) {
+      return { schemaVersion: null, checks: [{ name: 'integrity', ok: false, detail: `not a readable database (${(err as Error).message})`, fix: REBUILD }] };
     }
     // Even reading a WAL database needs its -shm file beside it: a read-only directory refuses that.
     if (code?.startsWith('SQLITE_CANTOPEN')) throw ioError(dbPath, err);

@@ -29,6 +29,7 @@ export { sameIdentity, vectorsOf, VectorTable, type PendingChunk, type VectorIde
 export type { JobRecord, LockHolder } from './jobs.js';
 export { inspectIndex, type Check, type Inspection } from './doctor.js';
 export { ioError } from './db.js';
+export { findDamage, rebuildDamaged, type Rebuilt } from './recover.js';
 export { removeDbFiles };
 
 export interface FileVersion {

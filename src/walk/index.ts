@@ -4,7 +4,8 @@
  */
 export { DEFAULT_EXCLUDES, walk } from './walker.js';
 export type { WalkOptions, WalkedFile, SkipReason, SkippedEntry, WalkResult } from './walker.js';
-export { isBinary, digest, readSource } from './source.js';
+export { isBinary, digest, readSource, readSourceInside } from './source.js';
+export { openInside, readInsideSync } from './open.js';
 export type { ReadOutcome } from './source.js';
 export { MAX_PATH_CHARS, resolveInside, PathEscapeError } from './paths.js';
 export { GlobError, globTester } from './globs.js';

@@ -1,6 +1,8 @@
 /** Reading one source file: binary sniffing, hashing, tolerant UTF-8 decoding. */
 import { constants as fsc, promises as fsp } from 'node:fs';
 import { xxh3 } from '@node-rs/xxhash';
+import { openInside } from './open.js';
+import { PathEscapeError } from './paths.js';
 
 export const DEFAULT_MAX_FILE_BYTES = 1_048_576;
 
@@ -61,10 +63,24 @@ const UNREADABLE_SUFFIX = process.env.SIGHTLINE_TEST_UNREADABLE_SUFFIX;
  *   `bytes` and `digest` describe the raw bytes on disk.
  */
 export async function readSource(abs: string, maxFileBytes: number = DEFAULT_MAX_FILE_BYTES): Promise<ReadOutcome> {
+  return readOpened(abs, () => fsp.open(abs, OPEN_FLAGS), maxFileBytes);
+}
+
+/**
+ * `readSource` for a caller-named path (`rel` under `root`), opened by
+ * `openInside` so a file swapped for a symlink mid-read is never followed out
+ * of the root. Throws PathEscapeError for that; every other outcome is as
+ * `readSource`'s.
+ */
+export async function readSourceInside(root: string, rel: string, maxFileBytes: number = DEFAULT_MAX_FILE_BYTES): Promise<ReadOutcome> {
+  return readOpened(rel, () => openInside(root, rel), maxFileBytes);
+}
+
+async function readOpened(abs: string, open: () => Promise<fsp.FileHandle>, maxFileBytes: number): Promise<ReadOutcome> {
   let fh: fsp.FileHandle | undefined;
   try {
     if (UNREADABLE_SUFFIX && abs.endsWith(UNREADABLE_SUFFIX)) throw Object.assign(new Error(`EACCES: permission denied, open '${abs}'`), { code: 'EACCES' });
-    fh = await fsp.open(abs, OPEN_FLAGS);
+    fh = await open();
     const st = await fh.stat();
     if (st.isDirectory()) return { ok: false, reason: 'unreadable', detail: `${abs} is a directory` };
     if (!st.isFile()) return { ok: false, reason: 'unreadable', detail: `${abs} is not a regular file` };
@@ -101,6 +117,7 @@ export async function readSource(abs: string, maxFileBytes: number = DEFAULT_MAX
     }
     return { ok: true, text, bytes: len, digest: digest(bytes), invalidUtf8 };
   } catch (err) {
+    if (err instanceof PathEscapeError) throw err;
     return failure(err);
   } finally {
     if (fh) await fh.close().catch(() => undefined);

@@ -125,7 +125,7 @@ describe('reset', () => {
     repo.close();
   });
 
-  it('CLI: --json says what it dropped; no index is fine; an unreadable file is deleted', async () => {
+  it('CLI: --json says what it dropped; no index is fine; an unreadable file is moved aside', async () => {
     const { root, home, repo } = await indexed(10);
     repo.close();
     const r = runCli(['reset', '--repo', root, '--json'], { SIGHTLINE_HOME: home });
@@ -140,7 +140,7 @@ describe('reset', () => {
     fs.writeFileSync(repo.dbPath, 'garbage '.repeat(1000));
     const gone = runCli(['reset', '--repo', root], { SIGHTLINE_HOME: home });
     expect(gone.code).toBe(0);
-    expect(gone.stdout).toMatch(/deleted the unreadable index/);
-    expect(fs.existsSync(repo.dbPath)).toBe(false);
+    expect(gone.stdout).toMatch(/^the index was damaged \(.*\); it was moved to .*index\.db\.damaged and a new one begun/);
+    expect(fs.readFileSync(`${repo.dbPath}.damaged`, 'utf8')).toMatch(/^garbage /);
   });
 });

@@ -15,12 +15,12 @@ export function streamableHttpRoutes(runtime: Runtime): Routes {
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>();
   return {
     endpoint: HTTP_ENDPOINT,
-    async handle(req, res, url) {
+    async handle(req, res, url, body) {
       if (url.pathname !== HTTP_ENDPOINT) return false;
       const id = req.headers['mcp-session-id'];
       if (id !== undefined) {
         const session = typeof id === 'string' ? sessions.get(id) : undefined;
-        if (session) await session.transport.handleRequest(req, res);
+        if (session) await session.transport.handleRequest(req, res, body);
         else reject(res, 404, 'unknown or expired session; send a new initialize request without mcp-session-id');
         return true;
       }
@@ -34,7 +34,7 @@ export function streamableHttpRoutes(runtime: Runtime): Routes {
         if (transport.sessionId) sessions.delete(transport.sessionId);
       };
       await server.connect(transport);
-      await transport.handleRequest(req, res);
+      await transport.handleRequest(req, res, body);
       if (!transport.sessionId) await server.close();
       return true;
     },

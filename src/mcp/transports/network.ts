@@ -2,7 +2,8 @@
  * The node:http server both network transports (http, sse) run on. Every
  * request passes the same gates in the same order: Host names this server
  * (else 421), Origin is this server or loopback (else 403), the bearer token
- * matches (else 401); only then does the transport see it.
+ * matches (else 401); a POST body is then read within its bounds (body.ts:
+ * else 413, or a parse error); only then does the transport see it.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,13 +12,14 @@ import { bearerMatches, resolveToken, TOKEN_ENV } from '../auth.js';
 import { allowedHostnames, hostAllowed, hostnameOf, originAllowed } from '../guards.js';
 import type { Runtime } from '../runtime.js';
 import { stopOnSignals, stopper } from '../shutdown.js';
+import { readJsonBody } from './body.js';
 
 /** One network transport's endpoints. */
 export interface Routes {
   /** The URL path clients connect to, for the banner. */
   endpoint: string;
-  /** Answers the request when its path is one of this transport's; false otherwise. */
-  handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean>;
+  /** Answers the request when its path is one of this transport's; false otherwise. `body`: a POST's, read and parsed within bounds. */
+  handle(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): Promise<boolean>;
   /** Ends every session, so that long-lived streams let the server close. */
   close(): Promise<void>;
 }
@@ -32,9 +34,9 @@ export interface NetworkOptions {
 const DRAIN_MS = 5_000;
 
 /** A JSON-RPC error body with an HTTP status, as the SDK's own transports answer. */
-export function reject(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+export function reject(res: ServerResponse, status: number, message: string, extra: { headers?: Record<string, string>; code?: number } = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...extra.headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: extra.code ?? -32000, message }, id: null }));
 }
 
 export async function serveNetwork(runtime: Runtime, routes: Routes, options: NetworkOptions): Promise<void> {
@@ -46,10 +48,16 @@ export async function serveNetwork(runtime: Runtime, routes: Routes, options: Ne
     if (!hostAllowed(req.headers.host, allowed)) return reject(res, 421, 'the Host header does not name this server');
     if (!originAllowed(req.headers.origin, allowed)) return reject(res, 403, 'requests from this Origin are not allowed');
     if (!bearerMatches(req.headers.authorization, token)) {
-      return reject(res, 401, 'send the token printed at server start as "Authorization: Bearer <token>"', { 'www-authenticate': 'Bearer' });
+      return reject(res, 401, 'send the token printed at server start as "Authorization: Bearer <token>"', { headers: { 'www-authenticate': 'Bearer' } });
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (!(await routes.handle(req, res, url))) reject(res, 404, `no such endpoint; MCP clients connect to ${routes.endpoint}`);
+    let body: unknown;
+    if (req.method === 'POST') {
+      const read = await readJsonBody(req);
+      if (!read.ok) return reject(res, read.status, read.message, { code: read.code });
+      body = read.value;
+    }
+    if (!(await routes.handle(req, res, url, body))) reject(res, 404, `no such endpoint; MCP clients connect to ${routes.endpoint}`);
   };
   const server = http.createServer((req, res) => {
     if (options.accessLog) logAccess(req, res, (line) => process.stderr.write(line + '\n'));

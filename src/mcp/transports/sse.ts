@@ -16,7 +16,7 @@ export function sseRoutes(runtime: Runtime): Routes {
   const sessions = new Map<string, { transport: SSEServerTransport; server: McpServer }>();
   return {
     endpoint: SSE_ENDPOINT,
-    async handle(req, res, url) {
+    async handle(req, res, url, body) {
       if (url.pathname === SSE_ENDPOINT) {
         if (req.method !== 'GET') {
           reject(res, 405, `open the event stream with GET ${SSE_ENDPOINT}`);
@@ -35,7 +35,7 @@ export function sseRoutes(runtime: Runtime): Routes {
           return true;
         }
         const session = sessions.get(url.searchParams.get('sessionId') ?? '');
-        if (session) await session.transport.handlePostMessage(req, res);
+        if (session) await session.transport.handlePostMessage(req, res, body);
         else reject(res, 404, `unknown session; open a new stream with GET ${SSE_ENDPOINT}`);
         return true;
       }
