@@ -8,9 +8,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeRepo, removeDir, SAMPLE_FILES, tempDir } from '../helpers/fixture.js';
-import { call, connectStdio, waitForIndex, type Connected } from '../mcp/harness.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeDir, SAMPLE_FILES, tempDir } from '../helpers/fixture.js';
+import { call, useServedRepo } from '../mcp/harness.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 const SECRET = 'TOP-SECRET-OUTSIDE-THE-ROOT';
@@ -30,40 +30,27 @@ for (;;) {
   fs.renameSync(file, target);
 }`;
 
-let root: string;
-let home: string;
-let outside: string;
-let conn: Connected;
-
-beforeAll(async () => {
-  root = makeRepo({ ...SAMPLE_FILES, 'src/flip.ts': 'export const inside = 1;\n' });
-  home = tempDir('sightline-home-');
-  outside = tempDir('sightline-outside-');
-  fs.writeFileSync(path.join(outside, 'secret.txt'), `${SECRET}\n`);
-  fs.symlinkSync('auth/session.ts', path.join(root, 'src/alias.ts')); // inside, to inside: still readable
-  conn = await connectStdio(['--repo', root], { SIGHTLINE_HOME: home });
-  await waitForIndex(conn.client);
-}, 60_000);
-afterAll(async () => {
-  await conn?.close();
-  removeDir(root);
-  removeDir(home);
-  removeDir(outside);
-});
+const outside = tempDir('sightline-outside-');
+fs.writeFileSync(path.join(outside, 'secret.txt'), `${SECRET}\n`);
+afterAll(() => removeDir(outside));
+const served = useServedRepo(
+  { ...SAMPLE_FILES, 'src/flip.ts': 'export const inside = 1;\n' },
+  { setup: (root) => fs.symlinkSync('auth/session.ts', path.join(root, 'src/alias.ts')) }, // inside, to inside: still readable
+);
 
 describe('read opens first, then verifies what it opened', () => {
   it('follows a symlink that stays inside the repository', async () => {
-    const answer = await call(conn.client, 'read', { target: 'src/alias.ts' });
+    const answer = await call(served.conn.client, 'read', { target: 'src/alias.ts' });
     expect(answer.content).toContain('export class SessionManager');
   });
 
   it('never returns the outside file while it is swapped in and out', async () => {
-    const flipper: ChildProcess = spawn(process.execPath, ['-e', FLIPPER, path.join(root, 'src/flip.ts'), path.join(outside, 'secret.txt')], { stdio: 'ignore' });
+    const flipper: ChildProcess = spawn(process.execPath, ['-e', FLIPPER, path.join(served.root, 'src/flip.ts'), path.join(outside, 'secret.txt')], { stdio: 'ignore' });
     const seen = { ok: 0, refused: 0, other: [] as string[] };
     try {
       const start = Date.now();
       for (let i = 0; i < CALLS && Date.now() - start < DEADLINE_MS; i++) {
-        const r = (await conn.client.callTool({ name: 'read', arguments: { target: 'src/flip.ts', force: true } })) as CallToolResult;
+        const r = (await served.conn.client.callTool({ name: 'read', arguments: { target: 'src/flip.ts', force: true } })) as CallToolResult;
         const text = (r.content[0] as { text: string }).text;
         expect(text).not.toContain(SECRET);
         if (!r.isError) seen.ok++;

@@ -6,33 +6,20 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeRepo, removeDir, SAMPLE_FILES, tempDir } from '../helpers/fixture.js';
-import { call, connectStdio, waitForIndex, type Connected } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { SAMPLE_FILES } from '../helpers/fixture.js';
+import { call, useServedRepo } from './harness.js';
 
-let root: string;
-let home: string;
-let conn: Connected;
-beforeAll(async () => {
-  root = makeRepo(SAMPLE_FILES);
-  home = tempDir('sightline-home-');
-  conn = await connectStdio(['--repo', root, '--embedder', 'none'], { SIGHTLINE_HOME: home, SIGHTLINE_WATCH_DEBOUNCE_MS: '50' });
-  await call(conn.client, 'search', { query: 'session' });
-  await waitForIndex(conn.client);
-});
-afterAll(async () => {
-  await conn.close();
-  removeDir(root);
-  removeDir(home);
-});
+const served = useServedRepo(SAMPLE_FILES, { args: ['--embedder', 'none'], env: { SIGHTLINE_WATCH_DEBOUNCE_MS: '50' } });
 
-const cache = async () => (await call(conn.client, 'stats')).answer_cache as { entries: number; hits: number; misses: number };
+const cache = async () => (await call(served.conn.client, 'stats')).answer_cache as { entries: number; hits: number; misses: number };
 
 describe('answer cache over MCP', () => {
   it('a repeated search is a cache hit; the session bookkeeping between them does not invalidate it', async () => {
-    const first = await call(conn.client, 'search', { query: 'get user name' });
+    await call(served.conn.client, 'search', { query: 'session' }); // the first search opens agent memory, whose tables migrate once
+    const first = await call(served.conn.client, 'search', { query: 'get user name' });
     const before = await cache();
-    const again = await call(conn.client, 'search', { query: 'get user name' });
+    const again = await call(served.conn.client, 'search', { query: 'get user name' });
     const after = await cache();
     expect(again.results).toEqual(first.results);
     expect(after.hits).toBeGreaterThan(before.hits);
@@ -40,10 +27,10 @@ describe('answer cache over MCP', () => {
   });
 
   it('an index change is a miss: the same question is answered from the new text', async () => {
-    const ask = () => call(conn.client, 'search', { query: 'hashToken', mode: 'keyword', k: 20 });
+    const ask = () => call(served.conn.client, 'search', { query: 'hashToken', mode: 'keyword', k: 20 });
     const old = JSON.stringify((await ask()).results.map((r: { path: string; end_line: number }) => [r.path, r.end_line]));
     const before = await cache();
-    fs.appendFileSync(path.join(root, 'src/util/crypto.ts'), '\nexport function hashTokenTwice(input: string) {\n  return hashToken(hashToken(input));\n}\n');
+    fs.appendFileSync(path.join(served.root, 'src/util/crypto.ts'), '\nexport function hashTokenTwice(input: string) {\n  return hashToken(hashToken(input));\n}\n');
     let changed = false;
     for (let i = 0; i < 100 && !changed; i++) {
       changed = JSON.stringify((await ask()).results.map((r: { path: string; end_line: number }) => [r.path, r.end_line])) !== old;

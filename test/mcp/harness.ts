@@ -11,8 +11,9 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { CLI } from '../helpers/cli.js';
+import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
 
 export type Transport = 'stdio' | 'http' | 'sse';
 export type NetworkTransport = Exclude<Transport, 'stdio'>;
@@ -165,3 +166,35 @@ export const INITIALIZE = JSON.stringify({
   method: 'initialize',
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 });
+
+export interface ServedRepo {
+  readonly root: string;
+  readonly home: string;
+  readonly conn: Connected;
+}
+
+/**
+ * A test file's repository of `files`, served over stdio (`args` after
+ * `--repo`, `env` beside SIGHTLINE_HOME) and indexed before its tests
+ * (`setup` runs on the root first); closed and removed after them. Read the
+ * fields inside tests.
+ */
+export function useServedRepo(
+  files: Record<string, string | Buffer>,
+  options: { args?: string[]; env?: Record<string, string>; setup?: (root: string) => void } = {},
+): ServedRepo {
+  const served = {} as { root: string; home: string; conn: Connected };
+  beforeAll(async () => {
+    served.root = makeRepo(files);
+    served.home = tempDir('sightline-home-');
+    options.setup?.(served.root);
+    served.conn = await connectStdio(['--repo', served.root, ...(options.args ?? [])], { SIGHTLINE_HOME: served.home, ...options.env });
+    await waitForIndex(served.conn.client, 60_000);
+  }, 90_000);
+  afterAll(async () => {
+    await served.conn?.close();
+    removeDir(served.root);
+    removeDir(served.home);
+  });
+  return served;
+}
