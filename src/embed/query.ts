@@ -86,7 +86,7 @@ export function queryEmbedder(spec: EmbedderSpec): QueryEmbedder | null {
   return null;
 }
 
-/** Resolves when the query embedder for `spec` has started (or failed to). For tests and benches. */
+/** Resolves when the query embedder for `spec` has started (or failed to): a query waits on it, bounded (engine/ready.ts). */
 export async function queryEmbedderReady(spec: EmbedderSpec): Promise<QueryEmbedder | null> {
   return queryEmbedder(spec) ?? (await cache.get(key(spec))) ?? null;
 }

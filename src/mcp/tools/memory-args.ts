@@ -12,6 +12,9 @@ export const anyKeyArg = () =>
 
 export const fencingTokenArg = () => positiveInt('fencing_token', 12).describe('The token claim returned; required while the record is claimed.');
 
+/** The token of a claim the caller holds (renew, release): required. */
+export const heldTokenArg = () => positiveInt('fencing_token', 12).unwrap().describe('The token claim returned.');
+
 export function linkMap(name: string) {
   const message = `${name} must map a relation to target keys, e.g. {"about": ["file:src/a.ts", "symbol:src/a.ts#parse"]}`;
   return z.record(z.string(says(message)), z.array(z.string(says(message)), says(message)), says(message)).optional();

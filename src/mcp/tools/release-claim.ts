@@ -1,6 +1,5 @@
 import { releaseClaim } from '../../memory/index.js';
-import { positiveInt } from './args.js';
-import { memoryKeyArg } from './memory-args.js';
+import { heldTokenArg, memoryKeyArg } from './memory-args.js';
 import { defineTool } from './tool.js';
 
 export const releaseClaimTool = defineTool({
@@ -13,7 +12,7 @@ export const releaseClaimTool = defineTool({
   guide: { when: 'hand a backlog item back when done with it', call: '{key: "memory:backlog/item-7", fencing_token: 12}' },
   inputSchema: {
     key: memoryKeyArg(),
-    fencing_token: positiveInt('fencing_token', 12).unwrap().describe('The token claim returned.'),
+    fencing_token: heldTokenArg(),
   },
   run: (a, { repo }) => releaseClaim(repo.memory, a),
 });

@@ -1,6 +1,6 @@
 import { renewClaim } from '../../memory/index.js';
 import { positiveInt } from './args.js';
-import { memoryKeyArg } from './memory-args.js';
+import { heldTokenArg, memoryKeyArg } from './memory-args.js';
 import { defineTool } from './tool.js';
 
 export const renewClaimTool = defineTool({
@@ -13,7 +13,7 @@ export const renewClaimTool = defineTool({
   guide: { when: 'keep a claim alive during long work', call: '{key: "memory:backlog/item-7", fencing_token: 12, lease_seconds: 120}' },
   inputSchema: {
     key: memoryKeyArg(),
-    fencing_token: positiveInt('fencing_token', 12).unwrap().describe('The token claim returned.'),
+    fencing_token: heldTokenArg(),
     lease_seconds: positiveInt('lease_seconds', 120).describe('The new lease, from now.'),
   },
   run: (a, { repo }) => renewClaim(repo.memory, a),
