@@ -5,7 +5,7 @@
  */
 import { countTokens } from '../budget/index.js';
 import { parseFile } from '../parse/index.js';
-import { chunkTerms, pathTerms } from '../search/index.js';
+import { chunkTerms, pathTerms } from '../terms/index.js';
 import type { FileVersion } from '../store/index.js';
 import { readSource } from '../walk/index.js';
 

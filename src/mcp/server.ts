@@ -8,7 +8,6 @@ import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { countTokens } from '../budget/index.js';
-import { answerFresh, awaitQueryEmbedder, awaitSearchable } from '../engine/index.js';
 import { classified, describeError, SightlineError } from '../errors/index.js';
 import { estimateTokens, resultCount, toolError, toolResult } from './result.js';
 import { SERVER_NAME, SERVER_VERSION, type Runtime } from './runtime.js';
@@ -40,7 +39,7 @@ async function invoke(runtime: Runtime, tool: ToolDefinition, args: Record<strin
   log.call(tool.name, args);
   try {
     const envelope = await answer(runtime, tool, args, session);
-    const result = toolResult(envelope, context.job.retrievalPhase);
+    const result = toolResult(envelope, context.engine.job.retrievalPhase);
     recordUsage(runtime, tool.name, envelope, result);
     log.result(tool.name, { returned: resultCount(envelope), est_tokens: estimateTokens(result), ms: elapsed() });
     return result;
@@ -54,18 +53,16 @@ async function invoke(runtime: Runtime, tool: ToolDefinition, args: Record<strin
 
 /**
  * A tool that reads the index answers once the index is searchable (or says
- * it is still building), with the query embedder started, and from the text
- * on disk: a file that changed since it was indexed is indexed again before
- * it is cited (answerFresh). Waiting happens outside the tool-body limit.
+ * it is still building) and the query embedder has started; the engine
+ * answers from the text on disk. Waiting happens outside the tool-body limit.
  */
 async function answer(runtime: Runtime, tool: ToolDefinition, args: Record<string, unknown>, session: string): Promise<object> {
   const { context, limiter } = runtime;
-  if (!tool.readsIndex) return limiter.run(() => tool.run(args, { ...context, session }));
-  context.job.ensureIndexed();
-  const building = await awaitSearchable(context.job, context.repo.config.firstIndexWaitMs);
-  if (building) return building;
-  await awaitQueryEmbedder(context.repo);
-  return limiter.run(() => answerFresh(context.repo, (probe) => tool.run(args, { ...context, session, probe })));
+  if (tool.readsIndex) {
+    const building = await context.engine.whenReady();
+    if (building) return building;
+  }
+  return limiter.run(() => tool.run(args, { ...context, session }));
 }
 
 /** Every answer's exact cost as sent, and what it replaced (whole files a context bundle delivered). */

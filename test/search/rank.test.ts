@@ -1,6 +1,7 @@
 /** Each ranking signal pinned on a small repository built for it. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Repo, search } from '../../src/engine/index.js';
+import { Repo } from '../../src/engine/index.js';
+import { search } from '../../src/engine/search.js';
 import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
 
 const cleanup: string[] = [];

@@ -73,7 +73,7 @@ export async function serveNetwork(runtime: Runtime, routes: Routes, options: Ne
     server.listen(options.port, options.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  info(`MCP server (${runtime.context.server.transport}) on http://${hostnameOf(options.host) ?? options.host}:${port}${routes.endpoint} for ${runtime.context.repo.root}  (Ctrl-C to stop)`);
+  info(`MCP server (${runtime.context.server.transport}) on http://${hostnameOf(options.host) ?? options.host}:${port}${routes.endpoint} for ${runtime.context.engine.repo.root}  (Ctrl-C to stop)`);
   if (pinned) info(`  Clients must send the token pinned by ${TOKEN_ENV}: Authorization: Bearer $${TOKEN_ENV}`);
   else info(`  Clients must send: Authorization: Bearer ${token}\n  Pin a stable token across restarts with ${TOKEN_ENV}.`);
 
@@ -85,7 +85,7 @@ export async function serveNetwork(runtime: Runtime, routes: Routes, options: Ne
     await new Promise((resolve) => setImmediate(resolve)); // the last answers reach their sockets
     await routes.close();
     server.closeAllConnections();
-    runtime.close();
+    await runtime.close();
   }, warn);
   // Ctrl-C is the documented way to stop; SIGTERM reports the termination it was asked for (128 + 15).
   stopOnSignals(stop, { SIGINT: 0, SIGTERM: 143 });
