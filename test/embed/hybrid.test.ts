@@ -10,7 +10,7 @@ import { search } from '../../src/engine/search.js';
 import { feedbackNearness, fusionFor } from '../../src/search/hybrid.js';
 import { candidateFiles } from '../../src/search/rank.js';
 import { ask } from '../../src/search/query.js';
-import { makeRepo, removeDir, SAMPLE_FILES, tempDir, writeFiles } from '../helpers/fixture.js';
+import { indexedRepo, makeRepo, removeDir, SAMPLE_FILES, tempDir, writeFiles } from '../helpers/fixture.js';
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
@@ -18,12 +18,9 @@ afterEach(async () => {
 });
 
 async function indexed(flags: Partial<Config> = {}): Promise<Repo> {
-  const root = makeRepo(SAMPLE_FILES);
-  const home = tempDir();
-  const repo = Repo.open(root, { flags: { home, ...flags }, env: {} });
-  cleanup.push(() => removeDir(root), () => removeDir(home), () => repo.close());
-  await repo.index();
-  return repo;
+  const fixture = await indexedRepo({ flags });
+  cleanup.push(fixture.cleanup);
+  return fixture.repo;
 }
 
 const semanticReason = (reasons: string[]) => reasons.some((r) => /^semantic:-?\d\.\d{3}$/.test(r));
