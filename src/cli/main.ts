@@ -22,6 +22,7 @@ import { registerMemory } from './memory.js';
 import { progressBar } from './progress.js';
 import * as render from './render.js';
 import { registerServe } from './serve.js';
+import { registerWorkspace } from './workspace.js';
 import { collect, common, emit, examples, fail, gateSession, maxTokensOption, orRefine, SESSION_HELP, positiveInt, readyToQuery, sayRecovered, sayWaiting, withEngine, type CommonOptions } from './verb.js';
 
 /**
@@ -171,6 +172,7 @@ export function buildProgram(): Command {
   registerLive(program);
   registerMemory(program);
   registerBrief(program);
+  registerWorkspace(program);
 
   return program;
 }

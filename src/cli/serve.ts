@@ -3,13 +3,15 @@
  * everything else is src/mcp. Exit codes: 0 stopped by SIGINT (or, on stdio,
  * SIGTERM or the client leaving), 143 http/sse stopped by SIGTERM, 1 refused
  * to start (port taken, address not this machine's), 2 usage (a remote bind
- * without --allow-remote among them).
+ * without --allow-remote among them, a refused tokens file).
  */
+import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { openEngine, type Engine } from '../engine/index.js';
-import { describeError, exitCodeOf } from '../errors/index.js';
+import { loadConfig } from '../config/index.js';
+import { describeError, exitCodeOf, usageError } from '../errors/index.js';
+import { defaultId, openRepoUnit, Workspace } from '../workspace/index.js';
 import { embedderFlags, embedderOptions, repoOption, type EmbedderFlags } from './verb.js';
-import { bindRefusal, isLoopbackHost, resolveToolConcurrency, serve, TOKEN_ENV, TOOL_CONCURRENCY_ENV, type TransportName } from '../mcp/index.js';
+import { bindRefusal, isLoopbackHost, resolveToolConcurrency, serve, tokensFile, TOKEN_ENV, TOOL_CONCURRENCY_ENV, type Authenticator, type Served, type TransportName } from '../mcp/index.js';
 
 interface ServeFlags extends EmbedderFlags {
   transport: TransportName;
@@ -23,6 +25,8 @@ interface ServeFlags extends EmbedderFlags {
   logFile?: string;
   allowRemote?: boolean;
   watch?: boolean;
+  workspace?: string;
+  tokens?: string;
 }
 
 function port(value: string): number {
@@ -46,6 +50,8 @@ export function registerServe(program: Command): void {
     .option('--host <host>', 'address to listen on (http, sse); beyond loopback needs --allow-remote', '127.0.0.1')
     .option('--port <port>', 'port to listen on (http, sse); 0 picks a free one', port, 8765)
     .addOption(repoOption())
+    .option('--workspace <root>', 'serve every repository registered under this root (add them with add_repo or `sightline workspace add`); tools take `repo`')
+    .option('--tokens <file>', 'JSON file of callers: bearer token, name, read or write grant per repository id or * (http, sse; docs/security.md)')
     .option('--config <file>', 'config file (default: <repo>/sightline.config.json)')
     .option('--enable-writes', 'offer the index tool, which updates the index')
     .option('--tool-concurrency <n>', `tool calls that run at once (default 2; env ${TOOL_CONCURRENCY_ENV})`)
@@ -62,6 +68,8 @@ export function registerServe(program: Command): void {
         '  $ sightline serve                                  # stdio, for .mcp.json and friends',
         '  $ sightline serve --transport http --port 8765     # http://127.0.0.1:8765/mcp',
         '  $ sightline serve --transport sse                  # http://127.0.0.1:8765/sse',
+        '  $ sightline serve --workspace ~/src --transport http --enable-writes   # many repositories, add_repo and friends',
+        '  $ sightline serve --workspace ~/src --transport http --tokens callers.json',
         '',
         `http and sse need "Authorization: Bearer <token>": a fresh token is printed on stderr at start, or pin one with ${TOKEN_ENV}.`,
         '',
@@ -75,18 +83,30 @@ export function registerServe(program: Command): void {
           warn(`listening on ${o.host}: anyone who can reach it and holds the token can read this repository, unencrypted; prefer an SSH tunnel to a loopback bind, or TLS in front`);
         }
       }
-      let engine: Engine;
+      const flags = { ...embedderFlags(o), watch: o.watch };
+      let served: Served;
+      let configured: number;
+      let auth: Authenticator | undefined;
       try {
-        engine = openEngine(o.repo, { configPath: o.config, flags: { ...embedderFlags(o), watch: o.watch }, warn });
+        if (o.tokens && o.transport === 'stdio') throw usageError('--tokens names the callers of http and sse; on stdio the one client is the process that spawned the server');
+        auth = o.tokens ? tokensFile(o.tokens, warn) : undefined;
+        if (o.workspace) {
+          const workspace = await Workspace.open({ root: o.workspace, flags, configPath: o.config, live: true, warn });
+          served = { kind: 'workspace', workspace };
+          configured = loadConfig({ flags, configPath: o.config, warn }).toolConcurrency;
+        } else {
+          const unit = await openRepoUnit({ id: defaultId(path.basename(path.resolve(o.repo))), root: o.repo, configPath: o.config, flags, warn });
+          served = { kind: 'repo', unit };
+          configured = unit.engine.repo.config.toolConcurrency;
+        }
       } catch (err) {
         stop(describeError(err), exitCodeOf(err));
       }
-      const { repo } = engine;
-      if (repo.config.watch) await engine.keepLive({ onError: (err) => warn(`watch: ${describeError(err)}`) }).catch((err) => stop(describeError(err), 1));
-      const toolConcurrency = resolveToolConcurrency({ flag: o.toolConcurrency, env: process.env[TOOL_CONCURRENCY_ENV] }, repo.config.toolConcurrency, warn);
+      const toolConcurrency = resolveToolConcurrency({ flag: o.toolConcurrency, env: process.env[TOOL_CONCURRENCY_ENV] }, configured, warn);
       try {
         await serve({
-          engine,
+          served,
+          auth,
           transport: o.transport,
           host: o.host,
           port: o.port,
@@ -98,7 +118,7 @@ export function registerServe(program: Command): void {
           warn,
         });
       } catch (err) {
-        await engine.close();
+        await (served.kind === 'repo' ? served.unit.close() : served.workspace.close());
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'EADDRINUSE') stop(`port ${o.port} on ${o.host} is in use; pick another with --port (0 picks a free one)`, 1);
         if (code === 'EADDRNOTAVAIL') stop(`${o.host} is not an address of this machine; pass one it has`, 1);

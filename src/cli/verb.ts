@@ -42,7 +42,7 @@ function print(text: string): void {
   process.stdout.write(text.endsWith('\n') ? text : text + '\n');
 }
 
-export function emit<T>(options: CommonOptions, value: T, text: (v: T) => string): void {
+export function emit<T>(options: Pick<CommonOptions, 'json'>, value: T, text: (v: T) => string): void {
   print(options.json ? JSON.stringify(value) : text(value));
 }
 

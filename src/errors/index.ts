@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'corrupt_index' // the database cannot be read as a sightline index
   | 'io' // the disk refused: read-only, full, permissions
   | 'conflict' // a write refused by a claim's fencing check (see memory/fence.ts)
+  | 'forbidden' // the caller's grant does not cover this tool or repository (see mcp/grants.ts)
   | 'internal';
 
 const EXIT_CODES: Record<ErrorCode, number> = {
@@ -19,6 +20,7 @@ const EXIT_CODES: Record<ErrorCode, number> = {
   corrupt_index: 3,
   io: 4,
   conflict: 5,
+  forbidden: 2,
   internal: 1,
 };
 
@@ -85,8 +87,13 @@ export function describeError(thrown: unknown): string {
 const MAX_RUN = 160;
 /** Longest message; a longer one keeps its head and its tail. */
 const MAX_MESSAGE = 1_000;
+/**
+ * C0 and C1 controls, the line and paragraph separators, and the invisible
+ * characters that reorder or hide text in a terminal or a log viewer
+ * (zero-width marks, bidirectional overrides and isolates, the BOM).
+ */
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 const LONG_RUN = new RegExp(`\\S{${MAX_RUN + 1},}`, 'g');
 
 export function shownMessage(message: string): string {
@@ -96,4 +103,4 @@ export function shownMessage(message: string): string {
   return runs.length <= MAX_MESSAGE ? runs : `${runs.slice(0, MAX_MESSAGE * 0.6)} … ${runs.slice(-MAX_MESSAGE * 0.3)}`;
 }
 
-export { LIMITS, checkPath, checkPattern, checkQuery, checkSession } from './limits.js';
+export { LIMITS, checkPath, checkPattern, checkQuery, checkSession, credentialUrl, refuseCredentialUrl } from './limits.js';

@@ -48,3 +48,20 @@ export function checkSession(session: string): void {
     throw usageError(`session must be 1 to ${LIMITS.sessionChars} letters, digits, '.', '_', ':' or '-' (got ${session.length} characters)`);
   }
 }
+
+/** A URL carrying a password (`scheme://user:secret@host`): the credential would be stored, logged or shown. */
+const CREDENTIAL_URL = /\b[a-z][a-z0-9+.-]*:\/\/[^\s/@:]+:[^\s/@]+@/i;
+
+/** The credential-bearing URL in `text`, with its secret masked, or null. */
+export function credentialUrl(text: string): string | null {
+  const match = CREDENTIAL_URL.exec(text);
+  return match ? match[0].replace(/:[^:@]+@$/, ':***@') : null;
+}
+
+/** Refuses free text that carries a credential-bearing URL, naming the argument and never echoing the secret. */
+export function refuseCredentialUrl(text: string, argument: string): void {
+  const found = credentialUrl(text);
+  if (found) {
+    throw usageError(`${argument} carries a URL with a credential in it (${found}…); remove the user:password part before storing it`);
+  }
+}

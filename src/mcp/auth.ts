@@ -16,10 +16,15 @@ export function resolveToken(env: NodeJS.ProcessEnv): { token: string; pinned: b
   return pinned ? { token: pinned, pinned: true } : { token: mintToken(), pinned: false };
 }
 
+/** The token of an `Authorization: Bearer <token>` header, or null. */
+export function bearerToken(authorization: string | undefined): string | null {
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1] ?? null;
+}
+
 /** Compares digests so neither the token's length nor its prefix leaks through timing. */
 export function bearerMatches(authorization: string | undefined, token: string): boolean {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-  if (!match) return false;
+  const sent = bearerToken(authorization);
+  if (sent === null) return false;
   const digest = (s: string) => createHash('sha256').update(s).digest();
-  return timingSafeEqual(digest(match[1]!), digest(token));
+  return timingSafeEqual(digest(sent), digest(token));
 }

@@ -1,18 +1,20 @@
 /**
  * The MCP face of sightline: the engine served to coding agents over stdio,
- * Streamable HTTP or SSE. Tools are thin adapters over the Engine's verbs
+ * Streamable HTTP or SSE. Tools are thin adapters over engine functions
  * (tools/), every session shares one runtime (runtime.ts), and the network
  * transports share one guarded HTTP server (transports/network.ts).
  */
-import type { Engine } from '../engine/index.js';
-import { Runtime, type TransportName } from './runtime.js';
+import type { Authenticator } from './grants.js';
+import { Runtime, type Served, type TransportName } from './runtime.js';
 import { streamableHttpRoutes } from './transports/http.js';
 import { serveNetwork } from './transports/network.js';
 import { sseRoutes } from './transports/sse.js';
 import { serveStdio } from './transports/stdio.js';
 
 export interface ServeOptions {
-  engine: Engine;
+  served: Served;
+  /** Default: the single token (auth.ts); a tokens file names callers and their grants (grants.ts). */
+  auth?: Authenticator;
   transport: TransportName;
   /** For http and sse. */
   host: string;
@@ -35,9 +37,10 @@ export async function serve(options: ServeOptions): Promise<void> {
 }
 
 export { TOKEN_ENV } from './auth.js';
+export { tokensFile, type Authenticator, type Caller, type Grant } from './grants.js';
 export { resolveToolConcurrency, TOOL_CONCURRENCY_ENV } from './concurrency.js';
 export { bindRefusal, isLoopbackHost } from './guards.js';
-export { SERVER_NAME, SERVER_VERSION, type TransportName } from './runtime.js';
+export { SERVER_NAME, SERVER_VERSION, type Served, type TransportName } from './runtime.js';
 export { HTTP_ENDPOINT } from './transports/http.js';
 export { SSE_ENDPOINT, SSE_MESSAGES } from './transports/sse.js';
 export { TOOLS, type ToolDefinition } from './tools/index.js';

@@ -1,24 +1,32 @@
 /**
- * What every client session of one server shares: the repository and its
- * index job, the tool-body limit, the call log and the tools on offer. Each
- * session gets its own McpServer (see server.ts) over this one runtime.
+ * What every client session of one server shares: what it serves (one
+ * repository's unit, or a workspace of them), the tool-body limit, the call
+ * log and the tools on offer. Each session gets its own McpServer (see
+ * server.ts) over this one runtime, built for the caller it authenticated as.
  */
-import { VERSION, type Engine } from '../engine/index.js';
+import { VERSION } from '../engine/index.js';
 import { UsageMeter } from '../budget/index.js';
+import type { RepoUnit, Workspace } from '../workspace/index.js';
 import { Semaphore } from './concurrency.js';
+import { checkGrant, grantOn, writesAnywhere, type Authenticator, type Caller } from './grants.js';
 import { openToolLog, type ToolLog } from './log.js';
-import { TOOLS, type ToolContext, type ToolDefinition } from './tools/index.js';
+import { TOOLS, WORKSPACE_TOOLS, type ServerFacts, type ToolDefinition, type WorkspaceToolDefinition } from './tools/index.js';
 
 export const SERVER_NAME = 'sightline';
 export const SERVER_VERSION = VERSION;
 
 export type TransportName = 'stdio' | 'http' | 'sse';
 
+/** One repository (`serve --repo`), or every repository of a workspace (`serve --workspace`). */
+export type Served = { kind: 'repo'; unit: RepoUnit } | { kind: 'workspace'; workspace: Workspace };
+
 export interface RuntimeOptions {
-  engine: Engine;
+  served: Served;
   transport: TransportName;
   toolConcurrency: number;
   enableWrites: boolean;
+  /** Who a network request is (default: the single token of auth.ts, held by the owner). */
+  auth?: Authenticator;
   logFile?: string;
   env?: NodeJS.ProcessEnv;
   /** Notes for the operator, on stderr (never stdout: on stdio it carries the protocol). */
@@ -26,35 +34,76 @@ export interface RuntimeOptions {
   warn: (message: string) => void;
 }
 
+/** The tools one caller is offered. */
+export interface OfferedTools {
+  repo: ToolDefinition[];
+  workspace: WorkspaceToolDefinition[];
+  /** Tools this server has that the caller's grants leave out: a call to one is refused by name. */
+  withheld: Map<string, string>;
+}
+
 export class Runtime {
-  readonly context: ToolContext;
   readonly limiter: Semaphore;
   readonly log: ToolLog;
-  /** The tools this server advertises: mutating ones only with --enable-writes. */
-  readonly tools: ToolDefinition[];
+  readonly env: NodeJS.ProcessEnv;
+  readonly usage = new UsageMeter();
+  readonly server: ServerFacts;
+  /** The tools of this server before grants: mutating ones only with --enable-writes. */
+  private readonly repoTools: ToolDefinition[];
+  private readonly workspaceTools: WorkspaceToolDefinition[];
 
   constructor(readonly options: RuntimeOptions) {
-    this.context = {
-      engine: options.engine,
-      env: options.env ?? process.env,
-      usage: new UsageMeter(),
-      server: {
-        name: SERVER_NAME,
-        version: SERVER_VERSION,
-        transport: options.transport,
-        tool_concurrency: options.toolConcurrency,
-        writes_enabled: options.enableWrites,
-        started_at: new Date().toISOString(),
-      },
+    this.env = options.env ?? process.env;
+    this.server = {
+      name: SERVER_NAME,
+      version: SERVER_VERSION,
+      transport: options.transport,
+      tool_concurrency: options.toolConcurrency,
+      writes_enabled: options.enableWrites,
+      started_at: new Date().toISOString(),
     };
     this.limiter = new Semaphore(options.toolConcurrency);
     this.log = openToolLog(options.logFile, options.warn);
-    this.tools = TOOLS.filter((t) => (options.enableWrites || !t.mutating) && (t.available?.(this.context) ?? true));
+    const offered = (t: { mutating?: boolean }) => options.enableWrites || !t.mutating;
+    const workspace = options.served.kind === 'workspace';
+    this.workspaceTools = workspace ? WORKSPACE_TOOLS.filter(offered) : [];
+    const replaced = new Set(WORKSPACE_TOOLS.map((t) => t.name));
+    this.repoTools = TOOLS.filter((t) => offered(t) && (t.available?.({ env: this.env }) ?? true) && !(workspace && replaced.has(t.name)));
   }
 
-  /** Closes the log, stops the watcher and the running pass, and closes the index; the process is about to exit. */
+  get workspace(): Workspace | null {
+    return this.options.served.kind === 'workspace' ? this.options.served.workspace : null;
+  }
+
+  /** What the banner names: the repository's root, or the workspace's. */
+  describe(): string {
+    const { served } = this.options;
+    return served.kind === 'repo' ? served.unit.engine.repo.root : `the workspace ${served.workspace.root}`;
+  }
+
+  /** Read tools for every caller; mutating ones for a caller who may write somewhere (each call checks the repository). */
+  toolsFor(caller: Caller): OfferedTools {
+    const may = (t: { mutating?: boolean }) => !t.mutating || writesAnywhere(caller);
+    const withheld = new Map<string, string>();
+    for (const t of [...this.repoTools, ...this.workspaceTools]) {
+      if (!may(t)) withheld.set(t.name, `${t.name} changes the index or memory, and caller ${caller.name} holds read grants only; it needs a write grant in the tokens file`);
+    }
+    return { repo: this.repoTools.filter(may), workspace: this.workspaceTools.filter(may), withheld };
+  }
+
+  /** The repository a call is for, with the caller's grant on it checked: `repo` names one in a workspace. */
+  async unitFor(caller: Caller, tool: ToolDefinition, repo: string | undefined): Promise<{ unit: RepoUnit; armed: boolean }> {
+    const { served } = this.options;
+    const found = served.kind === 'repo' ? { unit: served.unit, armed: true } : await served.workspace.resolve(repo, (id) => grantOn(caller, id) !== null);
+    checkGrant(caller, tool, found.unit.id);
+    return found;
+  }
+
+  /** Closes the log and what is served; the process is about to exit. */
   async close(): Promise<void> {
     this.log.close();
-    await this.context.engine.close();
+    const { served } = this.options;
+    if (served.kind === 'repo') await served.unit.close();
+    else await served.workspace.close();
   }
 }

@@ -1,73 +1,123 @@
 /**
- * One McpServer per client session, with every tool of the runtime
- * registered. Each call is logged, runs its body inside the tool-body limit,
- * and comes back as a CallToolResult; nothing a tool throws reaches the
- * transport.
+ * One McpServer per client session, built for the caller it authenticated
+ * as: the tools that caller's grants allow are registered, and a call to one
+ * they leave out is refused by name. Each call is logged, resolves the
+ * repository it is for (the `repo` argument in a workspace, checked against
+ * the caller's grant), runs inside the tool-body limit, and comes back as a
+ * CallToolResult; nothing a tool throws reaches the transport.
  */
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import { CallToolRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { countTokens } from '../budget/index.js';
+import type { RetrievalPhase } from '../engine/index.js';
 import { classified, describeError, SightlineError } from '../errors/index.js';
+import type { Caller } from './grants.js';
 import { estimateTokens, resultCount, toolError, toolResult } from './result.js';
 import { SERVER_NAME, SERVER_VERSION, type Runtime } from './runtime.js';
-import { strictInput, type ToolDefinition } from './tools/index.js';
+import { REPO_ARG, repoArg, strictInput, type ToolContext, type ToolDefinition, type WorkspaceToolDefinition } from './tools/index.js';
 
-export function createMcpServer(runtime: Runtime): McpServer {
+export function createMcpServer(runtime: Runtime, caller: Caller): McpServer {
   const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION });
   // Transports without session ids (stdio) serve one client per server: name its session here.
   const ownSession = `mcp-${randomUUID()}`;
-  for (const tool of runtime.tools) {
+  const offered = runtime.toolsFor(caller);
+  refuseWithheld(server, offered.withheld);
+  const extra: z.ZodRawShape = runtime.workspace ? { [REPO_ARG]: repoArg() } : {};
+  const register = (tool: ToolDefinition | WorkspaceToolDefinition, input: object, run: (args: Record<string, unknown>, session: string) => Promise<CallToolResult>) =>
     server.registerTool(
       tool.name,
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: strictInput(tool),
+        inputSchema: input as ReturnType<typeof strictInput>,
         annotations: { readOnlyHint: !tool.mutating, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
-      (args: Record<string, unknown>, extra: { sessionId?: string }) => invoke(runtime, tool, args, extra.sessionId ?? ownSession),
+      (args: Record<string, unknown>, call: { sessionId?: string }) => run(args, call.sessionId ?? ownSession),
     );
+  for (const tool of offered.repo) {
+    register(tool, strictInput(tool, extra), (args, session) => logged(runtime, tool.name, args, () => repoAnswer(runtime, caller, tool, args, session)));
+  }
+  for (const tool of offered.workspace) {
+    const context = { workspace: runtime.workspace!, caller, server: runtime.server };
+    register(tool, strictInput(tool), (args) => logged(runtime, tool.name, args, async () => ({ envelope: await tool.run(args, context), phase: null })));
   }
   return server;
 }
 
-async function invoke(runtime: Runtime, tool: ToolDefinition, args: Record<string, unknown>, session: string): Promise<CallToolResult> {
-  const { context, log } = runtime;
+/**
+ * A call to a tool this server has but the caller's grants leave out gets a
+ * refusal naming the grant, before the SDK looks the tool up (to it, an
+ * unregistered tool is only "not found"). The SDK sets its tools/call handler
+ * when the first tool registers; it is wrapped as it is set.
+ */
+function refuseWithheld(server: McpServer, withheld: Map<string, string>): void {
+  if (withheld.size === 0) return;
+  const inner = server.server;
+  const set = inner.setRequestHandler.bind(inner);
+  type Handler = Parameters<typeof set>[1];
+  inner.setRequestHandler = ((schema: Parameters<typeof set>[0], handler: Handler) => {
+    if (schema !== CallToolRequestSchema) return set(schema, handler);
+    return set(schema, ((request: { params: { name: string } }, extra: Parameters<Handler>[1]) => {
+      const refusal = withheld.get(request.params.name);
+      return refusal ? toolError(new SightlineError('forbidden', refusal)) : handler(request as Parameters<Handler>[0], extra);
+    }) as Handler);
+  }) as typeof inner.setRequestHandler;
+}
+
+interface Answered {
+  envelope: object;
+  /** The serving repository's phase; null for workspace tools. */
+  phase: RetrievalPhase | null;
+}
+
+async function logged(runtime: Runtime, name: string, args: Record<string, unknown>, answer: () => Promise<Answered>): Promise<CallToolResult> {
+  const { log } = runtime;
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  log.call(tool.name, args);
+  log.call(name, args);
   try {
-    const envelope = await answer(runtime, tool, args, session);
-    const result = toolResult(envelope, context.engine.job.retrievalPhase);
-    recordUsage(runtime, tool.name, envelope, result);
-    log.result(tool.name, { returned: resultCount(envelope), est_tokens: estimateTokens(result), ms: elapsed() });
+    const { envelope, phase } = await answer();
+    const result = toolResult(envelope, phase);
+    recordUsage(runtime, name, envelope, result);
+    log.result(name, { returned: resultCount(envelope), est_tokens: estimateTokens(result), ms: elapsed() });
     return result;
   } catch (err) {
-    log.error(tool.name, describeError(err), elapsed());
+    log.error(name, describeError(err), elapsed());
     // A SightlineError is the caller's to fix; anything else is a bug worth seeing on stderr.
-    if (!(classified(err) instanceof SightlineError)) runtime.options.warn(`tool ${tool.name} failed: ${(err as Error)?.stack ?? String(err)}`);
+    if (!(classified(err) instanceof SightlineError)) runtime.options.warn(`tool ${name} failed: ${(err as Error)?.stack ?? String(err)}`);
     return toolError(err);
   }
 }
 
 /**
- * A tool that reads the index answers once the index is searchable (or says
- * it is still building) and the query embedder has started; the engine
- * answers from the text on disk. Waiting happens outside the tool-body limit.
+ * The repository the call names (in a workspace) is resolved here, once for
+ * every tool, and its Engine becomes the tool's context. A tool that reads
+ * the index answers once the index is searchable (or says it is still
+ * building) and the query embedder has started; the engine answers from the
+ * text on disk. Waiting happens outside the tool-body limit.
  */
-async function answer(runtime: Runtime, tool: ToolDefinition, args: Record<string, unknown>, session: string): Promise<object> {
-  const { context, limiter } = runtime;
-  if (tool.readsIndex) {
-    const building = await context.engine.whenReady();
-    if (building) return building;
+async function repoAnswer(runtime: Runtime, caller: Caller, tool: ToolDefinition, args: Record<string, unknown>, session: string): Promise<Answered> {
+  const { [REPO_ARG]: named, ...rest } = args;
+  const own = runtime.workspace ? rest : args;
+  const { unit, armed } = await runtime.unitFor(caller, tool, named as string | undefined);
+  if (tool.readsIndex && !armed) {
+    throw new SightlineError('usage', `the code index of ${unit.id} was reset; add_repo indexes it again (its memory was kept and memory tools answer meanwhile)`);
   }
-  return limiter.run(() => tool.run(args, { ...context, session }));
+  const { engine } = unit;
+  const context: ToolContext = { engine, server: runtime.server, env: runtime.env, usage: runtime.usage, upkeep: unit.upkeep, session };
+  const phase = () => engine.job.retrievalPhase;
+  if (tool.readsIndex) {
+    const building = await engine.whenReady();
+    if (building) return { envelope: building, phase: phase() };
+  }
+  return { envelope: await runtime.limiter.run(() => tool.run(own, context)), phase: phase() };
 }
 
 /** Every answer's exact cost as sent, and what it replaced (whole files a context bundle delivered). */
 function recordUsage(runtime: Runtime, tool: string, envelope: object, result: CallToolResult): void {
   const first = result.content[0];
   const replaced = (envelope as { reads_replaced_tokens?: unknown }).reads_replaced_tokens;
-  runtime.context.usage.record(tool, first?.type === 'text' ? countTokens(first.text) : 0, typeof replaced === 'number' ? replaced : 0);
+  runtime.usage.record(tool, first?.type === 'text' ? countTokens(first.text) : 0, typeof replaced === 'number' ? replaced : 0);
 }

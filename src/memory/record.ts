@@ -6,7 +6,7 @@
  * backend (which serialises writers) and a replicated one (which merges them)
  * reach the same state.
  */
-import { usageError } from '../errors/index.js';
+import { refuseCredentialUrl, usageError } from '../errors/index.js';
 import { linkId } from './keys.js';
 import { MEMORY_FIELDS, type Kind, type LinkRegister, type MemoryField, type Register, type StoredRecord } from './types.js';
 
@@ -108,6 +108,7 @@ export function checkFields(fields: Record<string, unknown>): Partial<Record<Mem
     const limit = field === 'body' ? LIMITS.bodyBytes : LIMITS.fieldChars;
     const size = field === 'body' ? Buffer.byteLength(value) : value.length;
     if (size > limit) throw usageError(`${field} is ${size} ${field === 'body' ? 'bytes' : 'characters'}, over the limit of ${limit}`);
+    refuseCredentialUrl(value, field);
     out[field] = value;
   }
   return out;
@@ -115,7 +116,10 @@ export function checkFields(fields: Record<string, unknown>): Partial<Record<Mem
 
 export function checkTags(tags: string[]): string[] {
   if (tags.length > LIMITS.tags) throw usageError(`at most ${LIMITS.tags} tags per call`);
-  for (const t of tags) if (!t.trim() || t.length > LIMITS.tagChars) throw usageError(`tag "${t}" must be 1-${LIMITS.tagChars} characters`);
+  for (const t of tags) {
+    if (!t.trim() || t.length > LIMITS.tagChars) throw usageError(`tag "${t}" must be 1-${LIMITS.tagChars} characters`);
+    refuseCredentialUrl(t, 'a tag');
+  }
   return tags.map((t) => t.trim());
 }
 

@@ -14,7 +14,7 @@ import { IgnoreMatcher, loadIgnoreFile } from './gitignore.js';
 import { compileGlobs } from './globs.js';
 import { isWithin } from './paths.js';
 import { DEFAULT_MAX_FILE_BYTES } from './source.js';
-import { DEFAULT_EXCLUDES, type SkipReason, type WalkedFile, type WalkOptions, type WalkResult } from './walker.js';
+import { DEFAULT_EXCLUDES, GIT_POINTER, type SkipReason, type WalkedFile, type WalkOptions, type WalkResult } from './walker.js';
 
 export interface PathFilter {
   /** Why the walker would skip a repo-relative POSIX path (a directory: everything under it); null when it would not. */
@@ -53,7 +53,10 @@ export function createPathFilter(opts: WalkOptions): PathFilter {
     const parts = rel.split('/');
     for (let i = 0; i < parts.length; i++) {
       const last = i === parts.length - 1;
-      if (last && !isDir) break;
+      if (last && !isDir) {
+        if (parts[i] === GIT_POINTER) return 'default_exclude';
+        break;
+      }
       if (excludeDirs.has(parts[i]!)) return 'default_exclude';
       if (await ignored(parts.slice(0, i + 1).join('/'), true)) return 'gitignore';
     }

@@ -201,7 +201,8 @@ async function walkDir(
         jobs.push(walkDir(ctx, abs, rel, real, matcher, [...chain, real]));
       }
     } else if (d.isFile()) {
-      if (admitFile(ctx, matcher, rel)) {
+      if (name === GIT_POINTER) skip(ctx, rel, false, 'default_exclude', name);
+      else if (admitFile(ctx, matcher, rel)) {
         statAbs.push(abs);
         statRel.push(rel);
       }
@@ -222,6 +223,9 @@ function direntKind(d: Dirent | Stats): string {
   if (d.isCharacterDevice()) return 'character device';
   return 'unknown type';
 }
+
+/** A `.git` file: a worktree's or submodule's pointer to its repository, never source. */
+export const GIT_POINTER = '.git';
 
 /** Directory checks: default excludes (by name), then gitignore. */
 function admitDir(ctx: Ctx, matcher: IgnoreMatcher, rel: string, name: string): boolean {

@@ -53,7 +53,7 @@ export async function waitForStderr(child: Child, test: RegExp, timeoutMs = 15_0
 
 export interface NetworkServer extends Child {
   url: URL;
-  /** The token clients send: the minted one from the banner, or the pinned one. */
+  /** The token clients send: the minted one from the banner, or the pinned one (none with --tokens). */
   token: string;
 }
 
@@ -62,7 +62,7 @@ export async function startNetworkServer(transport: NetworkTransport, args: stri
   await waitForStderr(child, /Clients must send.*\n/);
   const url = new URL(child.stderr().match(/on (http:\/\/\S+)/)![1]!);
   const minted = child.stderr().match(/Authorization: Bearer ([A-Za-z0-9_-]{43})\n/);
-  return { ...child, url, token: minted?.[1] ?? env.SIGHTLINE_MCP_TOKEN!.trim() };
+  return { ...child, url, token: minted?.[1] ?? env.SIGHTLINE_MCP_TOKEN?.trim() ?? '' }; // '' with --tokens: each client brings its caller's
 }
 
 export async function stop(child: Child): Promise<void> {

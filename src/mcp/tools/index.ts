@@ -27,7 +27,12 @@ import { searchTool } from './search.js';
 import { slowTool } from './slow.js';
 import { startIndexTool } from './start-index.js';
 import { statsTool } from './stats.js';
-import type { ToolDefinition } from './tool.js';
+import { addRepoTool } from './add-repo.js';
+import { listReposTool } from './list-repos.js';
+import { removeRepoTool } from './remove-repo.js';
+import { resetIndexTool } from './reset-index.js';
+import { workspaceHealthTool } from './workspace-health.js';
+import type { ToolDefinition, WorkspaceToolDefinition } from './tool.js';
 
 export const TOOLS: ToolDefinition[] = [
   searchTool,
@@ -57,4 +62,8 @@ export const TOOLS: ToolDefinition[] = [
   slowTool,
 ];
 
-export { defineTool, strictInput, type ServerFacts, type ToolContext, type ToolDefinition } from './tool.js';
+/** The tools of workspace mode that work on the workspace; one named like a repository tool (health) replaces it there. */
+export const WORKSPACE_TOOLS: WorkspaceToolDefinition[] = [listReposTool, workspaceHealthTool, addRepoTool, removeRepoTool, resetIndexTool];
+
+export { defineTool, defineWorkspaceTool, strictInput, type ServerFacts, type ToolContext, type ToolDefinition, type WorkspaceContext, type WorkspaceToolDefinition } from './tool.js';
+export { REPO_ARG, repoArg } from './repo-arg.js';

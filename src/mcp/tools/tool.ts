@@ -7,6 +7,8 @@
 import { z } from 'zod';
 import type { UsageMeter } from '../../budget/index.js';
 import type { Engine } from '../../engine/index.js';
+import type { UpkeepStatus, Workspace } from '../../workspace/index.js';
+import type { Caller } from '../grants.js';
 import { unknownArguments } from './args.js';
 
 /** What the server says about itself in `health`. */
@@ -20,7 +22,7 @@ export interface ServerFacts {
 }
 
 export interface ToolContext {
-  /** The repository the call is about. */
+  /** The repository the call is about (in a workspace, the one its `repo` argument names). */
   engine: Engine;
   server: ServerFacts;
   env: NodeJS.ProcessEnv;
@@ -28,6 +30,15 @@ export interface ToolContext {
   usage: UsageMeter;
   /** The client session the call came in on: the gate counts refusals and `context` keeps receipts per session. */
   session?: string;
+  /** The retries of failed index passes, when the repository is kept live. */
+  upkeep?: () => UpkeepStatus | null;
+}
+
+/** What a workspace tool (list_repos, add_repo, …) works on: the workspace, seen as the calling caller. */
+export interface WorkspaceContext {
+  workspace: Workspace;
+  caller: Caller;
+  server: ServerFacts;
 }
 
 /** When an agent should reach for the tool, and a typical call's arguments. */
@@ -50,11 +61,20 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   /** Reads the index: the first call starts the first index in the background. */
   readsIndex?: boolean;
   /** Whether this server offers the tool at all (test-only tools look at the environment). */
-  available?(context: ToolContext): boolean;
+  available?(context: { env: NodeJS.ProcessEnv }): boolean;
   run(args: z.output<z.ZodObject<Shape>>, context: ToolContext): object | Promise<object>;
 }
 
 export function defineTool<Shape extends z.ZodRawShape>(tool: ToolDefinition<Shape>): ToolDefinition<Shape> {
+  return tool;
+}
+
+/** A tool of workspace mode that works on the workspace itself rather than on one repository. */
+export interface WorkspaceToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> extends Omit<ToolDefinition<Shape>, 'run' | 'readsIndex' | 'available'> {
+  run(args: z.output<z.ZodObject<Shape>>, context: WorkspaceContext): object | Promise<object>;
+}
+
+export function defineWorkspaceTool<Shape extends z.ZodRawShape>(tool: WorkspaceToolDefinition<Shape>): WorkspaceToolDefinition<Shape> {
   return tool;
 }
 
@@ -63,9 +83,10 @@ export function defineTool<Shape extends z.ZodRawShape>(tool: ToolDefinition<Sha
  * object. Given a raw shape the SDK builds a plain object, which drops unknown keys, so a
  * misspelt argument would be ignored and the call answered as if it were never sent.
  */
-export function strictInput(tool: ToolDefinition): z.ZodObject {
-  const known = Object.keys(tool.inputSchema);
-  return z.strictObject(tool.inputSchema, {
+export function strictInput(tool: Pick<ToolDefinition, 'name' | 'inputSchema'>, extra: z.ZodRawShape = {}): z.ZodObject {
+  const shape = { ...tool.inputSchema, ...extra };
+  const known = Object.keys(shape);
+  return z.strictObject(shape, {
     error: (issue) => (issue.code === 'unrecognized_keys' ? unknownArguments(tool.name, issue.keys, known) : undefined),
   });
 }

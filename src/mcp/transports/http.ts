@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Caller } from '../grants.js';
 import type { Runtime } from '../runtime.js';
 import { createMcpServer } from '../server.js';
 import { reject, type Routes } from './network.js';
@@ -12,23 +13,24 @@ import { reject, type Routes } from './network.js';
 export const HTTP_ENDPOINT = '/mcp';
 
 export function streamableHttpRoutes(runtime: Runtime): Routes {
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>();
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer; caller: Caller }>();
   return {
     endpoint: HTTP_ENDPOINT,
-    async handle(req, res, url, body) {
+    async handle(req, res, url, body, caller) {
       if (url.pathname !== HTTP_ENDPOINT) return false;
       const id = req.headers['mcp-session-id'];
       if (id !== undefined) {
         const session = typeof id === 'string' ? sessions.get(id) : undefined;
-        if (session) await session.transport.handleRequest(req, res, body);
+        if (session && session.caller.name !== caller.name) reject(res, 403, 'this session was opened by another caller; open your own with an initialize request');
+        else if (session) await session.transport.handleRequest(req, res, body);
         else reject(res, 404, 'unknown or expired session; send a new initialize request without mcp-session-id');
         return true;
       }
       // No session yet: a fresh transport answers; only an initialize request leaves it with a session to keep.
-      const server = createMcpServer(runtime);
+      const server = createMcpServer(runtime, caller);
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
-        onsessioninitialized: (sessionId) => void sessions.set(sessionId, { transport, server }),
+        onsessioninitialized: (sessionId) => void sessions.set(sessionId, { transport, server, caller }),
       });
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);

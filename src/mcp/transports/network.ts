@@ -2,13 +2,13 @@
  * The node:http server both network transports (http, sse) run on. Every
  * request passes the same gates in the same order: Host names this server
  * (else 421), Origin is this server or loopback (else 403), the bearer token
- * matches (else 401); a POST body is then read within its bounds (body.ts:
+ * names a caller (else 401); a POST body is then read within its bounds (body.ts:
  * else 413, or a parse error); only then does the transport see it.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { logAccess } from '../access-log.js';
-import { bearerMatches, resolveToken, TOKEN_ENV } from '../auth.js';
+import { singleToken, type Caller } from '../grants.js';
 import { allowedHostnames, hostAllowed, hostnameOf, originAllowed } from '../guards.js';
 import type { Runtime } from '../runtime.js';
 import { stopOnSignals, stopper } from '../shutdown.js';
@@ -18,8 +18,11 @@ import { readJsonBody } from './body.js';
 export interface Routes {
   /** The URL path clients connect to, for the banner. */
   endpoint: string;
-  /** Answers the request when its path is one of this transport's; false otherwise. `body`: a POST's, read and parsed within bounds. */
-  handle(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): Promise<boolean>;
+  /**
+   * Answers the request when its path is one of this transport's; false otherwise. `body`: a POST's, read and parsed
+   * within bounds; `caller`: who the token says sent it (a session stays its opener's).
+   */
+  handle(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown, caller: Caller): Promise<boolean>;
   /** Ends every session, so that long-lived streams let the server close. */
   close(): Promise<void>;
 }
@@ -32,6 +35,8 @@ export interface NetworkOptions {
 
 /** How long SIGTERM waits for requests in flight before cutting connections. */
 const DRAIN_MS = 5_000;
+/** How long an idle connection stays open for the client's next request (below node's 60 s headersTimeout). */
+const KEEP_ALIVE_MS = 30_000;
 
 /** A JSON-RPC error body with an HTTP status, as the SDK's own transports answer. */
 export function reject(res: ServerResponse, status: number, message: string, extra: { headers?: Record<string, string>; code?: number } = {}): void {
@@ -41,14 +46,15 @@ export function reject(res: ServerResponse, status: number, message: string, ext
 
 export async function serveNetwork(runtime: Runtime, routes: Routes, options: NetworkOptions): Promise<void> {
   const { info, warn } = runtime.options;
-  const { token, pinned } = resolveToken(runtime.context.env);
+  const auth = runtime.options.auth ?? singleToken(runtime.env);
   const allowed = allowedHostnames(options.host);
 
   const gate = async (req: IncomingMessage, res: ServerResponse) => {
     if (!hostAllowed(req.headers.host, allowed)) return reject(res, 421, 'the Host header does not name this server');
     if (!originAllowed(req.headers.origin, allowed)) return reject(res, 403, 'requests from this Origin are not allowed');
-    if (!bearerMatches(req.headers.authorization, token)) {
-      return reject(res, 401, 'send the token printed at server start as "Authorization: Bearer <token>"', { headers: { 'www-authenticate': 'Bearer' } });
+    const caller = auth.authenticate(req.headers.authorization);
+    if (!caller) {
+      return reject(res, 401, 'send the token printed at server start (or your caller\'s, with --tokens) as "Authorization: Bearer <token>"', { headers: { 'www-authenticate': 'Bearer' } });
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
     let body: unknown;
@@ -57,7 +63,7 @@ export async function serveNetwork(runtime: Runtime, routes: Routes, options: Ne
       if (!read.ok) return reject(res, read.status, read.message, { code: read.code });
       body = read.value;
     }
-    if (!(await routes.handle(req, res, url, body))) reject(res, 404, `no such endpoint; MCP clients connect to ${routes.endpoint}`);
+    if (!(await routes.handle(req, res, url, body, caller))) reject(res, 404, `no such endpoint; MCP clients connect to ${routes.endpoint}`);
   };
   const server = http.createServer((req, res) => {
     if (options.accessLog) logAccess(req, res, (line) => process.stderr.write(line + '\n'));
@@ -68,14 +74,16 @@ export async function serveNetwork(runtime: Runtime, routes: Routes, options: Ne
     });
   });
 
+  // An agent's client keeps its connection between calls, often longer than node's 5 s default; a socket the server
+  // closed while the client was busy is met by the client's next request and fails it ("other side closed").
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   await new Promise<void>((resolve, reject_) => {
     server.once('error', reject_);
     server.listen(options.port, options.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  info(`MCP server (${runtime.context.server.transport}) on http://${hostnameOf(options.host) ?? options.host}:${port}${routes.endpoint} for ${runtime.context.engine.repo.root}  (Ctrl-C to stop)`);
-  if (pinned) info(`  Clients must send the token pinned by ${TOKEN_ENV}: Authorization: Bearer $${TOKEN_ENV}`);
-  else info(`  Clients must send: Authorization: Bearer ${token}\n  Pin a stable token across restarts with ${TOKEN_ENV}.`);
+  info(`MCP server (${runtime.server.transport}) on http://${hostnameOf(options.host) ?? options.host}:${port}${routes.endpoint} for ${runtime.describe()}  (Ctrl-C to stop)`);
+  info(auth.banner.map((line) => `  ${line}`).join('\n'));
 
   // Drain: refuse new connections, let the calls in flight answer, then end the sessions and their streams.
   const stop = stopper(async () => {

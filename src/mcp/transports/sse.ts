@@ -5,6 +5,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import type { Caller } from '../grants.js';
 import type { Runtime } from '../runtime.js';
 import { createMcpServer } from '../server.js';
 import { reject, type Routes } from './network.js';
@@ -13,18 +14,18 @@ export const SSE_ENDPOINT = '/sse';
 export const SSE_MESSAGES = '/messages';
 
 export function sseRoutes(runtime: Runtime): Routes {
-  const sessions = new Map<string, { transport: SSEServerTransport; server: McpServer }>();
+  const sessions = new Map<string, { transport: SSEServerTransport; server: McpServer; caller: Caller }>();
   return {
     endpoint: SSE_ENDPOINT,
-    async handle(req, res, url, body) {
+    async handle(req, res, url, body, caller) {
       if (url.pathname === SSE_ENDPOINT) {
         if (req.method !== 'GET') {
           reject(res, 405, `open the event stream with GET ${SSE_ENDPOINT}`);
           return true;
         }
         const transport = new SSEServerTransport(SSE_MESSAGES, res);
-        const server = createMcpServer(runtime);
-        sessions.set(transport.sessionId, { transport, server });
+        const server = createMcpServer(runtime, caller);
+        sessions.set(transport.sessionId, { transport, server, caller });
         transport.onclose = () => sessions.delete(transport.sessionId);
         await server.connect(transport);
         return true;
@@ -35,7 +36,8 @@ export function sseRoutes(runtime: Runtime): Routes {
           return true;
         }
         const session = sessions.get(url.searchParams.get('sessionId') ?? '');
-        if (session) await session.transport.handlePostMessage(req, res, body);
+        if (session && session.caller.name !== caller.name) reject(res, 403, 'this stream was opened by another caller; open your own with GET ' + SSE_ENDPOINT);
+        else if (session) await session.transport.handlePostMessage(req, res, body);
         else reject(res, 404, `unknown session; open a new stream with GET ${SSE_ENDPOINT}`);
         return true;
       }

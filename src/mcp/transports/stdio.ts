@@ -6,12 +6,13 @@
  * delivers signals to an idle event loop, so an idle server stops too.
  */
 import type { Runtime } from '../runtime.js';
+import { OWNER } from '../grants.js';
 import { createMcpServer } from '../server.js';
 import { stopOnSignals, stopper } from '../shutdown.js';
 import { FramedStdioTransport } from './framed-stdio.js';
 
 export async function serveStdio(runtime: Runtime): Promise<void> {
-  const server = createMcpServer(runtime);
+  const server = createMcpServer(runtime, OWNER); // the process that spawned the server holds every grant
   const stop = stopper(async () => {
     await server.close();
     await runtime.close();
@@ -19,5 +20,5 @@ export async function serveStdio(runtime: Runtime): Promise<void> {
   stopOnSignals(stop, { SIGINT: 0, SIGTERM: 0 });
   process.stdin.once('end', () => stop(0));
   await server.connect(new FramedStdioTransport(runtime.options.warn));
-  runtime.options.info(`MCP server on stdio for ${runtime.context.engine.repo.root}`);
+  runtime.options.info(`MCP server on stdio for ${runtime.describe()}`);
 }

@@ -1,0 +1,94 @@
+/**
+ * `sightline workspace list|add|remove|reset`: the workspace tools of
+ * `serve --workspace`, from the command line. They edit the same registry
+ * (a running server follows it) and index in the foreground. Exit codes:
+ * 0 ok, 2 usage (a path outside the root, an id registered elsewhere),
+ * 3 an unreadable index, 4 the disk refused, 1 anything else.
+ */
+import { Option, type Command } from 'commander';
+import { Workspace, type AddRequest, type RepoRow } from '../workspace/index.js';
+import { collect, embedderFlags, embedderOptions, emit, examples, fail, positiveInt, type EmbedderFlags } from './verb.js';
+
+const WORKSPACE_ENV = 'SIGHTLINE_WORKSPACE';
+
+interface WorkspaceFlags extends EmbedderFlags {
+  workspace: string;
+  json?: boolean;
+}
+
+function workspaceOptions(cmd: Command): Command {
+  return embedderOptions(cmd)
+    .addOption(new Option('--workspace <root>', 'the workspace root').env(WORKSPACE_ENV).default('.'))
+    .option('--json', 'one JSON object on stdout');
+}
+
+async function withWorkspace(o: WorkspaceFlags, body: (workspace: Workspace) => Promise<void>): Promise<void> {
+  let workspace: Workspace | undefined;
+  try {
+    workspace = await Workspace.open({ root: o.workspace, flags: embedderFlags(o), live: false, warn: (m) => process.stderr.write(`sightline: warning: ${m}\n`) });
+    await body(workspace);
+    await workspace.close();
+  } catch (err) {
+    await workspace?.close().catch(() => {});
+    fail(err, o.json);
+  }
+}
+
+const dash = (v: unknown) => (v === null || v === undefined ? '-' : String(v));
+
+function renderList(answer: { workspace: string; repos: RepoRow[] }): string {
+  if (answer.repos.length === 0) return `no repository is registered in ${answer.workspace}; add one with \`sightline workspace add <path>\``;
+  const rows = answer.repos.map((r) => [r.id, r.source, dash(r.file_count), dash(r.vector_count), dash(r.last_verified), dash(r.indexed_commit?.slice(0, 12)), dash(r.indexed_root)]);
+  const table = [['id', 'source', 'files', 'vectors', 'last verified', 'commit', 'indexed root'], ...rows];
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+  return table.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+}
+
+export function registerWorkspace(program: Command): void {
+  const verb = program
+    .command('workspace')
+    .description('the repositories of a workspace (serve --workspace): list, add, remove, reset')
+    .addHelpText('after', examples('sightline workspace list --workspace ~/src', 'sightline workspace add services/api --workspace ~/src', 'sightline workspace add --git https://example.com/team/web.git --ref main --refresh 10m'));
+
+  workspaceOptions(verb.command('list').description('every registered repository: id, files, vectors, last verified, indexed commit and root'))
+    .addHelpText('after', examples('sightline workspace list', 'sightline workspace list --workspace ~/src --json'))
+    .action(async (o: WorkspaceFlags) => {
+      await withWorkspace(o, async (workspace) => {
+        const repos = await workspace.list();
+        emit(o, { status: 'ok', workspace: workspace.root, count: repos.length, repos }, renderList);
+      });
+    });
+
+  workspaceOptions(verb.command('add [path]').description('register a directory under the root (or --git a source) and index it; again: update it'))
+    .option('--git <url-or-path>', 'index a commit of this git repository (a URL, or a path under the root) instead of a directory')
+    .option('--ref <ref>', 'with --git: branch, tag or commit (default HEAD)')
+    .option('--refresh <interval>', 'with --git: how often a server fetches it, e.g. 30s, 5m, 1h (default 5m)')
+    .option('--id <id>', 'the repository id (default: the last segment of the path or URL)')
+    .option('--no-gitignore', 'ignore .gitignore and .git/info/exclude rules')
+    .option('--include <glob>', 'only files matching (repeatable, or comma-separated)', collect)
+    .option('--exclude <glob>', 'skip files matching (repeatable, or comma-separated)', collect)
+    .option('--max-file-bytes <n>', 'skip files larger than this', positiveInt)
+    .addHelpText('after', examples('sightline workspace add services/api', 'sightline workspace add --git ../mirrors/web.git --id web --ref main', 'sightline workspace add libs/core --exclude "**/*.gen.ts" --json'))
+    .action(async (dir: string | undefined, o: WorkspaceFlags & { git?: string; ref?: string; refresh?: string; id?: string; gitignore: boolean; include?: string[]; exclude?: string[]; maxFileBytes?: number }) => {
+      const request: AddRequest = {
+        path: dir, git: o.git, ref: o.ref, refresh: o.refresh, id: o.id,
+        include: o.include, exclude: o.exclude, gitignore: o.gitignore === false ? false : undefined, max_file_bytes: o.maxFileBytes,
+      };
+      await withWorkspace(o, async (workspace) => {
+        const added = await workspace.add(request, { wait: true });
+        emit(o, added, (a) => `${a.created ? 'added' : 'updated'} ${a.repo} (${a.indexed_root})`);
+      });
+    });
+
+  workspaceOptions(verb.command('remove <id>').description("forget a repository and delete its index and memory (its files are never touched)"))
+    .addHelpText('after', examples('sightline workspace remove api', 'sightline workspace remove api --json'))
+    .action(async (id: string, o: WorkspaceFlags) => {
+      await withWorkspace(o, async (workspace) => emit(o, await workspace.remove(id), (a) => (a.removed ? `removed ${id}` : `no repository ${id}; nothing to remove`)));
+    });
+
+  workspaceOptions(verb.command('reset <id>').description('drop a repository\'s code index and keep its memory; `workspace add` indexes it again'))
+    .addHelpText('after', examples('sightline workspace reset api', 'sightline workspace reset api --json'))
+    .action(async (id: string, o: WorkspaceFlags) => {
+      await withWorkspace(o, async (workspace) => emit(o, await workspace.reset(id), (a) => (a.existed ? `reset ${id}; its memory was kept` : `no index for ${id}; nothing to reset`)));
+    });
+}
