@@ -102,7 +102,7 @@ async function repoAnswer(runtime: Runtime, caller: Caller, tool: ToolDefinition
   const { [REPO_ARG]: named, ...rest } = args;
   const own = runtime.workspace ? rest : args;
   const { unit, armed } = await runtime.unitFor(caller, tool, named as string | undefined);
-  if (tool.readsIndex && !armed) {
+  if ((tool.readsIndex || tool.writesIndex) && !armed) {
     throw new SightlineError('usage', `the code index of ${unit.id} was reset; add_repo indexes it again (its memory was kept and memory tools answer meanwhile)`);
   }
   const { engine } = unit;

@@ -112,6 +112,7 @@ describe('serve --workspace', () => {
     const row = (await call(conn.client, 'list_repos')).repos.find((r: { id: string }) => r.id === 'frontend');
     expect(row).toMatchObject({ indexed_root: null, last_verified: null, file_count: null, indexed_commit: null });
     expect(await callError(conn.client, 'search', { query: 'invoice', repo: 'frontend' })).toMatch(/was reset; add_repo indexes it again/);
+    expect(await callError(conn.client, 'index', { repo: 'frontend' })).toMatch(/was reset; add_repo indexes it again/);
     expect((await call(conn.client, 'recall', { repo: 'frontend', key: 'memory:billing/tax' })).fields.title).toBe('Invoices include VAT');
     expect(await call(conn.client, 'reset_index', { repo: 'unknown' })).toMatchObject({ existed: false });
     expect((await call(conn.client, 'list_repos')).count).toBe(2);

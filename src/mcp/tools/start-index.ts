@@ -8,6 +8,7 @@ export const startIndexTool = defineTool({
     'Start an incremental index pass (only changed files are read) and return its status; queries keep answering while it runs. ' +
     'Use it after changing or adding many files. Poll index_status, or set wait to true to return when the pass ends.',
   mutating: true,
+  writesIndex: true,
   guide: { when: 'update the index after changing or adding many files', call: '{wait: true}' },
   inputSchema: {
     wait: flag('wait').describe('Return when the pass has finished (default false: return as soon as it started).'),

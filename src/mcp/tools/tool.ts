@@ -60,6 +60,8 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   mutating?: boolean;
   /** Reads the index: the first call starts the first index in the background. */
   readsIndex?: boolean;
+  /** Runs an index pass: like a read of the index, refused on a workspace repository whose index was reset (add_repo re-arms it). */
+  writesIndex?: boolean;
   /** Whether this server offers the tool at all (test-only tools look at the environment). */
   available?(context: { env: NodeJS.ProcessEnv }): boolean;
   run(args: z.output<z.ZodObject<Shape>>, context: ToolContext): object | Promise<object>;
@@ -70,7 +72,7 @@ export function defineTool<Shape extends z.ZodRawShape>(tool: ToolDefinition<Sha
 }
 
 /** A tool of workspace mode that works on the workspace itself rather than on one repository. */
-export interface WorkspaceToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> extends Omit<ToolDefinition<Shape>, 'run' | 'readsIndex' | 'available'> {
+export interface WorkspaceToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> extends Omit<ToolDefinition<Shape>, 'run' | 'readsIndex' | 'writesIndex' | 'available'> {
   run(args: z.output<z.ZodObject<Shape>>, context: WorkspaceContext): object | Promise<object>;
 }
 
