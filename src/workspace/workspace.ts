@@ -72,17 +72,12 @@ export class Workspace {
   }
 
   /** Arms what the registry holds and this process does not serve yet, and closes what it no longer holds. */
-  sync(): Promise<void> {
-    return this.exclusive(async () => {
-      const entries = await this.registry.list();
+  async sync(): Promise<void> {
+    const entries = await this.registry.list();
+    await this.exclusive(async () => {
       for (const entry of entries) if (!this.served.has(entry.id)) await this.serve(entry).catch(() => {});
-      for (const [id, served] of this.served) {
-        if (!entries.some((e) => e.id === id)) {
-          this.served.delete(id);
-          await served.unit.close();
-        }
-      }
     });
+    await this.closeRemoved(entries);
   }
 
   private async serve(entry: RegisteredRepo): Promise<Served> {
@@ -136,13 +131,28 @@ export class Workspace {
 
   /** Every registered repository the caller may see, in ascending id order. */
   async list(visible: Visible = EVERY): Promise<RepoRow[]> {
-    const entries = (await this.registry.list()).filter((e) => visible(e.id));
+    const all = await this.registry.list();
+    await this.closeRemoved(all);
+    const entries = all.filter((e) => visible(e.id));
     const rows: RepoRow[] = [];
     for (const entry of entries) {
       const served = await this.unitFor(entry).catch(() => undefined);
       rows.push(repoRow(entry, served?.unit, this.broken.get(entry.id) ?? null));
     }
     return rows;
+  }
+
+  /** Stops serving what another process (`sightline workspace remove`) took out of the registry. */
+  private closeRemoved(entries: RegisteredRepo[]): Promise<void> {
+    const goneFrom = (rows: RegisteredRepo[]) => [...this.served.keys()].filter((id) => !rows.some((e) => e.id === id));
+    if (goneFrom(entries).length === 0) return Promise.resolve();
+    return this.exclusive(async () => {
+      for (const id of goneFrom(await this.registry.list())) { // again, after any add queued before
+        const served = this.served.get(id);
+        this.served.delete(id);
+        await served?.unit.close();
+      }
+    });
   }
 
   /**

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 import { makeRepo, removeDir, tempDir, writeFiles } from '../helpers/fixture.js';
 import { call, callError, connectStdio, type Connected } from '../mcp/harness.js';
 import { exists, until } from './helpers.js';
@@ -133,6 +134,17 @@ describe('serve --workspace', () => {
     // With one repository left, repo may be left out.
     expect((await call(conn.client, 'search', { query: 'placeOrder' })).results[0].path).toBe('src/orders.ts');
   });
+
+  it('follows the registry: a repository the CLI adds is served, one it removes is not', async () => {
+    writeFiles(root, { 'tools/cli.ts': 'export function runTool() {}\n' });
+    const added = runCli(['workspace', 'add', 'tools', '--workspace', root, '--json'], { SIGHTLINE_HOME: home, SIGHTLINE_EMBEDDER: 'none' });
+    expect(added.code, added.stderr).toBe(0);
+    expect((await call(conn.client, 'list_repos')).repos.map((r: { id: string }) => r.id)).toEqual(['api', 'tools']);
+    expect((await call(conn.client, 'search', { query: 'runTool', repo: 'tools' })).results[0].path).toBe('cli.ts');
+    expect(runCli(['workspace', 'remove', 'tools', '--workspace', root], { SIGHTLINE_HOME: home }).code).toBe(0);
+    expect((await call(conn.client, 'list_repos')).repos.map((r: { id: string }) => r.id)).toEqual(['api']);
+    expect(await callError(conn.client, 'search', { query: 'runTool', repo: 'tools' })).toMatch(/no repository "tools"/);
+  }, 90_000);
 
   it('a restarted server serves what was registered', async () => {
     await conn.close();
