@@ -45,6 +45,8 @@ export interface Inspection {
   checks: Check[];
   job?: JobRecord;
   holder?: LockHolder;
+  /** The skip ledger's reasons, one per entry, when its table could be read. */
+  skipReasons?: string[];
 }
 
 /** The schema check; the table checks run only when it passes (other versions have other tables). */
@@ -78,7 +80,9 @@ export function inspectIndex(dbPath: string, expectVectors: boolean): Inspection
     const schema = checkSchema(db);
     if (schema.version !== SCHEMA_VERSION) return { schemaVersion: schema.version, checks: [schema.check] };
     const jobs = new JobTable(db);
-    return { schemaVersion: schema.version, checks: [schema.check, ...checkIndex(db, expectVectors)], job: jobs.job(), holder: jobs.holder() };
+    const checks = [schema.check, ...checkIndex(db, expectVectors)];
+    const skipReasons = db.prepare('SELECT reason FROM skipped').pluck().all() as string[];
+    return { schemaVersion: schema.version, checks, job: jobs.job(), holder: jobs.holder(), skipReasons };
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (isCorruption(err)) {
@@ -126,11 +130,5 @@ function checkIndex(db: Db, expectVectors: boolean): Check[] {
     none(db, 'orphan vectors', 'SELECT count(*) FROM vectors WHERE chunk_id NOT IN (SELECT id FROM chunks)', 'vectors without a chunk'),
     vectorCoverage(db, expectVectors),
   );
-  const unreadable = count(db, "SELECT count(*) FROM skipped WHERE reason = 'unreadable'");
-  checks.push({
-    name: 'unreadable files',
-    ok: true,
-    detail: unreadable === 0 ? 'every file could be read' : `${unreadable} files could not be read; every pass retries them`,
-  });
   return checks;
 }
