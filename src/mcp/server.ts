@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { countTokens } from '../budget/index.js';
-import { classified, describeError, SightlineError } from '../errors/index.js';
+import { recoveredSentence } from '../engine/index.js';
+import { classified, describeError, isCorruption, SightlineError } from '../errors/index.js';
 import { estimateTokens, resultCount, toolError, toolResult } from './result.js';
 import { SERVER_NAME, SERVER_VERSION, type Runtime } from './runtime.js';
 import { strictInput, type ToolDefinition } from './tools/index.js';
@@ -38,7 +39,7 @@ async function invoke(runtime: Runtime, tool: ToolDefinition, args: Record<strin
   const elapsed = () => Math.round(performance.now() - started);
   log.call(tool.name, args);
   try {
-    const envelope = await answer(runtime, tool, args, session);
+    const envelope = await answerRecovering(runtime, tool, args, session);
     const result = toolResult(envelope, context.engine.job.retrievalPhase);
     recordUsage(runtime, tool.name, envelope, result);
     log.result(tool.name, { returned: resultCount(envelope), est_tokens: estimateTokens(result), ms: elapsed() });
@@ -48,6 +49,22 @@ async function invoke(runtime: Runtime, tool: ToolDefinition, args: Record<strin
     // A SightlineError is the caller's to fix; anything else is a bug worth seeing on stderr.
     if (!(classified(err) instanceof SightlineError)) runtime.options.warn(`tool ${tool.name} failed: ${(err as Error)?.stack ?? String(err)}`);
     return toolError(err);
+  }
+}
+
+/**
+ * A call that meets a damaged index moves it aside, starts its rebuild in the
+ * background (engine IndexJob.recoverDamaged) and is answered once more, from
+ * the new index or with the `building` answer, instead of every call failing.
+ */
+async function answerRecovering(runtime: Runtime, tool: ToolDefinition, args: Record<string, unknown>, session: string): Promise<object> {
+  try {
+    return await answer(runtime, tool, args, session);
+  } catch (err) {
+    const recovery = isCorruption(err) ? runtime.context.engine.job.recoverDamaged() : null;
+    if (!recovery) throw err;
+    runtime.options.warn(`${recoveredSentence(recovery)}; rebuilding it in the background (health says how far)`);
+    return answer(runtime, tool, args, session);
   }
 }
 

@@ -8,6 +8,7 @@ import { MAX_TERM_STATS_DRIFT, termSegments, termStatsDrift } from './chunks.js'
 import { isCorruption } from '../errors/index.js';
 import { ioError, type Db } from './db.js';
 import { JobTable, type JobRecord, type LockHolder } from './jobs.js';
+import { missingTables } from './recover.js';
 import { APP_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
 export interface Check {
@@ -79,6 +80,8 @@ export function inspectIndex(dbPath: string, expectVectors: boolean): Inspection
   try {
     const schema = checkSchema(db);
     if (schema.version !== SCHEMA_VERSION) return { schemaVersion: schema.version, checks: [schema.check] };
+    const missing = missingTables(db);
+    if (missing) return { schemaVersion: schema.version, checks: [schema.check, { name: 'tables', ok: false, detail: `${missing}: the index is damaged`, fix: REBUILD }] };
     const jobs = new JobTable(db);
     const checks = [schema.check, ...checkIndex(db, expectVectors)];
     const skipReasons = db.prepare('SELECT reason FROM skipped').pluck().all() as string[];
