@@ -7,6 +7,7 @@ import { VERSION, type Engine } from '../engine/index.js';
 import { UsageMeter } from '../budget/index.js';
 import { Semaphore } from './concurrency.js';
 import { openToolLog, type ToolLog } from './log.js';
+import type { SessionLimits } from './transports/sessions.js';
 import { TOOLS, type ToolContext, type ToolDefinition } from './tools/index.js';
 
 export const SERVER_NAME = 'sightline';
@@ -32,8 +33,15 @@ export class Runtime {
   readonly log: ToolLog;
   /** The tools this server advertises: mutating ones only with --enable-writes. */
   readonly tools: ToolDefinition[];
+  /** The network transports' cap and idle timeout on client sessions, from the configuration. */
+  readonly sessionLimits: SessionLimits;
+  private sessionCount: () => number;
 
   constructor(readonly options: RuntimeOptions) {
+    const { config } = options.engine.repo;
+    this.sessionLimits = { max: config.maxClientSessions, idleMs: config.clientSessionIdleMs };
+    this.sessionCount = () => (options.transport === 'stdio' ? 1 : 0);
+    const count = () => this.sessionCount();
     this.context = {
       engine: options.engine,
       env: options.env ?? process.env,
@@ -45,11 +53,19 @@ export class Runtime {
         tool_concurrency: options.toolConcurrency,
         writes_enabled: options.enableWrites,
         started_at: new Date().toISOString(),
+        get open_sessions() {
+          return count();
+        },
       },
     };
     this.limiter = new Semaphore(options.toolConcurrency);
     this.log = openToolLog(options.logFile, options.warn);
     this.tools = TOOLS.filter((t) => (options.enableWrites || !t.mutating) && (t.available?.(this.context) ?? true));
+  }
+
+  /** The transport says how many client sessions it holds. */
+  countSessionsWith(count: () => number): void {
+    this.sessionCount = count;
   }
 
   /** Closes the log, stops the watcher and the running pass, and closes the index; the process is about to exit. */

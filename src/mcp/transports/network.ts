@@ -22,6 +22,8 @@ export interface Routes {
   handle(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): Promise<boolean>;
   /** Ends every session, so that long-lived streams let the server close. */
   close(): Promise<void>;
+  /** Client sessions held now (health's `server.open_sessions`). */
+  sessions(): number;
 }
 
 export interface NetworkOptions {
