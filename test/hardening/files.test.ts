@@ -8,7 +8,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dryRun, listFiles, Repo, search } from '../../src/engine/index.js';
+import { dryRun, Repo } from '../../src/engine/index.js';
+import { listFiles } from '../../src/engine/list-files.js';
+import { search } from '../../src/engine/search.js';
 import { decodeSource } from '../../src/walk/index.js';
 import { makeRepo, removeDir, tempDir, writeFiles } from '../helpers/fixture.js';
 

@@ -9,7 +9,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { doctor, dryRun, Repo, stats } from '../../src/engine/index.js';
+import { doctor, dryRun, Repo } from '../../src/engine/index.js';
+import { stats } from '../../src/engine/stats.js';
 import { describeSkips, SKIP_REASONS } from '../../src/walk/index.js';
 import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
 
