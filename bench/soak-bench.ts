@@ -105,17 +105,18 @@ async function disconnect(c: { client: Client; transport: StreamableHTTPClientTr
   await c.client.close();
 }
 
-/** An unauthenticated request every 100 ms: how long the server's thread takes to say 401. */
-function heartbeat(s: Served): { stop: () => Promise<number[]> } {
-  const samples: number[] = [];
+/** An unauthenticated request every 100 ms: how long the server's thread takes to say 401, tagged with the phase running. */
+function heartbeat(s: Served, phase: { name: string }): { stop: () => Promise<{ ms: number; phase: string }[]> } {
+  const samples: { ms: number; phase: string }[] = [];
   let running = true;
   const beat = (): Promise<void> =>
     new Promise((resolve) => {
       const t0 = performance.now();
+      const during = phase.name;
       const req = http.get({ host: s.url.hostname, port: s.url.port, path: '/mcp' }, (res) => {
         res.resume();
         res.on('end', () => {
-          samples.push(performance.now() - t0);
+          samples.push({ ms: performance.now() - t0, phase: during });
           resolve();
         });
       });
@@ -145,6 +146,8 @@ interface Row {
   latencies: number[];
   seconds: number;
   note: string;
+  /** The server's RSS when the phase ended. */
+  rssMiB?: number;
 }
 
 async function fuzzPhase(s: Served, n: number, seed: number): Promise<{ row: Row; internal: string[] }> {
@@ -170,7 +173,7 @@ async function fuzzPhase(s: Served, n: number, seed: number): Promise<{ row: Row
   );
   const seconds = (performance.now() - t0) / 1000;
   for (const c of sessions) await disconnect(c);
-  return { row: { phase: `fuzz (${tools.length} tools)`, calls: n, ok: counts.ok, refusals: counts.refusal, internal: counts.internal, latencies, seconds, note: '' }, internal };
+  return { row: { phase: 'fuzz', calls: n, ok: counts.ok, refusals: counts.refusal, internal: counts.internal, latencies, seconds, note: `${tools.length} tools` }, internal };
 }
 
 function post(s: Served, body: string | Buffer): Promise<number> {
@@ -256,7 +259,7 @@ async function loadPhase(s: Served, clients: number, seconds: number, seed: numb
   );
   const elapsed = (performance.now() - t0) / 1000;
   for (const c of sessions) await disconnect(c);
-  return { phase: `load (${clients} clients)`, calls: latencies.length, ok, refusals: 0, internal: errors, latencies, seconds: elapsed, note: `${(latencies.length / elapsed).toFixed(1)} calls/s${firstError ? `; first error: ${firstError}` : ''}` };
+  return { phase: 'load', calls: latencies.length, ok, refusals: 0, internal: errors, latencies, seconds: elapsed, note: `${(latencies.length / elapsed).toFixed(1)} calls/s${firstError ? `; first error: ${firstError}` : ''}` };
 }
 
 async function churnPhase(s: Served, n: number): Promise<{ row: Row; openAfter: number }> {
@@ -308,32 +311,50 @@ async function main(): Promise<void> {
     await warm.client.callTool({ name: 'search', arguments: { query: 'warm up' } });
     await disconnect(warm);
     const rssStart = rssMiB(pid).now;
-    const beats = heartbeat(server);
-    process.stderr.write(`fuzz: ${args.fuzz} calls…\n`);
-    const fuzz = await fuzzPhase(server, args.fuzz, args.seed);
-    const frames = await framesPhase(server, repo, env);
-    process.stderr.write(`load: ${args.clients} clients for ${args.seconds} s…\n`);
-    const load = await loadPhase(server, args.clients, args.seconds, args.seed);
-    process.stderr.write(`churn: ${args.churn} sessions…\n`);
-    const churn = await churnPhase(server, args.churn);
+    const phase = { name: '' };
+    const beats = heartbeat(server, phase);
+    const measured = async <T extends { phase: string; rssMiB?: number }>(name: string, run: () => Promise<T>): Promise<T> => {
+      process.stderr.write(`${name}…\n`);
+      phase.name = name;
+      const row = await run();
+      row.phase = name;
+      row.rssMiB = rssMiB(pid).now;
+      return row;
+    };
+    let fuzzInternal: string[] = [];
+    const fuzz = await measured(`fuzz (${args.fuzz} calls)`, async () => {
+      const r = await fuzzPhase(server, args.fuzz, args.seed);
+      fuzzInternal = r.internal;
+      return r.row;
+    });
+    const frames = await measured('oversized frames', () => framesPhase(server, repo, env));
+    const load = await measured(`load (${args.clients} clients, ${args.seconds} s)`, () => loadPhase(server, args.clients, args.seconds, args.seed));
+    let openAfter = 0;
+    const churn = await measured(`churn (${args.churn} sessions)`, async () => {
+      const r = await churnPhase(server, args.churn);
+      openAfter = r.openAfter;
+      return r.row;
+    });
     const samples = await beats.stop();
     const rss = rssMiB(pid);
-    const rows = [fuzz.row, frames, load, churn.row];
+    const rows = [fuzz, frames, load, churn];
+    const stallsIn = (name: string) => samples.filter((b) => b.phase === name && b.ms > STALL_MS).length;
     console.log(
       table(
-        ['phase', 'calls', 'ok', 'refusals', 'internal errors', 'p50 ms', 'p95 ms', 'seconds', 'note'],
-        rows.map((r) => [r.phase, String(r.calls), String(r.ok), String(r.refusals), String(r.internal), percentile(r.latencies, 50), percentile(r.latencies, 95), r.seconds, r.note]),
+        ['phase', 'calls', 'ok', 'refusals', 'internal errors', `stalls > ${STALL_MS / 1000} s`, 'p50 ms', 'p95 ms', 'seconds', 'RSS after MiB', 'note'],
+        rows.map((r) => [r.phase, String(r.calls), String(r.ok), String(r.refusals), String(r.internal), String(stallsIn(r.phase)), percentile(r.latencies, 50), percentile(r.latencies, 95), r.seconds, r.rssMiB ?? NaN, r.note]),
       ),
     );
-    const stalls = samples.filter((ms) => ms > STALL_MS).length;
+    const ms = samples.map((b) => b.ms);
+    const stalls = ms.filter((m) => m > STALL_MS).length;
     console.log('');
     console.log(
       table(
         ['heartbeats', `stalls > ${STALL_MS / 1000} s`, 'heartbeat p50 ms', 'p95 ms', 'max ms', 'RSS start MiB', 'RSS peak MiB', 'RSS end MiB', 'sessions held after churn'],
-        [[String(samples.length), String(stalls), percentile(samples, 50), percentile(samples, 95), Math.max(...samples), rssStart, rss.peak, rss.now, String(churn.openAfter)]],
+        [[String(samples.length), String(stalls), percentile(ms, 50), percentile(ms, 95), Math.max(...ms), rssStart, rss.peak, rss.now, String(openAfter)]],
       ),
     );
-    if (fuzz.internal.length) console.log(`\ninternal errors (first ${fuzz.internal.length}):\n${fuzz.internal.join('\n')}`);
+    if (fuzzInternal.length) console.log(`\ninternal errors (first ${fuzzInternal.length}):\n${fuzzInternal.join('\n')}`);
     const toolFailures = server.stderr().match(/tool \w+ failed:.*$/gm) ?? [];
     if (toolFailures.length) console.log(`\nserver reported ${toolFailures.length} tool failures, first: ${toolFailures[0]}`);
   } finally {
