@@ -4,9 +4,9 @@
  * problems or the index is unreadable, 4 the disk refused, 1 anything else.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { doctor, jobStatus, openEngine, reset, type Engine, type DoctorEnvelope, type IndexJobStatus, type PassResult, type ResetEnvelope } from '../engine/index.js';
+import { doctor, jobStatus, openEngine, recoveredSentence, reset, type Engine, type DoctorEnvelope, type IndexJobStatus, type PassResult, type ResetEnvelope } from '../engine/index.js';
 import { describeError } from '../errors/index.js';
-import { common, embedderFlags, emit, examples, fail, recoveredSentence, sayWaiting, withEngine, type CommonOptions } from './verb.js';
+import { common, embedderFlags, emit, examples, fail, sayWaiting, withEngine, type CommonOptions } from './verb.js';
 
 const say = (message: string) => process.stderr.write(`sightline: ${message}\n`);
 

@@ -12,6 +12,7 @@ import type {
   SearchEnvelope,
   StatsEnvelope,
 } from '../engine/index.js';
+import { describeSkips } from '../walk/index.js';
 
 const indent = (text: string, pad = '    ') => text.split('\n').map((l) => pad + l).join('\n');
 
@@ -38,10 +39,9 @@ export function omittedNote(e: FitFields, how = 'raise --max-tokens for more'): 
 }
 
 export function renderIndexSummary(s: IndexSummary): string {
-  const skipped = Object.entries(s.skipped).map(([r, n]) => `${n} ${r}`).join(', ') || 'none';
   return [
     `indexed in ${(s.elapsedMs / 1000).toFixed(2)}s: ${s.added} added, ${s.updated} updated, ${s.removed} removed, ${s.unchanged} unchanged`,
-    `  ${s.chunks} chunks, ${s.symbols} symbols written; skipped: ${skipped}`,
+    `  ${s.chunks} chunks, ${s.symbols} symbols written; ${describeSkips(s.skipped)}`,
   ].join('\n');
 }
 
@@ -110,6 +110,7 @@ export function renderStats(e: StatsEnvelope): string {
     `symbols      ${e.symbols}`,
     `index size   ${bytes(e.index_bytes)}`,
     `languages    ${langs || 'none'}`,
+    `skipped      ${describeSkips(e.skipped)}`,
   ].join('\n');
 }
 
@@ -119,7 +120,8 @@ export function renderDryRun(r: DryRunReport): string {
   lines.push('directories:  ' + r.top_directories.map((d) => `${d.dir} ${d.files}`).join(', '));
   lines.push('largest:');
   for (const f of r.largest_files) lines.push(`  ${bytes(f.bytes).padStart(10)}  ${f.path}`);
-  lines.push('skipped:      ' + (Object.entries(r.skipped).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'));
+  lines.push('encodings:    ' + (Object.entries(r.encodings).map(([e, n]) => `${e} ${n}`).join(', ') || 'none'));
+  lines.push('skipped:      ' + describeSkips(r.skipped));
   if (r.ignored_by_rule.length) {
     lines.push('ignored by rule:');
     for (const g of r.ignored_by_rule) lines.push(`  ${String(g.entries).padStart(6)}  ${g.rule}`);

@@ -6,7 +6,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
 import { budgetDefaults, type RefineEnvelope } from '../budget/index.js';
-import { openEngine, type Engine, type Recovered } from '../engine/index.js';
+import { openEngine, recoveredSentence, type Engine, type Recovered } from '../engine/index.js';
 import { describeError, exitCodeOf } from '../errors/index.js';
 import { renderRefine } from './render-budget.js';
 import { progressBar } from './progress.js';
@@ -70,17 +70,6 @@ export async function withEngine(options: CommonOptions, body: (engine: Engine) 
 /** Said once when another process holds the repository's index lock, so a waiting verb is not mistaken for a hung one. */
 export function sayWaiting(holder: { pid: number; host: string }): void {
   process.stderr.write(`sightline: waiting for another indexer (pid ${holder.pid} on ${holder.host}) to finish with this repository\n`);
-}
-
-const MEMORY_FATE: Record<Recovered['memory'], string> = {
-  kept: 'agent memory was kept',
-  lost: 'agent memory could not be read from it and is lost',
-  none: 'it held no agent memory',
-};
-
-/** What a rebuild did with a damaged index, in one sentence. */
-export function recoveredSentence(r: Recovered): string {
-  return `the index was damaged (${r.damage}); it was moved to ${r.aside} and a new one begun; ${MEMORY_FATE[r.memory]}`;
 }
 
 /** Said on stderr when `index --force` found the index damaged. */

@@ -23,6 +23,8 @@ const NEXT: Record<HealthEnvelope['index'], string | null> = {
   ready: null,
   missing: 'no index yet: run `sightline index` in the repository (the sightline MCP server also builds it in the background on the first tool call)',
   building: 'the first index is being built: answers may be incomplete until it completes (`sightline status` shows its progress)',
+  rebuilding: 'the index was damaged and is being rebuilt by the server: answers may be incomplete until it completes',
+  damaged: 'the index is damaged: `sightline index --force` rebuilds it (a running server rebuilds it on its next call)',
   unreadable: 'the index cannot be read: run `sightline doctor` for the fix, or `sightline index --force` to rebuild it',
 };
 

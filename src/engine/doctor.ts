@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import { interrupted, lockLive } from '../index/index.js';
 import { inspectIndex, type Check, type Inspection } from '../store/index.js';
+import { describeSkips, tallySkips } from '../walk/index.js';
 import type { Repo } from './repo.js';
 
 export interface DoctorEnvelope {
@@ -38,6 +39,13 @@ function lockCheck(inspection: Inspection): Check | null {
   return { name: 'index lock', ok: true, detail: `left by pid ${holder.pid} on ${holder.host}, which stopped; the next pass takes it over` };
 }
 
+/** The skip ledger, as stats and the pass count it: worth saying, not a failure. */
+function skipCheck(reasons: string[]): Check {
+  const tally = tallySkips(reasons);
+  const retried = tally.unreadable ? `; the ${tally.unreadable} unreadable are retried every pass` : '';
+  return { name: 'skipped files', ok: true, detail: `${describeSkips(tally)}${retried}` };
+}
+
 export function doctor(repo: Repo): DoctorEnvelope {
   const envelope = (checks: Check[]): DoctorEnvelope => ({
     status: 'ok',
@@ -56,6 +64,7 @@ export function doctor(repo: Repo): DoctorEnvelope {
     checks.push(jobCheck(inspection));
     const lock = lockCheck(inspection);
     if (lock) checks.push(lock);
+    if (inspection.skipReasons) checks.push(skipCheck(inspection.skipReasons));
   }
   return envelope(checks);
 }

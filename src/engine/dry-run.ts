@@ -1,9 +1,7 @@
 /** `index --dry-run`: what an index pass would take in, without writing anything. */
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import { languageOf } from '../parse/index.js';
+import { extOf, languageOf } from '../parse/index.js';
 import { walkOptions } from '../index/index.js';
-import { isBinary, walk } from '../walk/index.js';
+import { readSource, tallySkips, walk, type ReadOutcome, type SkipTally, type WalkedFile } from '../walk/index.js';
 import type { Repo } from './repo.js';
 
 export interface DryRunReport {
@@ -12,30 +10,19 @@ export interface DryRunReport {
   files: number;
   bytes: number;
   languages: Record<string, number>;
+  /** Files by the text encoding they would be decoded from (utf-8, utf-16le, latin1, …). */
+  encodings: Record<string, number>;
   top_directories: { dir: string; files: number }[];
   largest_files: { path: string; bytes: number }[];
-  /** Files (or whole directories) left out, by reason. */
-  skipped: Record<string, number>;
+  /** Files (or whole directories) left out, by the skip ledger's reasons, as a pass counts them (too_slow shows only in a pass). */
+  skipped: SkipTally;
   /** Which rule left out how many entries, most first. */
   ignored_by_rule: { rule: string; entries: number }[];
 }
 
 const TOP = 10;
-const SNIFF_BYTES = 8000;
-
-async function sniffBinary(abs: string): Promise<boolean> {
-  let handle: fs.FileHandle | undefined;
-  try {
-    handle = await fs.open(abs, 'r');
-    const buf = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buf, 0, SNIFF_BYTES, 0);
-    return isBinary(buf.subarray(0, bytesRead));
-  } catch {
-    return false; // unreadable files are reported by the real pass
-  } finally {
-    await handle?.close();
-  }
-}
+/** Files read at once: each is read whole (up to maxFileBytes) to learn its encoding. */
+const READ_CONCURRENCY = 8;
 
 function countBy(keys: string[]): Record<string, number> {
   const out: Record<string, number> = {};
@@ -43,12 +30,27 @@ function countBy(keys: string[]): Record<string, number> {
   return Object.fromEntries(Object.entries(out).sort((a, b) => b[1] - a[1]));
 }
 
+/** Each file read as a pass reads it, a few at a time. */
+async function readAll(files: WalkedFile[], maxFileBytes: number): Promise<ReadOutcome[]> {
+  const out: ReadOutcome[] = new Array(files.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const i = next++;
+      out[i] = await readSource(files[i]!.abs, maxFileBytes);
+    }
+  };
+  await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+  return out;
+}
+
 export async function dryRun(repo: Repo): Promise<DryRunReport> {
   const { config } = repo;
   const walked = await walk(walkOptions(repo.root, config));
-  const binary = await Promise.all(walked.files.map((f) => sniffBinary(f.abs)));
-  const files = walked.files.filter((_, i) => !binary[i]);
-  const skippedReasons = [...walked.skipped.map((s) => s.reason), ...binary.filter(Boolean).map(() => 'binary')];
+  const read = await readAll(walked.files, config.maxFileBytes);
+  const files = walked.files.filter((_, i) => read[i]!.ok);
+  const encodings = read.flatMap((r) => (r.ok ? [r.encoding] : []));
+  const contentSkips = read.flatMap((r) => (!r.ok && r.reason !== 'vanished' ? [r.reason] : []));
   const topDir = (p: string) => (p.includes('/') ? p.slice(0, p.indexOf('/')) : '.');
   const rules = countBy(walked.skipped.map((s) => s.rule ?? s.reason));
   return {
@@ -56,12 +58,13 @@ export async function dryRun(repo: Repo): Promise<DryRunReport> {
     root: repo.root,
     files: files.length,
     bytes: files.reduce((s, f) => s + f.size, 0),
-    languages: countBy(files.map((f) => languageOf(f.path) ?? (path.extname(f.path).slice(1) || 'text'))),
+    languages: countBy(files.map((f) => languageOf(f.path) ?? (extOf(f.path) || 'text'))),
+    encodings: countBy(encodings),
     top_directories: Object.entries(countBy(files.map((f) => topDir(f.path))))
       .slice(0, TOP)
       .map(([dir, n]) => ({ dir, files: n })),
     largest_files: [...files].sort((a, b) => b.size - a.size).slice(0, TOP).map((f) => ({ path: f.path, bytes: f.size })),
-    skipped: countBy(skippedReasons),
+    skipped: tallySkips([...walked.skipped.map((s) => s.reason), ...contentSkips]),
     ignored_by_rule: Object.entries(rules).map(([rule, entries]) => ({ rule, entries })),
   };
 }

@@ -5,7 +5,7 @@
  */
 import { countTokens } from '../budget/index.js';
 import type { StoredFile } from '../store/index.js';
-import { digest, readInsideSync } from '../walk/index.js';
+import { decodeSource, digest, readInsideSync } from '../walk/index.js';
 import type { Repo } from './repo.js';
 
 const CACHE_LIMIT = 20_000;
@@ -21,7 +21,8 @@ export function fullReadTokens(repo: Repo, file: StoredFile): number {
     return file.tokens; // gone, unreadable or swapped out of the root: the index's estimate is all there is (the citation says so)
   }
   const d = digest(bytes);
-  const n = byDigest.get(d) ?? countTokens(bytes.toString('utf8'));
+  const decoded = decodeSource(bytes);
+  const n = byDigest.get(d) ?? countTokens(decoded.binary ? bytes.toString('utf8') : decoded.text);
   if (byDigest.size >= CACHE_LIMIT) byDigest.clear();
   byDigest.set(d, n);
   return n;

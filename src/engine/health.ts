@@ -3,12 +3,13 @@
  * never throws: a missing or unreadable index is reported, with the fix.
  */
 import fs from 'node:fs';
-import { describeError } from '../errors/index.js';
+import { describeError, isCorruption } from '../errors/index.js';
 import { SCHEMA_VERSION } from '../store/index.js';
-import type { IndexJob, IndexJobState } from './jobs.js';
-import type { Repo } from './repo.js';
+import type { IndexJob, IndexJobState, Recovery } from './jobs.js';
+import { recoveredSentence, type Repo } from './repo.js';
 
-export type IndexHealth = 'ready' | 'missing' | 'building' | 'unreadable';
+/** `damaged`: the file cannot be read as an index; `rebuilding`: it was moved aside and a new one is being built. */
+export type IndexHealth = 'ready' | 'missing' | 'building' | 'rebuilding' | 'damaged' | 'unreadable';
 
 export interface HealthEnvelope {
   status: 'ok';
@@ -20,6 +21,8 @@ export interface HealthEnvelope {
   last_indexed_at: string | null;
   files: number | null;
   job: IndexJobState;
+  /** A damaged index this server found and rebuilt (or is rebuilding): why, where it went, what became of memory. */
+  recovered: Recovery | null;
   /** What is wrong and what to do, when something is. */
   problems: string[];
 }
@@ -50,8 +53,13 @@ export function health(repo: Repo, job: IndexJob): HealthEnvelope {
       index = 'building';
     }
   } catch (err) {
-    index = 'unreadable';
+    index = isCorruption(err) ? 'damaged' : 'unreadable';
     problems.push(describeError(err));
+  }
+  const recovery = job.recovery;
+  if (recovery && !recovery.rebuilt) {
+    if (index !== 'damaged') index = 'rebuilding';
+    problems.push(`${recoveredSentence(recovery)}; the new one is being built in the background`);
   }
   if (jobState.status === 'failed' && jobState.error) problems.push(`the last index pass failed: ${jobState.error}`);
   return {
@@ -64,6 +72,7 @@ export function health(repo: Repo, job: IndexJob): HealthEnvelope {
     last_indexed_at: lastIndexedAt,
     files,
     job: jobState.status,
+    recovered: recovery,
     problems,
   };
 }

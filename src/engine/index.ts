@@ -18,7 +18,7 @@ export type {
   SearchRequest,
 } from './api.js';
 export { engineOver, openEngine } from './engine.js';
-export { Repo, resolveRepoRoot, repoId, type OpenRepoOptions, type Recovered } from './repo.js';
+export { Repo, recoveredSentence, resolveRepoRoot, repoId, type OpenRepoOptions, type Recovered } from './repo.js';
 export { VERSION } from './version.js';
 export { DEFAULT_K, type SearchMode, type SearchOptions } from './search.js';
 export type { GatedLocateEnvelope, LocateEnvelope, LocateKind, LocateOptions } from './locate.js';
@@ -29,7 +29,7 @@ export { dryRun, type DryRunReport } from './dry-run.js';
 export type { StatsEnvelope } from './stats.js';
 export { errorEnvelope, type ErrorEnvelope, type ResultItem, type RetrievalMode, type SearchEnvelope } from './envelope.js';
 export type { IndexProgress, IndexSummary } from '../index/index.js';
-export { jobStatus, type IndexJob, type IndexJobState, type IndexJobStatus, type JobCounts, type PassResult, type RetrievalPhase } from './jobs.js';
+export { jobStatus, type IndexJob, type IndexJobState, type IndexJobStatus, type JobCounts, type PassResult, type Recovery, type RetrievalPhase } from './jobs.js';
 export type { HealthEnvelope, IndexHealth } from './health.js';
 export type { BriefEnvelope } from './brief.js';
 export { doctor, type DoctorEnvelope } from './doctor.js';

@@ -7,10 +7,10 @@
  * failure that could not be recorded (the disk refused) is still reported.
  */
 import fs from 'node:fs';
-import { describeError } from '../errors/index.js';
+import { describeError, isCorruption } from '../errors/index.js';
 import { Coalescer, interrupted, type IndexPhase, type IndexSummary } from '../index/index.js';
 import type { JobRecord, LockHolder } from '../store/index.js';
-import type { Repo } from './repo.js';
+import type { Recovered, Repo } from './repo.js';
 
 export type IndexJobState = 'none' | 'running' | 'completed' | 'failed';
 
@@ -99,6 +99,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export type PassResult = { ok: true; summary: IndexSummary } | { ok: false; error: string };
 
+/** A damaged index this process moved aside and rebuilt, as `health` shows it. */
+export interface Recovery extends Recovered {
+  /** When the damage was found. */
+  found_at: string;
+  /** True once the rebuild's first pass completed. */
+  rebuilt: boolean;
+}
+
 export class IndexJob {
   private readonly passes = new Coalescer(() => this.run());
   private readonly stopper = new AbortController();
@@ -110,9 +118,35 @@ export class IndexJob {
   /** This process's last failed pass, in case the index could not record it. */
   private failure: { started_at: string; ended_at: string; error: string } | null = null;
   private indexed = false;
+  private recovery_: Recovery | null = null;
 
   /** One per repository handle (the Engine holds it): the server, the watcher, the reconcile and every answer share it. */
   constructor(private readonly repo: Repo) {}
+
+  /** The last damaged index this process found and rebuilt (or is rebuilding); null when none. */
+  get recovery(): Recovery | null {
+    return this.recovery_;
+  }
+
+  /**
+   * When the index is damaged (a call or a pass met the damage), moves it aside
+   * and starts rebuilding it in the background, keeping agent memory where it
+   * can be read, as `index --force` does; calls meanwhile get the `building`
+   * answer. Returns once the file is moved aside; null when the check
+   * (linear in the file, so only after damage showed) finds the index sound.
+   */
+  recoverDamaged(): Recovery | null {
+    const recovered = this.repo.recoverIfDamaged();
+    // Sound now: another call already moved the damage aside and its rebuild runs.
+    if (!recovered) return this.recovery_ && !this.recovery_.rebuilt ? this.recovery_ : null;
+    this.indexed = false;
+    const recovery: Recovery = { ...recovered, found_at: new Date().toISOString(), rebuilt: false };
+    this.recovery_ = recovery;
+    this.start()
+      .then(() => (recovery.rebuilt = true))
+      .catch(() => {}); // the failure is kept in the status
+    return recovery;
+  }
 
   /**
    * Requests an incremental pass: one starts now, or right after the running
@@ -199,7 +233,17 @@ export class IndexJob {
       const error = describeError(err);
       this.failure = { started_at: startedAt, ended_at: new Date().toISOString(), error };
       this.emit({ ok: false, error });
+      // A pass that met damage (the catch-up pass at start, a watcher's) starts the rebuild.
+      if (isCorruption(err)) setImmediate(() => this.tryRecover());
       throw err;
+    }
+  }
+
+  private tryRecover(): void {
+    try {
+      this.recoverDamaged();
+    } catch {
+      /* the pass's failure is already recorded */
     }
   }
 

@@ -43,6 +43,17 @@ export interface Recovered extends Rebuilt {
   damage: string;
 }
 
+const MEMORY_FATE: Record<Recovered['memory'], string> = {
+  kept: 'agent memory was kept',
+  lost: 'agent memory could not be read from it and is lost',
+  none: 'it held no agent memory',
+};
+
+/** What a rebuild did with a damaged index, in one sentence. */
+export function recoveredSentence(r: Recovered): string {
+  return `the index was damaged (${r.damage}); it was moved to ${r.aside} and a new one begun; ${MEMORY_FATE[r.memory]}`;
+}
+
 export class Repo {
   private store_: Store | null = null;
   private memory_: Memory | null = null;

@@ -1,6 +1,7 @@
 /** `stats`: what the index holds and what it costs on disk. */
 import { answerCacheStats, type AnswerCacheStats } from '../search/index.js';
 import { SCHEMA_VERSION } from '../store/index.js';
+import { tallySkips, type SkipTally } from '../walk/index.js';
 import type { Repo } from './repo.js';
 
 export interface StatsEnvelope {
@@ -16,7 +17,8 @@ export interface StatsEnvelope {
   index_bytes: number;
   languages: Record<string, number>;
   kinds: Record<string, number>;
-  skipped: Record<string, number>;
+  /** The skip ledger by reason, as the last pass counted it (walk/skips.ts). */
+  skipped: SkipTally;
   /** Answers repeated from the search cache by this process (search/cache.ts), since it opened the index. */
   answer_cache: AnswerCacheStats;
 }
@@ -44,7 +46,7 @@ export function stats(repo: Repo): StatsEnvelope {
     index_bytes: store.sizeOnDisk(),
     languages: tally(files, (f) => f.language ?? 'text'),
     kinds: tally(files, (f) => f.kind),
-    skipped: tally(store.skipped(), (s) => s.reason),
+    skipped: tallySkips(store.skipped().map((s) => s.reason)),
     answer_cache: answerCacheStats(store),
   };
 }

@@ -85,6 +85,10 @@ export async function indexRepository(
   const { walked, stored, skippedBefore } = await survey(root, store, config, options.paths);
   summary.scanned = walked.files.length;
   for (const s of walked.skipped) skip(s.reason);
+  const walkSkips = walked.skipped.filter((s) => {
+    const before = skippedBefore.get(s.path);
+    return !before || before.reason !== s.reason || before.detail !== (s.rule ?? null);
+  });
 
   const seen = new Set<string>();
   const tasks: Task[] = [];
@@ -120,11 +124,11 @@ export async function indexRepository(
         summary.unchanged++;
         return;
       case 'skip':
-        skip(result.reason);
         if (result.reason === 'vanished') {
           if (prev) { store.removeFile(file.path); summary.removed++; }
           return;
         }
+        skip(result.reason);
         store.recordSkipped({ path: file.path, reason: result.reason, detail: result.detail, size: file.size, mtimeMs: file.mtimeMs, checkedAtMs: result.checkedAtMs });
         // An unreadable file keeps its last good version; one that became binary or huge is dropped.
         if (prev && result.reason !== 'unreadable') { store.removeFile(file.path); summary.removed++; }
@@ -167,9 +171,14 @@ export async function indexRepository(
   flush();
 
   const gone = [...stored.keys()].filter((p) => !seen.has(p));
+  for (const s of walked.skipped) seen.add(s.path);
   store.transaction(() => {
     for (const p of gone) store.removeFile(p);
     for (const p of skippedBefore.keys()) if (!seen.has(p)) store.forgetSkipped(p);
+    // The walk's own skips go in the ledger too, so stats and doctor count what the pass counted.
+    // Size -1: the stat fast-path above never takes them for an unchanged content skip.
+    const checkedAtMs = Date.now();
+    for (const s of walkSkips) store.recordSkipped({ path: s.path, reason: s.reason, detail: s.rule ?? null, size: -1, mtimeMs: 0, checkedAtMs });
   });
   summary.removed += gone.length;
   tidyTerms(store, summary.added + summary.updated);

@@ -33,6 +33,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const runtime = new Runtime(options);
   if (options.transport === 'stdio') return serveStdio(runtime);
   const routes = options.transport === 'http' ? streamableHttpRoutes(runtime) : sseRoutes(runtime);
+  runtime.countSessionsWith(routes.sessions);
   return serveNetwork(runtime, routes, { host: options.host, port: options.port, accessLog: options.accessLog });
 }
 

@@ -4,12 +4,14 @@
  * log and the tools on offer. Each session gets its own McpServer (see
  * server.ts) over this one runtime, built for the caller it authenticated as.
  */
+import { loadConfig } from '../config/index.js';
 import { VERSION } from '../engine/index.js';
 import { UsageMeter } from '../budget/index.js';
 import type { RepoUnit, Workspace } from '../workspace/index.js';
 import { Semaphore } from './concurrency.js';
 import { checkGrant, grantOn, writesAnywhere, type Authenticator, type Caller } from './grants.js';
 import { openToolLog, type ToolLog } from './log.js';
+import type { SessionLimits } from './transports/sessions.js';
 import { TOOLS, WORKSPACE_TOOLS, type ServerFacts, type ToolDefinition, type WorkspaceToolDefinition } from './tools/index.js';
 
 export const SERVER_NAME = 'sightline';
@@ -48,12 +50,20 @@ export class Runtime {
   readonly env: NodeJS.ProcessEnv;
   readonly usage = new UsageMeter();
   readonly server: ServerFacts;
+  /** The network transports' cap and idle timeout on client sessions, from the configuration. */
+  readonly sessionLimits: SessionLimits;
   /** The tools of this server before grants: mutating ones only with --enable-writes. */
   private readonly repoTools: ToolDefinition[];
   private readonly workspaceTools: WorkspaceToolDefinition[];
+  private sessionCount: () => number;
 
   constructor(readonly options: RuntimeOptions) {
     this.env = options.env ?? process.env;
+    const { served } = options;
+    const config = served.kind === 'repo' ? served.unit.engine.repo.config : loadConfig({ env: this.env, warn: options.warn });
+    this.sessionLimits = { max: config.maxClientSessions, idleMs: config.clientSessionIdleMs };
+    this.sessionCount = () => (options.transport === 'stdio' ? 1 : 0);
+    const count = () => this.sessionCount();
     this.server = {
       name: SERVER_NAME,
       version: SERVER_VERSION,
@@ -61,6 +71,9 @@ export class Runtime {
       tool_concurrency: options.toolConcurrency,
       writes_enabled: options.enableWrites,
       started_at: new Date().toISOString(),
+      get open_sessions() {
+        return count();
+      },
     };
     this.limiter = new Semaphore(options.toolConcurrency);
     this.log = openToolLog(options.logFile, options.warn);
@@ -100,6 +113,11 @@ export class Runtime {
   }
 
   /** Closes the log and what is served; the process is about to exit. */
+  /** The transport says how many client sessions it holds. */
+  countSessionsWith(count: () => number): void {
+    this.sessionCount = count;
+  }
+
   async close(): Promise<void> {
     this.log.close();
     const { served } = this.options;

@@ -12,7 +12,8 @@ import type { z } from 'zod';
 import { CallToolRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { countTokens } from '../budget/index.js';
 import type { RetrievalPhase } from '../engine/index.js';
-import { classified, describeError, SightlineError } from '../errors/index.js';
+import { recoveredSentence } from '../engine/index.js';
+import { classified, describeError, isCorruption, SightlineError } from '../errors/index.js';
 import type { Caller } from './grants.js';
 import { estimateTokens, resultCount, toolError, toolResult } from './result.js';
 import { SERVER_NAME, SERVER_VERSION, type Runtime } from './runtime.js';
@@ -96,7 +97,8 @@ async function logged(runtime: Runtime, name: string, args: Record<string, unkno
  * every tool, and its Engine becomes the tool's context. A tool that reads
  * the index answers once the index is searchable (or says it is still
  * building) and the query embedder has started; the engine answers from the
- * text on disk. Waiting happens outside the tool-body limit.
+ * text on disk. Waiting happens outside the tool-body limit. A damaged index
+ * is rebuilt in the background and the call answered again.
  */
 async function repoAnswer(runtime: Runtime, caller: Caller, tool: ToolDefinition, args: Record<string, unknown>, session: string): Promise<Answered> {
   const { [REPO_ARG]: named, ...rest } = args;
@@ -108,11 +110,23 @@ async function repoAnswer(runtime: Runtime, caller: Caller, tool: ToolDefinition
   const { engine } = unit;
   const context: ToolContext = { engine, server: runtime.server, env: runtime.env, usage: runtime.usage, upkeep: unit.upkeep, session };
   const phase = () => engine.job.retrievalPhase;
-  if (tool.readsIndex) {
-    const building = await engine.whenReady();
-    if (building) return { envelope: building, phase: phase() };
+  const answerOnce = async (): Promise<Answered> => {
+    if (tool.readsIndex) {
+      const building = await engine.whenReady();
+      if (building) return { envelope: building, phase: phase() };
+    }
+    return { envelope: await runtime.limiter.run(() => tool.run(own, context)), phase: phase() };
+  };
+  try {
+    return await answerOnce();
+  } catch (err) {
+    // A damaged index is moved aside and rebuilt in the background (IndexJob.recoverDamaged); the call is
+    // answered once more, from the new index or with the building answer, instead of every call failing.
+    const recovery = isCorruption(err) ? engine.job.recoverDamaged() : null;
+    if (!recovery) throw err;
+    runtime.options.warn(`${recoveredSentence(recovery)}; rebuilding it in the background (health says how far)`);
+    return answerOnce();
   }
-  return { envelope: await runtime.limiter.run(() => tool.run(own, context)), phase: phase() };
 }
 
 /** Every answer's exact cost as sent, and what it replaced (whole files a context bundle delivered). */

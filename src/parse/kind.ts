@@ -45,11 +45,15 @@ export function baseName(path: string): string {
   return i >= 0 ? path.slice(i + 1) : path;
 }
 
+/** What an extension may hold: `py `, `ts~` or `a b` is part of a name, not a language. */
+const EXTENSION = /^[a-z0-9_+-]+$/;
+
 /** Lower-cased extension without the dot ('' when none; dotfiles like ".env" have none). */
 export function extOf(path: string): string {
   const b = baseName(path);
   const i = b.lastIndexOf('.');
-  return i > 0 ? b.slice(i + 1).toLowerCase() : '';
+  const ext = i > 0 ? b.slice(i + 1).toLowerCase() : '';
+  return EXTENSION.test(ext) ? ext : '';
 }
 
 export function languageOf(path: string): string | null {

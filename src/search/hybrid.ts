@@ -64,7 +64,7 @@ function semanticChunks(store: Store, hits: VectorHit[], options: RankOptions): 
     const demote = fileRole(file.path, file.kind) === 'code' ? 1 : FUSION_WEIGHTS.demote;
     out.push({ chunk, file, score: Math.max(0, h.similarity) * demote, reasons: [`semantic:${h.similarity.toFixed(3)}`] });
   }
-  return out.sort((a, b) => b.score - a.score);
+  return out.sort(byScoreThenPlace);
 }
 
 /**
@@ -88,7 +88,14 @@ export function fusionFor(config: Config, want: SearchMode, question: Question):
   return anchorCount(question) >= ANCHORED_NAMES ? { ...o, semanticWeight: o.semanticWeight * ANCHORED_SEMANTIC_SHARE } : o;
 }
 
-function answer<K, T extends { score: number }>(
+/** Best first; equal scores by path, then line, so two indexes of one tree answer in one order (row ids differ). */
+function byScoreThenPlace(a: Placed, b: Placed): number {
+  return b.score - a.score || (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0) || (a.chunk?.startLine ?? 0) - (b.chunk?.startLine ?? 0);
+}
+
+type Placed = { score: number; file: { path: string }; chunk?: { startLine: number } };
+
+function answer<K, T extends Placed>(
   config: Config,
   want: SearchMode,
   question: Question,
@@ -98,7 +105,9 @@ function answer<K, T extends { score: number }>(
   merge: (k: K | undefined, s: T | undefined, score: number) => T,
   limit: number,
 ): T[] {
-  const fused = rrf(keyword, semantic, keys, fusionFor(config, want, question)).map((f) => merge(f.keyword?.item, f.semantic?.item, f.score));
+  const fused = rrf(keyword, semantic, keys, fusionFor(config, want, question))
+    .map((f) => merge(f.keyword?.item, f.semantic?.item, f.score))
+    .sort(byScoreThenPlace);
   return cutoff(fused, cutoffOptions(config)).slice(0, limit);
 }
 
@@ -178,9 +187,9 @@ export function feedbackNearness(store: Store, config: Config, question: Questio
     const near = byKeyword
       .flatMap((s) => {
         const c = centroids.get(s.file.id);
-        return c ? [{ id: s.file.id, similarity: dot(c, probe) }] : [];
+        return c ? [{ id: s.file.id, path: s.file.path, similarity: dot(c, probe) }] : [];
       })
-      .sort((a, b) => b.similarity - a.similarity || a.id - b.id);
+      .sort((a, b) => b.similarity - a.similarity || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return new Map(near.map((n, rank) => [n.id, { score: 1 / (1 + rank / NEARNESS_RANK_SCALE), similarity: n.similarity }]));
   };
 }

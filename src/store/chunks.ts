@@ -27,6 +27,13 @@ export interface LexicalHit {
   endLine: number;
   /** FTS5 bm25 sign-flipped: larger is better. */
   score: number;
+  /** The file's path: equal scores are ordered by it, not by row id. */
+  path: string;
+}
+
+/** Best first; equal scores by path, then line, so two indexes of one tree rank alike. */
+function byScoreThenPlace(a: LexicalHit, b: LexicalHit): number {
+  return b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.startLine - b.startLine;
 }
 
 interface ChunkRow {
@@ -117,10 +124,10 @@ export class ChunkTable {
     // The best hits, then their rows' whereabouts (not their text: rankers read many hits and show few).
     // Cut by the weighted score itself: FTS5's `ORDER BY rank` would rank by unweighted bm25, and score every row twice.
     this.search = db.prepare(
-      `SELECT h.chunkId, c.file_id AS fileId, c.start_line AS startLine, c.end_line AS endLine, h.score
+      `SELECT h.chunkId, c.file_id AS fileId, c.start_line AS startLine, c.end_line AS endLine, h.score, f.path
        FROM (SELECT rowid AS chunkId, -bm25(chunks_fts, ${path}, ${symbols}, ${body}) AS score
              FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY score DESC LIMIT ?) h
-       JOIN chunks c ON c.id = h.chunkId`,
+       JOIN chunks c ON c.id = h.chunkId JOIN files f ON f.id = c.file_id`,
     );
   }
 
@@ -198,9 +205,13 @@ export class ChunkTable {
 
   /** BM25 over the FTS index for any of `phrases` (literal text, quoted here); a phrase repeated n times weighs n times. */
   lexical(phrases: readonly string[], limit: number): LexicalHit[] {
-    if (phrases.length === 0) return [];
+    if (phrases.length === 0 || limit <= 0) return [];
     const match = anyPhrase(phrases);
     // Sorted here: the join need not keep the subquery's order, and SQLite's sorter costs more than this.
-    return (this.search.all(match, limit) as LexicalHit[]).sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
+    // The subquery cuts equal scores by row id; when a tie crosses the cut, read deeper until it ends, so path decides.
+    for (let depth = limit + 1; ; depth *= 2) {
+      const hits = (this.search.all(match, depth) as LexicalHit[]).sort(byScoreThenPlace);
+      if (hits.length < depth || hits[limit - 1]!.score !== hits[depth - 1]!.score) return hits.slice(0, limit);
+    }
   }
 }

@@ -8,6 +8,7 @@ import { MAX_TERM_STATS_DRIFT, termSegments, termStatsDrift } from './chunks.js'
 import { isCorruption } from '../errors/index.js';
 import { ioError, type Db } from './db.js';
 import { JobTable, type JobRecord, type LockHolder } from './jobs.js';
+import { missingTables } from './recover.js';
 import { APP_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
 export interface Check {
@@ -45,6 +46,8 @@ export interface Inspection {
   checks: Check[];
   job?: JobRecord;
   holder?: LockHolder;
+  /** The skip ledger's reasons, one per entry, when its table could be read. */
+  skipReasons?: string[];
 }
 
 /** The schema check; the table checks run only when it passes (other versions have other tables). */
@@ -77,8 +80,12 @@ export function inspectIndex(dbPath: string, expectVectors: boolean): Inspection
   try {
     const schema = checkSchema(db);
     if (schema.version !== SCHEMA_VERSION) return { schemaVersion: schema.version, checks: [schema.check] };
+    const missing = missingTables(db);
+    if (missing) return { schemaVersion: schema.version, checks: [schema.check, { name: 'tables', ok: false, detail: `${missing}: the index is damaged`, fix: REBUILD }] };
     const jobs = new JobTable(db);
-    return { schemaVersion: schema.version, checks: [schema.check, ...checkIndex(db, expectVectors)], job: jobs.job(), holder: jobs.holder() };
+    const checks = [schema.check, ...checkIndex(db, expectVectors)];
+    const skipReasons = db.prepare('SELECT reason FROM skipped').pluck().all() as string[];
+    return { schemaVersion: schema.version, checks, job: jobs.job(), holder: jobs.holder(), skipReasons };
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (isCorruption(err)) {
@@ -126,11 +133,5 @@ function checkIndex(db: Db, expectVectors: boolean): Check[] {
     none(db, 'orphan vectors', 'SELECT count(*) FROM vectors WHERE chunk_id NOT IN (SELECT id FROM chunks)', 'vectors without a chunk'),
     vectorCoverage(db, expectVectors),
   );
-  const unreadable = count(db, "SELECT count(*) FROM skipped WHERE reason = 'unreadable'");
-  checks.push({
-    name: 'unreadable files',
-    ok: true,
-    detail: unreadable === 0 ? 'every file could be read' : `${unreadable} files could not be read; every pass retries them`,
-  });
   return checks;
 }

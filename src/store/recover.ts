@@ -15,15 +15,21 @@ const SIDE_FILES = ['', '-wal', '-shm'];
 /** Where a damaged file is kept (one at a time, so repeated damage does not fill the disk). */
 export const ASIDE_SUFFIX = '.damaged';
 
+/** "table files is missing" when a table every index has is gone (dropped by hand, or lost), else null. Cheap: reads the schema only. */
+export function missingTables(db: Db): string | null {
+  const present = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
+  const missing = CORE_TABLES.filter((t) => !present.has(t));
+  return missing.length ? `table ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing` : null;
+}
+
 /**
  * Why the open index is damaged, or null when it is sound: a core table
  * missing, or a page that `PRAGMA quick_check` (linear in the file) rejects.
  */
 export function findDamage(db: Db): string | null {
   try {
-    const present = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
-    const missing = CORE_TABLES.filter((t) => !present.has(t));
-    if (missing.length) return `table ${missing.join(', ')} is missing`;
+    const missing = missingTables(db);
+    if (missing) return missing;
     const problems = (db.pragma('quick_check(3)') as { quick_check: string }[]).map((r) => r.quick_check);
     return problems.length === 1 && problems[0] === 'ok' ? null : problems.join('; ');
   } catch (err) {

@@ -14,7 +14,8 @@ import { IgnoreMatcher, loadIgnoreFile } from './gitignore.js';
 import { compileGlobs } from './globs.js';
 import { isWithin } from './paths.js';
 import { DEFAULT_MAX_FILE_BYTES } from './source.js';
-import { DEFAULT_EXCLUDES, GIT_POINTER, type SkipReason, type WalkedFile, type WalkOptions, type WalkResult } from './walker.js';
+import type { SkipReason } from './skips.js';
+import { DEFAULT_EXCLUDES, GIT_POINTER, type WalkedFile, type WalkOptions, type WalkResult } from './walker.js';
 
 export interface PathFilter {
   /** Why the walker would skip a repo-relative POSIX path (a directory: everything under it); null when it would not. */
@@ -99,10 +100,14 @@ export async function walkPaths(opts: WalkOptions, rels: readonly string[], filt
       if (reason) return void out.skipped.push({ path: rel, reason });
       const real = await fsp.realpath(abs).catch(() => abs);
       if (!isWithin(realRoot, real)) out.skipped.push({ path: rel, reason: 'symlink_escape', rule: 'target outside the repository root' });
-      else if (!st.isFile()) out.skipped.push({ path: rel, reason: 'not_regular' });
+      else if ((await fsp.realpath(path.dirname(abs)).catch(() => '')) !== path.join(realRoot, path.dirname(rel))) {
+        // Reached through a symlinked directory: the walk indexes such files where they really are.
+        out.skipped.push({ path: rel, reason: 'symlink_dir', rule: 'under a symlinked directory' });
+      } else if (!st.isFile()) out.skipped.push({ path: rel, reason: 'not_regular' });
       else if (st.size > maxFileBytes) out.skipped.push({ path: rel, reason: 'too_large', rule: `maxFileBytes: ${maxFileBytes}` });
       else out.files.push({ path: rel, abs, size: st.size, mtimeMs: st.mtimeMs } satisfies WalkedFile);
     }),
   );
   return out;
 }
+

@@ -3,8 +3,10 @@
  * Usable on its own (no dependency on the rest of sightline).
  */
 export { DEFAULT_EXCLUDES, walk } from './walker.js';
-export type { WalkOptions, WalkedFile, SkipReason, SkippedEntry, WalkResult } from './walker.js';
-export { isBinary, digest, readSource, readSourceInside } from './source.js';
+export type { WalkOptions, WalkedFile, SkippedEntry, WalkResult } from './walker.js';
+export { SKIP_REASONS, describeSkips, isSkipReason, tallySkips, type SkipReason, type SkipTally } from './skips.js';
+export { digest, readSource, readSourceInside } from './source.js';
+export { BINARY_SNIFF_BYTES, decodeSource, type Decoded, type TextEncoding } from './encoding.js';
 export { openInside, readInsideSync } from './open.js';
 export type { ReadOutcome } from './source.js';
 export { MAX_PATH_CHARS, resolveInside, PathEscapeError } from './paths.js';

@@ -1,19 +1,11 @@
-/** Reading one source file: binary sniffing, hashing, tolerant UTF-8 decoding. */
+/** Reading one source file: hashing, and decoding by its encoding (encoding.ts), binary refused. */
 import { constants as fsc, promises as fsp } from 'node:fs';
 import { xxh3 } from '@node-rs/xxhash';
+import { decodeSource, type TextEncoding } from './encoding.js';
 import { openInside } from './open.js';
 import { PathEscapeError } from './paths.js';
 
 export const DEFAULT_MAX_FILE_BYTES = 1_048_576;
-
-/** How many leading bytes are sniffed for a NUL byte (same window as git). */
-export const BINARY_SNIFF_BYTES = 8000;
-
-/** True when a NUL byte occurs in the first 8,000 bytes. */
-export function isBinary(buf: Uint8Array): boolean {
-  const n = Math.min(buf.length, BINARY_SNIFF_BYTES);
-  return buf.subarray(0, n).indexOf(0) !== -1;
-}
 
 /**
  * XXH3-64 of the input as 16 lowercase hex characters. A string is hashed as
@@ -24,11 +16,8 @@ export function digest(buf: Uint8Array | string): string {
 }
 
 export type ReadOutcome =
-  | { ok: true; text: string; bytes: number; digest: string; invalidUtf8: boolean }
+  | { ok: true; text: string; bytes: number; digest: string; encoding: TextEncoding; invalidUtf8: boolean }
   | { ok: false; reason: 'binary' | 'unreadable' | 'vanished' | 'too_large'; detail: string };
-
-const strictDecoder = new TextDecoder('utf-8', { fatal: true });
-const lenientDecoder = new TextDecoder('utf-8', { fatal: false });
 
 // O_NONBLOCK keeps open() from hanging on a FIFO; it has no effect on regular files.
 const OPEN_FLAGS = fsc.O_RDONLY | (fsc.O_NONBLOCK ?? 0);
@@ -57,9 +46,10 @@ const UNREADABLE_SUFFIX = process.env.SIGHTLINE_TEST_UNREADABLE_SUFFIX;
  * - ENOENT (or a path component that stopped being a directory) -> 'vanished'
  * - permission errors, directories, FIFOs/devices, other I/O errors -> 'unreadable'
  * - more than `maxFileBytes` bytes -> 'too_large' (nothing is read)
- * - a NUL byte in the first 8,000 bytes -> 'binary'
- * - otherwise the text, decoded as UTF-8 with invalid sequences replaced by
- *   U+FFFD (`invalidUtf8: true`); a leading BOM is dropped from `text`.
+ * - a NUL byte in the first 8,000 bytes, in no UTF-16/32 pattern -> 'binary'
+ * - otherwise the text in the encoding `decodeSource` finds (UTF-8, UTF-16,
+ *   UTF-32, Latin-1); damaged UTF-8 has invalid sequences replaced by U+FFFD
+ *   (`invalidUtf8: true`); a byte-order mark is dropped from `text`.
  *   `bytes` and `digest` describe the raw bytes on disk.
  */
 export async function readSource(abs: string, maxFileBytes: number = DEFAULT_MAX_FILE_BYTES): Promise<ReadOutcome> {
@@ -106,16 +96,9 @@ async function readOpened(abs: string, open: () => Promise<fsp.FileHandle>, maxF
       return { ok: false, reason: 'too_large', detail: `file grew beyond the limit of ${maxFileBytes} bytes while reading` };
     }
     const bytes = buf.subarray(0, len);
-    if (isBinary(bytes)) return { ok: false, reason: 'binary', detail: `NUL byte within the first ${BINARY_SNIFF_BYTES} bytes` };
-    let text: string;
-    let invalidUtf8 = false;
-    try {
-      text = strictDecoder.decode(bytes);
-    } catch {
-      invalidUtf8 = true;
-      text = lenientDecoder.decode(bytes);
-    }
-    return { ok: true, text, bytes: len, digest: digest(bytes), invalidUtf8 };
+    const decoded = decodeSource(bytes);
+    if (decoded.binary) return { ok: false, reason: 'binary', detail: decoded.detail };
+    return { ok: true, text: decoded.text, bytes: len, digest: digest(bytes), encoding: decoded.encoding, invalidUtf8: decoded.invalidUtf8 };
   } catch (err) {
     if (err instanceof PathEscapeError) throw err;
     return failure(err);

@@ -2,7 +2,8 @@
  * Repository walker: enumerates the files sightline should index, honouring
  * hierarchical .gitignore files, default directory excludes, include/exclude
  * globs, a size cap and symlink confinement. Never throws for per-entry
- * problems; they are reported in `skipped` instead.
+ * problems; they are reported in `skipped` instead, by the ledger's reasons
+ * (skips.ts).
  */
 import * as fs from 'node:fs';
 import { promises as fsp, type Dirent, type Stats } from 'node:fs';
@@ -10,6 +11,7 @@ import * as path from 'node:path';
 import { IgnoreMatcher, loadIgnoreFile } from './gitignore.js';
 import { compileGlobs, type GlobMatcher } from './globs.js';
 import { isWithin } from './paths.js';
+import type { SkipReason } from './skips.js';
 import { DEFAULT_MAX_FILE_BYTES } from './source.js';
 
 export const DEFAULT_EXCLUDES: readonly string[] = Object.freeze([
@@ -45,16 +47,6 @@ export interface WalkedFile {
   size: number;
   mtimeMs: number;
 }
-
-export type SkipReason =
-  | 'gitignore'
-  | 'default_exclude'
-  | 'glob_exclude'
-  | 'glob_include'
-  | 'too_large'
-  | 'symlink_escape'
-  | 'unreadable'
-  | 'not_regular';
 
 export interface SkippedEntry {
   /** Repo-relative POSIX path; directories end with '/'. */
@@ -149,7 +141,7 @@ export async function walk(opts: WalkOptions): Promise<WalkResult> {
     matcher = matcher.extend(rules);
   }
 
-  await walkDir(ctx, root, '', realRoot, matcher, [realRoot]);
+  await walkDir(ctx, root, '', matcher);
 
   ctx.files.sort(byPath);
   ctx.skipped.sort(byPath);
@@ -157,19 +149,10 @@ export async function walk(opts: WalkOptions): Promise<WalkResult> {
 }
 
 /**
- * @param dirAbs   absolute path of the directory as reached (may go through symlinks)
+ * @param dirAbs   absolute path of the directory
  * @param dirRel   repo-relative POSIX path ('' for the root)
- * @param dirReal  real path of the directory
- * @param chain    real paths of this directory and all its ancestors (loop detection)
  */
-async function walkDir(
-  ctx: Ctx,
-  dirAbs: string,
-  dirRel: string,
-  dirReal: string,
-  parentMatcher: IgnoreMatcher,
-  chain: readonly string[],
-): Promise<void> {
+async function walkDir(ctx: Ctx, dirAbs: string, dirRel: string, parentMatcher: IgnoreMatcher): Promise<void> {
   let dirents: Dirent[];
   try {
     dirents = await readdirP(dirAbs);
@@ -196,10 +179,7 @@ async function walkDir(
     const rel = dirRel === '' ? name : `${dirRel}/${name}`;
     const abs = child(dirAbs, name);
     if (d.isDirectory()) {
-      if (admitDir(ctx, matcher, rel, name)) {
-        const real = child(dirReal, name);
-        jobs.push(walkDir(ctx, abs, rel, real, matcher, [...chain, real]));
-      }
+      if (admitDir(ctx, matcher, rel, name)) jobs.push(walkDir(ctx, abs, rel, matcher));
     } else if (d.isFile()) {
       if (name === GIT_POINTER) skip(ctx, rel, false, 'default_exclude', name);
       else if (admitFile(ctx, matcher, rel)) {
@@ -207,7 +187,7 @@ async function walkDir(
         statRel.push(rel);
       }
     } else if (d.isSymbolicLink()) {
-      jobs.push(followLink(ctx, abs, rel, name, matcher, chain));
+      jobs.push(followLink(ctx, abs, rel, name, matcher));
     } else if (admitFile(ctx, matcher, rel)) {
       skip(ctx, rel, false, 'not_regular', direntKind(d));
     }
@@ -287,21 +267,15 @@ async function statFiles(ctx: Ctx, abs: readonly string[], rel: readonly string[
 }
 
 /**
- * A symlink is followed when its target lies inside the root: a file target is
- * reported under the link's path, a directory target is walked under the
- * link's path unless its real path is the directory itself or one of its
- * ancestors (a loop). Outside targets are 'symlink_escape'; dangling links are
- * 'unreadable'. Ignore rules and excludes are checked against the link's path,
- * treating it as a directory when it points to one.
+ * A symlink to a file inside the root is reported under the link's path. A
+ * symlink to a directory is never walked: inside the root its files are
+ * indexed where they really are ('symlink_dir'; walking both would index them
+ * twice, and a link to an ancestor would loop). Outside targets are
+ * 'symlink_escape'; dangling links are 'unreadable'. Ignore rules and excludes
+ * are checked against the link's path, treating it as a directory when it
+ * points to one.
  */
-async function followLink(
-  ctx: Ctx,
-  abs: string,
-  rel: string,
-  name: string,
-  matcher: IgnoreMatcher,
-  chain: readonly string[],
-): Promise<void> {
+async function followLink(ctx: Ctx, abs: string, rel: string, name: string, matcher: IgnoreMatcher): Promise<void> {
   let real: string;
   let st: Stats;
   try {
@@ -319,11 +293,8 @@ async function followLink(
       skip(ctx, rel, true, 'symlink_escape', 'target outside the repository root');
       return;
     }
-    if (chain.includes(real)) {
-      skip(ctx, rel, true, 'not_regular', 'symlink loop');
-      return;
-    }
-    await walkDir(ctx, abs, rel, real, matcher, [...chain, real]);
+    const target = path.relative(ctx.realRoot, real).split(path.sep).join('/');
+    skip(ctx, rel, true, 'symlink_dir', `links to ${target === '' ? '.' : target}/`);
     return;
   }
   if (!admitFile(ctx, matcher, rel)) return;

@@ -59,7 +59,7 @@ describe('incremental indexing', () => {
     repo.close();
   });
 
-  it('skips binary, huge and ignored files, keeps invalid UTF-8, and counts each', async () => {
+  it('skips binary, huge and ignored files, decodes Latin-1, and counts each', async () => {
     const { repo } = setup(
       {
         'bin.dat': Buffer.from([0x50, 0x4b, 0x00, 0x01, 0x02]),
@@ -82,7 +82,7 @@ describe('incremental indexing', () => {
     expect(paths).not.toContain('huge.txt');
     expect(paths).not.toContain('ignored.ts');
     expect(paths.some((p) => p.startsWith('node_modules'))).toBe(false);
-    expect(repo.store.files.get('latin1.py')!.invalidUtf8).toBe(true);
+    expect(repo.store.files.get('latin1.py')!.invalidUtf8).toBe(false); // read as Latin-1: every high byte was invalid UTF-8
     expect(search(repo, { query: 'return ok' }).results[0]!.path).toBe('latin1.py');
     repo.close();
   });

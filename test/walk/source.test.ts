@@ -1,10 +1,11 @@
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { digest, isBinary, readSource } from '../../src/walk/index.js';
+import { decodeSource, digest, readSource } from '../../src/walk/index.js';
 import { makeTree } from './helpers.js';
 
-describe('isBinary', () => {
+describe('decodeSource: binary', () => {
+  const isBinary = (b: Uint8Array) => decodeSource(b).binary;
   it('detects a NUL byte within the first 8,000 bytes only', () => {
     const at = (i: number, len = 9000) => {
       const b = Buffer.alloc(len, 0x61);
@@ -52,18 +53,19 @@ describe('readSource', () => {
     const text = 'const s = "héllo 世界";\n';
     const root = makeTree({ 'a.ts': text });
     const r = await readSource(path.join(root, 'a.ts'));
-    expect(r).toEqual({ ok: true, text, bytes: Buffer.byteLength(text), digest: digest(Buffer.from(text)), invalidUtf8: false });
+    expect(r).toEqual({ ok: true, text, bytes: Buffer.byteLength(text), digest: digest(Buffer.from(text)), encoding: 'utf-8', invalidUtf8: false });
   });
 
-  it('replaces invalid UTF-8 sequences and flags them, hashing the raw bytes', async () => {
-    const raw = Buffer.from([0x61, 0xff, 0x62, 0xc3, 0x28, 0x0a]);
+  it('replaces a few invalid UTF-8 sequences in UTF-8 text and flags them, hashing the raw bytes', async () => {
+    const raw = Buffer.concat([Buffer.from('héllo wörld ünïcødé '), Buffer.from([0x61, 0xff, 0x62, 0xc3, 0x28, 0x0a])]);
     const root = makeTree({ 'bad.txt': raw });
     const r = await readSource(path.join(root, 'bad.txt'));
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.invalidUtf8).toBe(true);
-    expect(r.text).toBe('a\uFFFDb\uFFFD(\n');
-    expect(r.bytes).toBe(6);
+    expect(r.encoding).toBe('utf-8');
+    expect(r.text).toBe('héllo wörld ünïcødé a\uFFFDb\uFFFD(\n');
+    expect(r.bytes).toBe(raw.length);
     expect(r.digest).toBe(digest(raw));
     expect(r.digest).not.toBe(digest(r.text));
   });
@@ -72,7 +74,7 @@ describe('readSource', () => {
     const raw = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('x = 1\n')]);
     const root = makeTree({ 'bom.py': raw });
     const r = await readSource(path.join(root, 'bom.py'));
-    expect(r).toEqual({ ok: true, text: 'x = 1\n', bytes: 9, digest: digest(raw), invalidUtf8: false });
+    expect(r).toEqual({ ok: true, text: 'x = 1\n', bytes: 9, digest: digest(raw), encoding: 'utf-8', invalidUtf8: false });
   });
 
   it('reports binary files', async () => {
@@ -127,6 +129,6 @@ describe('readSource', () => {
 
   it('reads an empty file', async () => {
     const root = makeTree({ 'empty.ts': '' });
-    expect(await readSource(path.join(root, 'empty.ts'))).toEqual({ ok: true, text: '', bytes: 0, digest: digest(''), invalidUtf8: false });
+    expect(await readSource(path.join(root, 'empty.ts'))).toEqual({ ok: true, text: '', bytes: 0, digest: digest(''), encoding: 'utf-8', invalidUtf8: false });
   });
 });

@@ -19,6 +19,8 @@ export interface ServerFacts {
   tool_concurrency: number;
   writes_enabled: boolean;
   started_at: string;
+  /** Client sessions held now (network transports expire idle ones; stdio has its one). */
+  readonly open_sessions: number;
 }
 
 export interface ToolContext {

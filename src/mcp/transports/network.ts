@@ -25,6 +25,8 @@ export interface Routes {
   handle(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown, caller: Caller): Promise<boolean>;
   /** Ends every session, so that long-lived streams let the server close. */
   close(): Promise<void>;
+  /** Client sessions held now (health's `server.open_sessions`). */
+  sessions(): number;
 }
 
 export interface NetworkOptions {

@@ -1,0 +1,125 @@
+/**
+ * Issue 21, transport limits: HTTP sessions used to live for good (1,000
+ * opened and closed left RSS 10 % higher). Now an idle session expires, a
+ * cap answers 503 with what to do, and the server's session count returns to
+ * zero after many are opened and closed. Real server, real SDK clients.
+ */
+import http from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeRepo, removeDir, SAMPLE_FILES, tempDir } from '../helpers/fixture.js';
+import { call, INITIALIZE, rawRequest, startNetworkServer, stop, type NetworkServer } from '../mcp/harness.js';
+
+const MAX = 5;
+const IDLE_MS = 1_500;
+let root: string;
+let home: string;
+const servers: NetworkServer[] = [];
+
+beforeAll(() => {
+  root = makeRepo(SAMPLE_FILES);
+  home = tempDir('sightline-home-');
+});
+afterAll(async () => {
+  for (const s of servers) await stop(s);
+  removeDir(root);
+  removeDir(home);
+});
+
+async function serve(transport: 'http' | 'sse'): Promise<NetworkServer> {
+  const env = { SIGHTLINE_HOME: home, SIGHTLINE_MAX_CLIENT_SESSIONS: String(MAX), SIGHTLINE_CLIENT_SESSION_IDLE_MS: String(IDLE_MS) };
+  const server = await startNetworkServer(transport, ['--repo', root, '--no-watch'], env);
+  servers.push(server);
+  return server;
+}
+
+async function open(server: NetworkServer): Promise<{ client: Client; transport: StreamableHTTPClientTransport | SSEClientTransport }> {
+  const requestInit = { headers: { Authorization: `Bearer ${server.token}` } };
+  const transport = server.url.pathname === '/sse' ? new SSEClientTransport(server.url, { requestInit }) : new StreamableHTTPClientTransport(server.url, { requestInit });
+  const client = new Client({ name: 'churn', version: '1' });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+/** Closes a session the way a polite client does: DELETE for Streamable HTTP, hanging up the stream for SSE. */
+async function close(session: Awaited<ReturnType<typeof open>>): Promise<void> {
+  if (session.transport instanceof StreamableHTTPClientTransport) await session.transport.terminateSession();
+  await session.client.close();
+}
+
+const openSessions = async (client: Client) => (await call(client, 'health')).server.open_sessions as number;
+
+async function until(what: string, probe: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`still waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('Streamable HTTP sessions', () => {
+  it('are capped with a clear 503, come back to zero after churn, and expire when idle', async () => {
+    const server = await serve('http');
+    const held = await Promise.all(Array.from({ length: MAX }, () => open(server)));
+    expect(await openSessions(held[0]!.client)).toBe(MAX);
+    const refused = await rawRequest(server.url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: INITIALIZE,
+    });
+    expect(refused.status, `${await refused.body}\n${server.stderr()}`).toBe(503);
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect(JSON.parse(await refused.body).error.message).toMatch(/limit of 5 client sessions; close one you are done with, or retry once idle ones expire/);
+    for (const s of held) await close(s);
+
+    // Churn: many sessions opened, used and closed, a few at a time.
+    for (let round = 0; round < 40; round++) {
+      const batch = await Promise.all(Array.from({ length: MAX }, () => open(server)));
+      await Promise.all(batch.map((s) => s.client.listTools()));
+      for (const s of batch) await close(s);
+    }
+    const probe = await open(server);
+    expect(await openSessions(probe.client)).toBe(1); // only the one asking
+    await close(probe);
+
+    // Abandoned sessions (never closed) expire once idle.
+    const abandoned = await Promise.all(Array.from({ length: 3 }, () => open(server)));
+    await Promise.all(abandoned.map((s) => s.client.listTools()));
+    const watcher = await open(server);
+    expect(await openSessions(watcher.client)).toBe(4);
+    await until('the idle sessions to expire', async () => (await openSessions(watcher.client)) === 1);
+    const expired = await abandoned[0]!.client.listTools().then(
+      () => 'answered',
+      (err: Error) => err.message,
+    );
+    expect(expired).toMatch(/404|unknown or expired session/);
+    await close(watcher);
+  }, 120_000);
+});
+
+describe('SSE sessions', () => {
+  /** A raw event stream held open, never posted to: resolves `ended` when the server ends it. */
+  function holdStream(server: NetworkServer): Promise<{ status: number; ended: Promise<void> }> {
+    return new Promise((resolve, reject) => {
+      const req = http.get({ host: server.url.hostname, port: server.url.port, path: '/sse', headers: { authorization: `Bearer ${server.token}`, accept: 'text/event-stream' } }, (res) => {
+        res.resume();
+        resolve({ status: res.statusCode!, ended: new Promise((done) => res.once('close', () => done())) });
+      });
+      req.on('error', reject);
+    });
+  }
+
+  it('are capped and expire when idle, their streams ended', async () => {
+    const server = await serve('sse');
+    const held = await Promise.all(Array.from({ length: MAX }, () => holdStream(server)));
+    expect(held.map((h) => h.status)).toEqual(Array(MAX).fill(200));
+    const refused = await rawRequest(server.url, { headers: { authorization: `Bearer ${server.token}`, accept: 'text/event-stream' } });
+    expect(refused.status).toBe(503);
+    await Promise.all(held.map((h) => h.ended)); // the test's timeout is the hang guard
+    const fresh = await open(server);
+    expect(await openSessions(fresh.client)).toBe(1);
+    await close(fresh);
+  }, 60_000);
+});
