@@ -28,7 +28,7 @@ import { registerLive } from './live.js';
 import { registerMemory } from './memory.js';
 import { progressBar } from './progress.js';
 import * as render from './render.js';
-import { registerServe } from './serve.js';
+import { registerDashboard, registerServe } from './serve.js';
 import { collect, common, emit, examples, fail, gateSession, maxTokensOption, orRefine, SESSION_HELP, positiveInt, readyToQuery, sayRecovered, sayWaiting, withRepo, type CommonOptions } from './verb.js';
 
 /**
@@ -175,6 +175,7 @@ export function buildProgram(): Command {
   });
 
   registerServe(program);
+  registerDashboard(program);
   registerGraph(program);
   registerInit(program);
   registerContext(program);

@@ -21,6 +21,12 @@ export interface ServeOptions {
   enableWrites: boolean;
   toolConcurrency: number;
   logFile?: string;
+  /** Serve the dashboard alone, without an MCP endpoint (the dashboard verb); http serves both. */
+  dashboardOnly?: boolean;
+  /** The tool log the dashboard charts (default: logFile, this server's own). */
+  toolLog?: string;
+  /** Takes the dashboard's URL instead of the banner. */
+  announce?: (url: string) => void;
   env?: NodeJS.ProcessEnv;
   info: (message: string) => void;
   warn: (message: string) => void;
@@ -30,8 +36,9 @@ export interface ServeOptions {
 export async function serve(options: ServeOptions): Promise<void> {
   const runtime = new Runtime(options);
   if (options.transport === 'stdio') return serveStdio(runtime);
-  const routes = options.transport === 'http' ? streamableHttpRoutes(runtime) : sseRoutes(runtime);
-  return serveNetwork(runtime, routes, { host: options.host, port: options.port, accessLog: options.accessLog });
+  const routes = options.dashboardOnly ? null : options.transport === 'http' ? streamableHttpRoutes(runtime) : sseRoutes(runtime);
+  const dashboard = options.dashboardOnly || options.transport === 'http' ? { toolLog: options.toolLog ?? options.logFile } : undefined;
+  return serveNetwork(runtime, routes, { host: options.host, port: options.port, accessLog: options.accessLog, dashboard, announce: options.announce });
 }
 
 export { TOKEN_ENV } from './auth.js';

@@ -41,8 +41,8 @@ async function invoke(runtime: Runtime, tool: ToolDefinition, args: Record<strin
   try {
     const envelope = await answer(runtime, tool, args, session);
     const result = toolResult(envelope, context.job.retrievalPhase);
-    recordUsage(runtime, tool.name, envelope, result);
-    log.result(tool.name, { returned: resultCount(envelope), est_tokens: estimateTokens(result), ms: elapsed() });
+    const replaced = recordUsage(runtime, tool.name, envelope, result);
+    log.result(tool.name, { returned: resultCount(envelope), est_tokens: estimateTokens(result), ms: elapsed(), reads_replaced_tokens: replaced });
     return result;
   } catch (err) {
     log.error(tool.name, describeError(err), elapsed());
@@ -56,21 +56,26 @@ async function invoke(runtime: Runtime, tool: ToolDefinition, args: Record<strin
  * A tool that reads the index answers once the index is searchable (or says
  * it is still building), with the query embedder started, and from the text
  * on disk: a file that changed since it was indexed is indexed again before
- * it is cited (answerFresh). Waiting happens outside the tool-body limit.
+ * it is cited (answerFresh). With `fresh: false` (the dashboard, which looks
+ * without touching) the index answers as it is and discloses what is stale.
+ * Waiting happens outside the tool-body limit.
  */
-async function answer(runtime: Runtime, tool: ToolDefinition, args: Record<string, unknown>, session: string): Promise<object> {
+export async function answer(runtime: Runtime, tool: ToolDefinition, args: Record<string, unknown>, session: string, fresh = true): Promise<object> {
   const { context, limiter } = runtime;
   if (!tool.readsIndex) return limiter.run(() => tool.run(args, { ...context, session }));
   context.job.ensureIndexed();
   const building = await awaitSearchable(context.job, context.repo.config.firstIndexWaitMs);
   if (building) return building;
   await awaitQueryEmbedder(context.repo);
+  if (!fresh) return limiter.run(() => tool.run(args, { ...context, session }));
   return limiter.run(() => answerFresh(context.repo, (probe) => tool.run(args, { ...context, session, probe })));
 }
 
-/** Every answer's exact cost as sent, and what it replaced (whole files a context bundle delivered). */
-function recordUsage(runtime: Runtime, tool: string, envelope: object, result: CallToolResult): void {
+/** Records every answer's exact cost as sent, and what it replaced (whole files a context bundle delivered); returns the latter. */
+function recordUsage(runtime: Runtime, tool: string, envelope: object, result: CallToolResult): number {
   const first = result.content[0];
-  const replaced = (envelope as { reads_replaced_tokens?: unknown }).reads_replaced_tokens;
-  runtime.context.usage.record(tool, first?.type === 'text' ? countTokens(first.text) : 0, typeof replaced === 'number' ? replaced : 0);
+  const field = (envelope as { reads_replaced_tokens?: unknown }).reads_replaced_tokens;
+  const replaced = typeof field === 'number' ? field : 0;
+  runtime.context.usage.record(tool, first?.type === 'text' ? countTokens(first.text) : 0, replaced);
+  return replaced;
 }

@@ -1,15 +1,20 @@
 /**
- * The node:http server both network transports (http, sse) run on. Every
- * request passes the same gates in the same order: Host names this server
- * (else 421), Origin is this server or loopback (else 403), the bearer token
- * matches (else 401); a POST body is then read within its bounds (body.ts:
- * else 413, or a parse error); only then does the transport see it.
+ * The node:http server both network transports (http, sse) and the dashboard
+ * run on. Every request passes the same gates in the same order: Host names
+ * this server (else 421), Origin is this server or loopback (else 403), the
+ * bearer token matches (else 401); a POST body is then read within its bounds
+ * (body.ts: else 413, or a parse error); only then does the transport see it.
+ * The dashboard's paths (web/) pass Host and Origin, then check the token
+ * themselves: the page holds no data, its API takes the token or the session
+ * cookie the token was exchanged for.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { logAccess } from '../access-log.js';
 import { bearerMatches, resolveToken, TOKEN_ENV } from '../auth.js';
 import { allowedHostnames, hostAllowed, hostnameOf, originAllowed } from '../guards.js';
+import { dashboardSite, type Site } from '../../web/index.js';
+import { dashboardContext } from '../dashboard.js';
 import type { Runtime } from '../runtime.js';
 import { stopOnSignals, stopper } from '../shutdown.js';
 import { readJsonBody } from './body.js';
@@ -28,6 +33,10 @@ export interface NetworkOptions {
   host: string;
   port: number;
   accessLog: boolean;
+  /** Serve the dashboard at / too, charting this tool log. */
+  dashboard?: { toolLog?: string };
+  /** Takes the dashboard's URL instead of the banner on stderr (the dashboard verb prints it as its answer). */
+  announce?: (url: string) => void;
 }
 
 /** How long SIGTERM waits for requests in flight before cutting connections. */
@@ -39,25 +48,32 @@ export function reject(res: ServerResponse, status: number, message: string, ext
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: extra.code ?? -32000, message }, id: null }));
 }
 
-export async function serveNetwork(runtime: Runtime, routes: Routes, options: NetworkOptions): Promise<void> {
+/** `routes`: the MCP transport's, or null for the dashboard alone. */
+export async function serveNetwork(runtime: Runtime, routes: Routes | null, options: NetworkOptions): Promise<void> {
   const { info, warn } = runtime.options;
   const { token, pinned } = resolveToken(runtime.context.env);
   const allowed = allowedHostnames(options.host);
+  const bearer = (authorization: string | undefined) => bearerMatches(authorization, token);
+  const site: Site | null = options.dashboard ? dashboardSite(dashboardContext(runtime, bearer, options.dashboard.toolLog)) : null;
 
   const gate = async (req: IncomingMessage, res: ServerResponse) => {
     if (!hostAllowed(req.headers.host, allowed)) return reject(res, 421, 'the Host header does not name this server');
     if (!originAllowed(req.headers.origin, allowed)) return reject(res, 403, 'requests from this Origin are not allowed');
-    if (!bearerMatches(req.headers.authorization, token)) {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const forSite = site?.owns(url.pathname) ?? false;
+    if (!forSite && !bearer(req.headers.authorization)) {
       return reject(res, 401, 'send the token printed at server start as "Authorization: Bearer <token>"', { headers: { 'www-authenticate': 'Bearer' } });
     }
-    const url = new URL(req.url ?? '/', 'http://localhost');
     let body: unknown;
     if (req.method === 'POST') {
       const read = await readJsonBody(req);
       if (!read.ok) return reject(res, read.status, read.message, { code: read.code });
       body = read.value;
     }
-    if (!(await routes.handle(req, res, url, body))) reject(res, 404, `no such endpoint; MCP clients connect to ${routes.endpoint}`);
+    if (forSite) return void (await site!.handle(req, res, url, body));
+    if (!routes || !(await routes.handle(req, res, url, body))) {
+      reject(res, 404, routes ? `no such endpoint; MCP clients connect to ${routes.endpoint}` : 'no such endpoint; the dashboard is at /');
+    }
   };
   const server = http.createServer((req, res) => {
     if (options.accessLog) logAccess(req, res, (line) => process.stderr.write(line + '\n'));
@@ -73,9 +89,21 @@ export async function serveNetwork(runtime: Runtime, routes: Routes, options: Ne
     server.listen(options.port, options.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  info(`MCP server (${runtime.context.server.transport}) on http://${hostnameOf(options.host) ?? options.host}:${port}${routes.endpoint} for ${runtime.context.repo.root}  (Ctrl-C to stop)`);
-  if (pinned) info(`  Clients must send the token pinned by ${TOKEN_ENV}: Authorization: Bearer $${TOKEN_ENV}`);
-  else info(`  Clients must send: Authorization: Bearer ${token}\n  Pin a stable token across restarts with ${TOKEN_ENV}.`);
+  const origin = `http://${hostnameOf(options.host) ?? options.host}:${port}`;
+  if (routes) {
+    info(`MCP server (${runtime.context.server.transport}) on ${origin}${routes.endpoint} for ${runtime.context.repo.root}  (Ctrl-C to stop)`);
+    if (pinned) info(`  Clients must send the token pinned by ${TOKEN_ENV}: Authorization: Bearer $${TOKEN_ENV}`);
+    else info(`  Clients must send: Authorization: Bearer ${token}\n  Pin a stable token across restarts with ${TOKEN_ENV}.`);
+  } else {
+    info(`dashboard on ${origin}/ for ${runtime.context.repo.root}  (Ctrl-C to stop)`);
+  }
+  if (site) {
+    // A pinned token stays out of the output, as in the banner; a minted one is the URL's fragment, which no request carries.
+    const url = pinned ? `${origin}/#token=` : `${origin}/#token=${token}`;
+    if (pinned) info(`  Open the dashboard at ${url} followed by the token pinned by ${TOKEN_ENV}`);
+    if (options.announce && !pinned) options.announce(url);
+    else if (!pinned) info(`  Dashboard: ${url}`);
+  }
 
   // Drain: refuse new connections, let the calls in flight answer, then end the sessions and their streams.
   const stop = stopper(async () => {
@@ -83,7 +111,8 @@ export async function serveNetwork(runtime: Runtime, routes: Routes, options: Ne
     server.closeIdleConnections();
     await Promise.race([runtime.limiter.idle(), new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
     await new Promise((resolve) => setImmediate(resolve)); // the last answers reach their sockets
-    await routes.close();
+    site?.close();
+    await routes?.close();
     server.closeAllConnections();
     runtime.close();
   }, warn);
