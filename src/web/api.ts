@@ -33,8 +33,8 @@ type Handler = (ctx: DashboardContext, req: ApiRequest) => Promise<object> | obj
 
 /** Claims looked up at most, one record each (memory keeps no list of claims). */
 const MAX_CLAIM_LOOKUPS = 200;
-/** How many of a module's most depended-on definitions get their callers listed. */
-const MODULE_CALLERS = 5;
+/** How many of a module's most depended-on files get their callers listed. */
+const MODULE_FILES = 5;
 
 function param(req: ApiRequest, name: string): string {
   const value = req.query.get(name)?.trim();
@@ -53,6 +53,7 @@ function repositories(ctx: DashboardContext) {
 }
 
 async function healthView(ctx: DashboardContext, req: ApiRequest) {
+  ctx.job.ensureIndexed(); // a repository without an index starts its first pass, which the page then follows live
   return {
     status: 'ok',
     health: await ctx.runTool('health', {}, req.session),
@@ -63,13 +64,21 @@ async function healthView(ctx: DashboardContext, req: ApiRequest) {
   };
 }
 
+/** A module's most depended-on files (from its overview) and, for each, the files that use it. */
 async function moduleView(ctx: DashboardContext, req: ApiRequest) {
   const overview = (await ctx.runTool('explore', { relation: 'overview', scope: param(req, 'path') }, req.session)) as {
-    most_depended_on?: { symbol: string; path: string }[];
+    most_depended_on?: { symbol: string; path: string; dependent_files: number }[];
   };
-  const top = (overview.most_depended_on ?? []).slice(0, MODULE_CALLERS);
-  const callers = await Promise.all(top.map((d) => ctx.runTool('explore', { relation: 'callers', anchor: d.symbol, max_results: 10 }, req.session)));
-  return { status: 'ok', overview, callers: top.map((d, i) => ({ symbol: d.symbol, path: d.path, answer: callers[i] })) };
+  const files = new Map<string, { path: string; symbols: string[]; dependent_files: number }>();
+  for (const d of overview.most_depended_on ?? []) {
+    const f = files.get(d.path) ?? { path: d.path, symbols: [], dependent_files: 0 };
+    f.symbols.push(d.symbol);
+    f.dependent_files = Math.max(f.dependent_files, d.dependent_files);
+    files.set(d.path, f);
+  }
+  const top = [...files.values()].slice(0, MODULE_FILES);
+  const callers = await Promise.all(top.map((f) => ctx.runTool('explore', { relation: 'dependents', anchor: f.path, max_results: 10 }, req.session)));
+  return { status: 'ok', overview, files: top.map((f, i) => ({ ...f, dependents: callers[i] })) };
 }
 
 async function fileView(ctx: DashboardContext, req: ApiRequest) {
