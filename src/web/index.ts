@@ -56,6 +56,8 @@ export function dashboardSite(ctx: DashboardContext): Site {
   const events = new JobEvents(ctx.job, ctx.warn);
 
   const api = async (req: IncomingMessage, res: ServerResponse, url: URL, body: unknown) => {
+    // Stricter than the MCP endpoint's loopback rule: a page on another local port is same-site, and would send the cookie.
+    if (req.headers.origin !== undefined && req.headers.origin !== `http://${req.headers.host}`) return refuse(res, 403, 'the dashboard API answers its own page only');
     if (url.pathname === SESSION_PATH) {
       if (req.method !== 'POST') return refuse(res, 405, 'POST {"token": "…"} to sign in', { allow: 'POST' });
       if (!sessions.tokenMatches((body as { token?: unknown } | undefined)?.token)) return refuse(res, 401, 'that is not this server\'s token: open the URL the server printed');
