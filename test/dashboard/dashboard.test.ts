@@ -116,6 +116,7 @@ describe('sightline dashboard in Chromium', () => {
     await expect.poll(nodes, WAIT).toEqual(MODULES);
     const canvas = await page.getByTestId('graph').locator('canvas').first().boundingBox();
     expect(canvas!.width).toBeGreaterThan(300);
+    await shoot(page, 'graph');
     await page.getByTestId('module-list').getByRole('button', { name: 'src/util' }).click();
     const file = page.getByTestId('module-file').first();
     await file.waitFor(WAIT);
@@ -123,7 +124,7 @@ describe('sightline dashboard in Chromium', () => {
     expect(await file.textContent()).toContain('src/auth/session.ts'); // its caller
     await file.getByRole('button', { name: 'src/util/crypto.ts' }).first().click();
     await expect.poll(() => page.getByTestId('outline').textContent(), WAIT).toContain('hashToken');
-    await shoot(page, 'graph');
+    await shoot(page, 'file');
     await page.close();
   });
 

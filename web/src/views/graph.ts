@@ -77,7 +77,7 @@ async function showModule(slot: HTMLElement, fileSlot: HTMLElement, path: string
           { class: 'module-file', 'data-testid': 'module-file' },
           h('h3', {}, fileButton(f.path, open), ` · used by ${fmt(f.dependent_files)} file${f.dependent_files === 1 ? '' : 's'}`),
           h('p', { class: 'muted' }, 'defines ', f.symbols.join(', ')),
-          table('Callers', ['file', 'line', 'from'], (f.dependents.results ?? []).map((r) => [fileButton(r.path, open), String(r.start_line), r.symbol ?? '']), { numeric: [1] }),
+          table('Callers', ['file', 'line', 'from'], (f.dependents.results ?? []).map((r) => [fileButton(r.path, open), String(r.start_line), r.symbol ?? 'top level']), { numeric: [1] }),
         ),
       ),
     ),
@@ -122,6 +122,8 @@ export async function renderGraph(panel: HTMLElement): Promise<() => void> {
     ],
     layout: { name: 'cose', animate: false, padding: 20, nodeRepulsion: () => 8000 },
     wheelSensitivity: 0.3,
+    minZoom: 0.1,
+    maxZoom: 2, // a graph of a few modules is not blown up to fill the box
   });
   cy.on('tap', 'node', (e) => pick(e.target.id()));
   picture.dataset.nodes = cy.nodes().map((n) => n.id()).join(' '); // what was drawn, for a reader of the DOM (and the tests)

@@ -100,11 +100,11 @@ export async function renderHealth(panel: HTMLElement): Promise<() => void> {
         ]),
         health.problems.length ? h('ul', { class: 'problems' }, ...health.problems.map((p) => h('li', {}, p))) : null,
       ),
+      h('div', { 'data-testid': 'staleness-slot' }, h('p', { class: 'muted' }, 'Comparing the files on disk with the index…')),
       section(
         `Doctor: ${doctor.healthy ? 'healthy' : 'needs attention'}`,
         table('Checks of the index file, read-only', ['check', 'result', 'detail', 'fix'], doctor.checks.map((c) => [c.name, badge(c.ok ? 'ok' : 'failed'), c.detail, c.fix ? h('code', {}, c.fix) : '']), { testid: 'doctor' }),
       ),
-      h('div', { 'data-testid': 'staleness-slot' }, h('p', { class: 'muted' }, 'Comparing the files on disk with the index…')),
     );
     const slot = rest.querySelector('[data-testid=staleness-slot]')!;
     get<Changed>('/api/changed').then(
