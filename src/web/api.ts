@@ -60,7 +60,6 @@ async function healthView(ctx: DashboardContext, req: ApiRequest) {
     job: ctx.job.snapshot(),
     retrieval_phase: ctx.job.retrievalPhase,
     embedder: ctx.repo.hasIndex() ? contents(ctx.repo).embedder : { name: ctx.repo.config.embedder, vectors: 0, pending_chunks: 0 },
-    doctor: doctor(ctx.repo),
   };
 }
 
@@ -106,6 +105,8 @@ async function memoryView(ctx: DashboardContext, req: ApiRequest) {
 export const ROUTES: Record<string, { method: 'GET' | 'POST'; handle: Handler }> = {
   '/api/repositories': { method: 'GET', handle: repositories },
   '/api/health': { method: 'GET', handle: healthView },
+  // Apart from health: its integrity check reads the whole index file, which takes a second on a large one.
+  '/api/doctor': { method: 'GET', handle: (ctx) => doctor(ctx.repo) },
   '/api/changed': { method: 'GET', handle: (ctx, req) => ctx.runTool('changed', {}, req.session) },
   '/api/contents': { method: 'GET', handle: (ctx) => contents(ctx.repo) },
   '/api/stats': { method: 'GET', handle: (ctx, req) => ctx.runTool('stats', {}, req.session) },

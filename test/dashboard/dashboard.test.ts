@@ -71,7 +71,8 @@ describe('sightline dashboard in Chromium', () => {
     expect(page.url()).toMatch(/#health$/);
     await expect.poll(() => page.getByTestId('health-files').textContent(), WAIT).toBe(String(stats.files));
     await expect.poll(() => page.getByTestId('job-status').textContent(), WAIT).toBe('completed');
-    expect(await page.getByTestId('doctor').textContent()).toContain('ok');
+    await expect.poll(() => page.getByTestId('doctor').textContent(), WAIT).toContain('integrity');
+    expect(await page.getByTestId('doctor').locator('.badge-failed').count()).toBe(0);
     await expect.poll(() => page.getByTestId('staleness').textContent(), WAIT).toContain('Every indexed file matches the disk');
     // The session is an HttpOnly, SameSite=Strict cookie: the page's script cannot read it.
     expect(await page.evaluate(() => document.cookie)).toBe('');

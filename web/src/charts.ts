@@ -24,7 +24,15 @@ function follow(el: HTMLElement, plot: uPlot): () => void {
   };
 }
 
-const shorten = (label: string) => (label.length > 12 ? `${label.slice(0, 11)}…` : label);
+/** A category label cut to what its share of the width holds (about 7 px a character). */
+const shorten = (label: string, room: number) => {
+  const max = Math.max(3, Math.floor(room / 7));
+  return label.length > max ? `${label.slice(0, max - 1)}…` : label;
+};
+
+/** Axis numbers people read at a glance: 2.5M, 480k. */
+const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+const countAxis = { size: 56, values: (_u: uPlot, splits: number[]) => splits.map((n) => compact.format(n)) };
 
 /** Grouped bars, one group per label. */
 export function barChart(el: HTMLElement, labels: string[], series: Series[]): () => void {
@@ -37,8 +45,8 @@ export function barChart(el: HTMLElement, labels: string[], series: Series[]): (
       cursor: { show: true, points: { show: false } },
       scales: { x: { time: false, range: [-0.5, labels.length - 0.5] } },
       axes: [
-        { splits: () => labels.map((_, i) => i), values: (_u, splits) => splits.map((i) => shorten(labels[i] ?? '')), gap: 4, size: 36 },
-        { size: 64 },
+        { splits: () => labels.map((_, i) => i), values: (u, splits) => splits.map((i) => shorten(labels[i] ?? '', u.bbox.width / devicePixelRatio / labels.length)), gap: 4, size: 36 },
+        countAxis,
       ],
       series: [{ label: 'group', value: (_u, i) => (i === null ? '' : (labels[i] ?? '')) }, ...series.map((s, i) => ({ label: s.label, fill: COLORS[i % COLORS.length], stroke: COLORS[i % COLORS.length], paths: bars, points: { show: false } }))],
     },
@@ -55,7 +63,7 @@ export function timeline(el: HTMLElement, t: number[], series: Series[]): () => 
       width: Math.max(el.clientWidth, 200),
       height: HEIGHT,
       scales: { x: { time: true } },
-      axes: [{}, { size: 64 }],
+      axes: [{}, countAxis],
       series: [{}, ...series.map((s, i) => ({ label: s.label, stroke: COLORS[i % COLORS.length], width: 2, points: { show: t.length < 40 } }))],
     },
     [t, ...series.map((s) => s.values)],

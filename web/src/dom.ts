@@ -64,3 +64,13 @@ export function badge(word: string): HTMLElement {
 export function errorBox(err: unknown): HTMLElement {
   return h('p', { class: 'error', role: 'alert' }, err instanceof Error ? err.message : String(err));
 }
+
+/** A placeholder that says what is loading, replaced by what `load` brings (or its error) when it comes. */
+export function later<T>(waiting: string, load: Promise<T>, render: (value: T) => Node, attrs: Attrs = {}): HTMLElement {
+  const slot = h('div', attrs, h('p', { class: 'muted' }, waiting));
+  load.then(
+    (value) => slot.replaceChildren(render(value)),
+    (err) => slot.replaceChildren(errorBox(err)),
+  );
+  return slot;
+}

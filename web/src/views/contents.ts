@@ -5,7 +5,7 @@
  */
 import { get } from '../api.js';
 import { barChart } from '../charts.js';
-import { errorBox, fmt, h, kb, section, table, tiles } from '../dom.js';
+import { fmt, h, kb, later, section, table, tiles } from '../dom.js';
 
 interface Weight {
   files: number;
@@ -56,7 +56,6 @@ function breakdown(title: string, label: string, rows: ({ name: string } & Weigh
 export async function renderContents(panel: HTMLElement): Promise<() => void> {
   const c = await get<Contents>('/api/contents');
   const stops: (() => void)[] = [];
-  const skippedSlot = h('div', {}, h('p', { class: 'muted' }, 'Walking the tree for what an index pass leaves out…'));
   panel.append(
     section(
       'Totals',
@@ -78,23 +77,18 @@ export async function renderContents(panel: HTMLElement): Promise<() => void> {
       'Largest files',
       table('The files that cost most to read whole', ['path', 'language', 'chunks', 'tokens', 'size'], c.largest_files.map((f) => [h('code', {}, f.path), f.language, fmt(f.chunks), fmt(f.tokens), kb(f.bytes)]), { numeric: [2, 3, 4] }),
     ),
-    skippedSlot,
-  );
-  get<DryRun>('/api/dry-run').then(
-    (d) =>
-      skippedSlot.replaceChildren(
-        section(
-          'Skipped, and why',
-          h('p', {}, `A pass now would take in ${fmt(d.files)} files and leave out:`),
-          h(
-            'div',
-            { class: 'grid2' },
-            table('By reason', ['reason', 'entries'], Object.entries(d.skipped).map(([r, n]) => [r, fmt(n)]), { numeric: [1], testid: 'skipped' }),
-            table('By rule', ['rule', 'entries'], d.ignored_by_rule.map((r) => [h('code', {}, r.rule), fmt(r.entries)]), { numeric: [1] }),
-          ),
+    later('Walking the tree for what an index pass leaves out…', get<DryRun>('/api/dry-run'), (d) =>
+      section(
+        'Skipped, and why',
+        h('p', {}, `A pass now would take in ${fmt(d.files)} files and leave out:`),
+        h(
+          'div',
+          { class: 'grid2' },
+          table('By reason', ['reason', 'entries'], Object.entries(d.skipped).map(([r, n]) => [r, fmt(n)]), { numeric: [1], testid: 'skipped' }),
+          table('By rule', ['rule', 'entries'], d.ignored_by_rule.map((r) => [h('code', {}, r.rule), fmt(r.entries)]), { numeric: [1] }),
         ),
       ),
-    (err) => skippedSlot.replaceChildren(errorBox(err)),
+    ),
   );
   return () => stops.forEach((s) => s());
 }

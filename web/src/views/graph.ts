@@ -6,7 +6,7 @@
  * imports, dependents and tests (`related`).
  */
 import { get } from '../api.js';
-import { badge, errorBox, fmt, h, section, table } from '../dom.js';
+import { badge, fmt, h, later, section, table } from '../dom.js';
 
 interface Overview {
   status: string;
@@ -36,48 +36,50 @@ interface Linked {
 }
 
 interface FileView {
-  outline: { symbols?: { qualified: string; kind: string; start_line: number; end_line: number; depth: number }[]; lines?: number; error?: string };
-  related: { imports?: Linked[]; dependents?: Linked[]; tests?: Linked[]; external?: { module: string }[]; citation_status?: string; error?: string };
+  outline: { symbols?: { qualified: string; kind: string; start_line: number; end_line: number; depth: number }[]; lines?: number };
+  related: { imports?: Linked[]; dependents?: Linked[]; tests?: Linked[]; external?: { module: string }[]; citation_status?: string };
 }
 
 function fileButton(path: string, open: (path: string) => void): HTMLElement {
   return h('button', { class: 'link', type: 'button', onclick: () => open(path) }, path);
 }
 
-async function showFile(slot: HTMLElement, path: string): Promise<void> {
-  slot.replaceChildren(h('p', { class: 'muted' }, `Reading ${path}…`));
-  const f = await get<FileView>('/api/file', { path });
-  const open = (p: string) => void showFile(slot, p).catch((err) => slot.replaceChildren(errorBox(err)));
+/** Shows a file's outline and neighbourhood in `slot`; its links open other files there. */
+function openFile(slot: HTMLElement, path: string): void {
+  const open = (p: string) => openFile(slot, p);
   const linked = (title: string, list: Linked[] | undefined) =>
     table(title, ['file', 'why', 'citation'], (list ?? []).map((l) => [fileButton(l.path, open), (l.symbols ?? l.reasons ?? []).slice(0, 4).join(', '), badge(l.citation_status)]));
   slot.replaceChildren(
-    section(
-      `File: ${path}`,
-      f.related.citation_status ? h('p', {}, 'citation: ', badge(f.related.citation_status), ` · ${fmt(f.outline.lines)} lines`) : null,
-      f.outline.error ? errorBox(f.outline.error) : table('Outline', ['definition', 'kind', 'lines'], (f.outline.symbols ?? []).map((s) => [h('span', { style: `padding-left:${s.depth}em` }, s.qualified), s.kind, `${s.start_line}–${s.end_line}`]), { testid: 'outline' }),
-      h('div', { class: 'grid2' }, linked('Imports', f.related.imports), linked('Dependents', f.related.dependents)),
-      linked('Tests', f.related.tests),
-      f.related.external?.length ? h('p', {}, 'External: ', h('code', {}, f.related.external.map((e) => e.module).join(', '))) : null,
-    ),
+    later(`Reading ${path}…`, get<FileView>('/api/file', { path }), (f) => {
+      requestAnimationFrame(() => slot.scrollIntoView({ block: 'nearest' }));
+      return section(
+        `File: ${path}`,
+        f.related.citation_status ? h('p', {}, 'citation: ', badge(f.related.citation_status), ` · ${fmt(f.outline.lines)} lines`) : null,
+        table('Outline', ['definition', 'kind', 'lines'], (f.outline.symbols ?? []).map((s) => [h('span', { style: `padding-left:${s.depth}em` }, s.qualified), s.kind, `${s.start_line}–${s.end_line}`]), { testid: 'outline' }),
+        h('div', { class: 'grid2' }, linked('Imports', f.related.imports), linked('Dependents', f.related.dependents)),
+        linked('Tests', f.related.tests),
+        f.related.external?.length ? h('p', {}, 'External: ', h('code', {}, f.related.external.map((e) => e.module).join(', '))) : null,
+      );
+    }),
   );
-  slot.scrollIntoView({ block: 'nearest' });
 }
 
-async function showModule(slot: HTMLElement, fileSlot: HTMLElement, path: string): Promise<void> {
-  slot.replaceChildren(h('p', { class: 'muted' }, `Looking into ${path}…`));
-  const m = await get<ModuleView>('/api/module', { path });
-  const open = (p: string) => void showFile(fileSlot, p).catch((err) => fileSlot.replaceChildren(errorBox(err)));
+/** Shows a module's most depended-on files and their callers in `slot`; files open in `fileSlot`. */
+function openModule(slot: HTMLElement, fileSlot: HTMLElement, path: string): void {
+  const open = (p: string) => openFile(fileSlot, p);
   slot.replaceChildren(
-    section(
-      `Module: ${path}`,
-      m.files.length === 0 ? h('p', {}, 'No file here is used from elsewhere.') : null,
-      ...m.files.map((f) =>
-        h(
-          'div',
-          { class: 'module-file', 'data-testid': 'module-file' },
-          h('h3', {}, fileButton(f.path, open), ` · used by ${fmt(f.dependent_files)} file${f.dependent_files === 1 ? '' : 's'}`),
-          h('p', { class: 'muted' }, 'defines ', f.symbols.join(', ')),
-          table('Callers', ['file', 'line', 'from'], (f.dependents.results ?? []).map((r) => [fileButton(r.path, open), String(r.start_line), r.symbol ?? 'top level']), { numeric: [1] }),
+    later(`Looking into ${path}…`, get<ModuleView>('/api/module', { path }), (m) =>
+      section(
+        `Module: ${path}`,
+        m.files.length === 0 ? h('p', {}, 'No file here is used from elsewhere.') : null,
+        ...m.files.map((f) =>
+          h(
+            'div',
+            { class: 'module-file', 'data-testid': 'module-file' },
+            h('h3', {}, fileButton(f.path, open), ` · used by ${fmt(f.dependent_files)} file${f.dependent_files === 1 ? '' : 's'}`),
+            h('p', { class: 'muted' }, 'defines ', f.symbols.join(', ')),
+            table('Callers', ['file', 'line', 'from'], (f.dependents.results ?? []).map((r) => [fileButton(r.path, open), String(r.start_line), r.symbol ?? 'top level']), { numeric: [1] }),
+          ),
         ),
       ),
     ),
@@ -90,9 +92,9 @@ export async function renderGraph(panel: HTMLElement): Promise<() => void> {
   const picture = h('div', { class: 'graph', 'data-testid': 'graph', role: 'img', 'aria-label': `module dependency graph of ${o.scope || 'the repository'}: ${o.modules.length} modules` });
   const moduleSlot = h('div', {});
   const fileSlot = h('div', {});
-  const pick = (path: string) => void showModule(moduleSlot, fileSlot, path).catch((err) => moduleSlot.replaceChildren(errorBox(err)));
+  const pick = (path: string) => openModule(moduleSlot, fileSlot, path);
   const fileInput = h('input', { type: 'text', name: 'path', placeholder: 'src/index.ts', 'aria-label': 'file path' });
-  const fileForm = h('form', { class: 'inline', onsubmit: (e: Event) => (e.preventDefault(), void showFile(fileSlot, fileInput.value.trim()).catch((err) => fileSlot.replaceChildren(errorBox(err)))) }, 'Open a file: ', fileInput, h('button', { type: 'submit' }, 'Open'));
+  const fileForm = h('form', { class: 'inline', onsubmit: (e: Event) => (e.preventDefault(), openFile(fileSlot, fileInput.value.trim())) }, 'Open a file: ', fileInput, h('button', { type: 'submit' }, 'Open'));
   panel.append(
     h(
       'div',
@@ -100,7 +102,7 @@ export async function renderGraph(panel: HTMLElement): Promise<() => void> {
       section(`Modules of ${o.scope || 'the repository'} (${fmt(o.files)} files)`, picture, h('p', { class: 'muted' }, 'Drag to pan, scroll to zoom, click a module. Edges point from a module to the one it uses; wider means more references.')),
       section(
         'Modules',
-        h('ul', { class: 'modules', 'data-testid': 'module-list' }, ...o.modules.map((m) => h('li', {}, h('button', { type: 'button', onclick: () => pick(m.path) }, m.path), ` ${fmt(m.files)} files · used by ${fmt(m.dependents)}`))),
+        h('ul', { class: 'modules', 'data-testid': 'module-list' }, ...o.modules.map((m) => h('li', {}, h('button', { type: 'button', onclick: () => pick(m.path) }, m.path), ` ${fmt(m.files)} file${m.files === 1 ? '' : 's'} · used by ${fmt(m.dependents)}`))),
         fileForm,
       ),
     ),

@@ -5,7 +5,7 @@
  * retrieval phase.
  */
 import { get } from '../api.js';
-import { ago, badge, errorBox, fmt, h, section, table, tiles } from '../dom.js';
+import { ago, badge, errorBox, fmt, h, later, section, table, tiles } from '../dom.js';
 
 interface JobEvent {
   status: string;
@@ -25,7 +25,11 @@ interface HealthView {
   job: { summary: { elapsed_ms?: number } | null; ended_at: string | null };
   retrieval_phase: string;
   embedder: { name: string; vectors: number; pending_chunks: number };
-  doctor: { healthy: boolean; checks: { name: string; ok: boolean; detail: string; fix?: string }[] };
+}
+
+interface Doctor {
+  healthy: boolean;
+  checks: { name: string; ok: boolean; detail: string; fix?: string }[];
 }
 
 interface Changed {
@@ -86,7 +90,7 @@ export async function renderHealth(panel: HTMLElement): Promise<() => void> {
   panel.append(rest);
   const draw = async () => {
     const view = await get<HealthView>('/api/health');
-    const { health, doctor, embedder } = view;
+    const { health, embedder } = view;
     rest.replaceChildren(
       section(
         'Index',
@@ -100,16 +104,13 @@ export async function renderHealth(panel: HTMLElement): Promise<() => void> {
         ]),
         health.problems.length ? h('ul', { class: 'problems' }, ...health.problems.map((p) => h('li', {}, p))) : null,
       ),
-      h('div', { 'data-testid': 'staleness-slot' }, h('p', { class: 'muted' }, 'Comparing the files on disk with the index…')),
-      section(
-        `Doctor: ${doctor.healthy ? 'healthy' : 'needs attention'}`,
-        table('Checks of the index file, read-only', ['check', 'result', 'detail', 'fix'], doctor.checks.map((c) => [c.name, badge(c.ok ? 'ok' : 'failed'), c.detail, c.fix ? h('code', {}, c.fix) : '']), { testid: 'doctor' }),
+      later('Comparing the files on disk with the index…', get<Changed>('/api/changed'), staleness),
+      later('Checking the index file…', get<Doctor>('/api/doctor'), (d) =>
+        section(
+          `Doctor: ${d.healthy ? 'healthy' : 'needs attention'}`,
+          table('Checks of the index file, read-only', ['check', 'result', 'detail', 'fix'], d.checks.map((c) => [c.name, badge(c.ok ? 'ok' : 'failed'), c.detail, c.fix ? h('code', {}, c.fix) : '']), { testid: 'doctor' }),
+        ),
       ),
-    );
-    const slot = rest.querySelector('[data-testid=staleness-slot]')!;
-    get<Changed>('/api/changed').then(
-      (c) => slot.replaceChildren(staleness(c)),
-      (err) => slot.replaceChildren(errorBox(err)),
     );
   };
   events.addEventListener('job', (message) => {

@@ -6,7 +6,7 @@
  */
 import { get } from '../api.js';
 import { timeline } from '../charts.js';
-import { ago, badge, errorBox, fmt, h, section, table, tiles } from '../dom.js';
+import { ago, badge, fmt, h, later, section, table, tiles } from '../dom.js';
 
 interface Totals {
   calls: number;
@@ -88,23 +88,19 @@ export async function renderUsage(panel: HTMLElement): Promise<() => void> {
       stops.push(timeline(tokens, t, [{ label: 'tokens sent', values: log.buckets.map((b) => b.tokens_sent) }, { label: 'reads replaced', values: log.buckets.map((b) => b.reads_replaced_tokens) }]));
     });
   }
-  const memorySlot = h('div', {}, h('p', { class: 'muted' }, 'Reading agent memory…'));
-  panel.append(memorySlot);
-  get<MemoryView>('/api/memory').then(
-    (m) =>
-      memorySlot.replaceChildren(
-        section(
-          'Agent memory',
-          h('p', {}, `${fmt(m.topics.total ?? 0)} live records in ${fmt(m.topics.topics?.length ?? 0)} topics; ${fmt(m.claims.length)} claimed.`),
-          h(
-            'div',
-            { class: 'grid2' },
-            table('Topics', ['topic', 'records'], (m.topics.topics ?? []).map((t) => [t.topic, fmt(t.count)]), { numeric: [1], testid: 'topics' }),
-            table('Claims', ['record', 'holder', 'held', 'lease expires', 'token', 'waiting'], m.claims.map((c) => [h('code', { title: c.title ?? '' }, c.key), c.owner ?? '—', badge(c.is_held ? 'held' : 'released'), ago(c.lease_expires_at), fmt(c.fencing_token), fmt(c.queue_depth)]), { testid: 'claims' }),
-          ),
+  panel.append(
+    later('Reading agent memory…', get<MemoryView>('/api/memory'), (m) =>
+      section(
+        'Agent memory',
+        h('p', {}, `${fmt(m.topics.total ?? 0)} live records in ${fmt(m.topics.topics?.length ?? 0)} topics; ${fmt(m.claims.length)} claimed.`),
+        h(
+          'div',
+          { class: 'grid2' },
+          table('Topics', ['topic', 'records'], (m.topics.topics ?? []).map((t) => [t.topic, fmt(t.count)]), { numeric: [1], testid: 'topics' }),
+          table('Claims', ['record', 'holder', 'held', 'lease expires', 'token', 'waiting'], m.claims.map((c) => [h('code', { title: c.title ?? '' }, c.key), c.owner ?? '—', badge(c.is_held ? 'held' : 'released'), ago(c.lease_expires_at), fmt(c.fencing_token), fmt(c.queue_depth)]), { testid: 'claims' }),
         ),
       ),
-    (err) => memorySlot.replaceChildren(errorBox(err)),
+    ),
   );
   return () => stops.forEach((s) => s());
 }
