@@ -43,6 +43,7 @@ export interface Dashboard {
   /** The URL it printed, token fragment included. */
   url: URL;
   token: string;
+  stdout: () => string;
   stderr: () => string;
   stop(): Promise<void>;
 }
@@ -68,6 +69,7 @@ export async function startDashboard(args: string[], env: NodeJS.ProcessEnv, ver
     proc,
     url: new URL(url!),
     token: token!,
+    stdout: () => out,
     stderr: () => err,
     async stop() {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');

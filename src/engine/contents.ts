@@ -52,12 +52,17 @@ function groupBy<K extends string>(files: FileWeight[], label: K, keyOf: (f: Fil
 
 const topDirectory = (p: string) => (p.includes('/') ? p.slice(0, p.indexOf('/')) : '.');
 
+/** The embedder, and how far its vectors have got. */
+export function embedderState(repo: Repo): ContentsEnvelope['embedder'] {
+  const vectors = vectorsOf(repo.store);
+  return { name: repo.config.embedder, vectors: vectors.count(), pending_chunks: vectors.pendingCount() };
+}
+
 export function contents(repo: Repo): ContentsEnvelope {
   const store = repo.store;
   const files = store.files.weighAll();
   const totals = empty();
   for (const f of files) add(totals, f);
-  const vectors = vectorsOf(store);
   return {
     status: 'ok',
     totals,
@@ -67,6 +72,6 @@ export function contents(repo: Repo): ContentsEnvelope {
       .sort((a, b) => b.tokens - a.tokens || a.path.localeCompare(b.path))
       .slice(0, LARGEST)
       .map((f) => ({ path: f.path, language: f.language ?? 'text', tokens: f.tokens, bytes: f.bytes, chunks: f.chunks })),
-    embedder: { name: repo.config.embedder, vectors: vectors.count(), pending_chunks: vectors.pendingCount() },
+    embedder: embedderState(repo),
   };
 }

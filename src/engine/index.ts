@@ -11,7 +11,7 @@ export { gatedRead, read, type ReadEnvelope, type ReadOptions } from './read.js'
 export { listFiles, type ListFilesEnvelope, type ListFilesOptions, type ListedFile } from './list-files.js';
 export { dryRun, type DryRunReport } from './dry-run.js';
 export { stats, type StatsEnvelope } from './stats.js';
-export { contents, type ContentsEnvelope, type Weight } from './contents.js';
+export { contents, embedderState, type ContentsEnvelope, type Weight } from './contents.js';
 export { errorEnvelope, type ErrorEnvelope, type ResultItem, type RetrievalMode, type SearchEnvelope } from './envelope.js';
 export type { IndexProgress, IndexSummary } from '../index/index.js';
 export { IndexJob, jobStatus, type IndexJobState, type IndexJobStatus, type JobCounts, type PassResult, type RetrievalPhase } from './jobs.js';

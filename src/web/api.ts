@@ -6,7 +6,7 @@
  * body) for search and context.
  */
 import { randomUUID } from 'node:crypto';
-import { contents, doctor, dryRun, type IndexJob, type Repo } from '../engine/index.js';
+import { contents, doctor, dryRun, embedderState, type IndexJob, type Repo } from '../engine/index.js';
 import { usageError } from '../errors/index.js';
 import { summarizeToolLog } from './tool-log.js';
 
@@ -59,7 +59,7 @@ async function healthView(ctx: DashboardContext, req: ApiRequest) {
     health: await ctx.runTool('health', {}, req.session),
     job: ctx.job.snapshot(),
     retrieval_phase: ctx.job.retrievalPhase,
-    embedder: ctx.repo.hasIndex() ? contents(ctx.repo).embedder : { name: ctx.repo.config.embedder, vectors: 0, pending_chunks: 0 },
+    embedder: ctx.repo.hasIndex() ? embedderState(ctx.repo) : { name: ctx.repo.config.embedder, vectors: 0, pending_chunks: 0 },
   };
 }
 

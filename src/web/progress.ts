@@ -50,7 +50,7 @@ export class JobEvents {
       this.streams.delete(res);
       if (this.streams.size === 0) this.pause();
     });
-    res.write(`event: job\ndata: ${this.read()}\n\n`);
+    res.write(`event: job\ndata: ${this.read(false)}\n\n`);
     if (!this.timer) {
       this.timer = setInterval(() => this.poll(), POLL_MS).unref();
       this.heartbeat = setInterval(() => this.broadcast(': keep-alive\n\n'), HEARTBEAT_MS).unref();
@@ -86,7 +86,8 @@ export class JobEvents {
     for (const res of this.streams) res.write(frame);
   }
 
-  private read(): string {
+  /** The job as an event; `remember` makes it what later polls compare against (a newcomer's first event must not). */
+  private read(remember = true): string {
     const s = this.job.snapshot();
     const now = Date.now();
     if (s.phase !== this.start.phase || s.done < this.start.done) this.start = { phase: s.phase, atMs: now, done: s.done };
@@ -102,8 +103,9 @@ export class JobEvents {
       error: s.error,
       retrieval_phase: this.job.retrievalPhase,
     };
-    this.last = JSON.stringify(event);
-    return this.last;
+    const text = JSON.stringify(event);
+    if (remember) this.last = text;
+    return text;
   }
 }
 

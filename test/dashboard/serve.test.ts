@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summarizeToolLog } from '../../src/web/index.js';
+import { startDashboard } from '../../bench/dashboard-browser.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
 import { call, connectNetwork, rawRequest, startNetworkServer, stop, type Connected, type NetworkServer } from '../mcp/harness.js';
@@ -84,6 +85,31 @@ describe('serve --transport http serves the dashboard too', () => {
     expect(usage.log.file).toBe(logFile);
     expect(usage.log.calls).toBe(2);
     expect(usage.log.reads_replaced_tokens).toBe(usage.ledger.reads_replaced_tokens);
+  });
+});
+
+describe('the dashboard verb', () => {
+  it('prints its URL as one JSON object with --json, on stdout', async () => {
+    const dashboard = await startDashboard(['--repo', root, '--no-watch', '--json'], { SIGHTLINE_HOME: home });
+    try {
+      const answer = JSON.parse(dashboard.stdout());
+      expect(answer).toEqual({ status: 'ok', url: dashboard.url.href, repo: root });
+      expect(dashboard.stderr()).toContain(`dashboard on ${dashboard.url.origin}/ for ${root}`);
+      expect(dashboard.stderr()).not.toContain(dashboard.token);
+      const mcp = await fetch(`${dashboard.url.origin}/mcp`, { headers: { authorization: `Bearer ${dashboard.token}` } });
+      expect(mcp.status).toBe(404); // no MCP endpoint on its own
+      expect((await mcp.json()).error.message).toMatch(/the dashboard is at \//);
+    } finally {
+      await dashboard.stop();
+    }
+    expect(dashboard.proc.exitCode).toBe(143);
+  });
+
+  it('has --help with examples, and refuses a bind beyond loopback without --allow-remote (exit 2)', () => {
+    expect(runCli(['dashboard', '--help']).stdout).toMatch(/Examples:\n\s+\$ sightline dashboard/);
+    const remote = runCli(['dashboard', '--repo', root, '--host', '0.0.0.0', '--port', '0'], { SIGHTLINE_HOME: home });
+    expect(remote.code).toBe(2);
+    expect(remote.stderr).toMatch(/--allow-remote/);
   });
 });
 

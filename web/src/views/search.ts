@@ -23,12 +23,13 @@ interface Result {
   citation_note?: string;
 }
 
+/** A narrower call the gate measured (budget/gate.ts). */
 interface Suggestion {
-  call?: Record<string, unknown>;
-  args?: Record<string, unknown>;
-  description?: string;
-  would_yield?: number | { results?: number; tokens?: number };
-  [key: string]: unknown;
+  action: 'narrow_scope' | 'add_term' | 'narrow_kind' | 'use_force';
+  arg?: string;
+  would_yield: number;
+  est_tokens?: number;
+  hint: string;
 }
 
 interface Answer {
@@ -42,7 +43,7 @@ interface Answer {
   results?: Result[];
   reason?: string;
   note?: string;
-  distribution?: { dir?: string; path?: string; hits: number }[];
+  distribution?: { dir: string; hits: number; files: number }[];
   suggestions?: Suggestion[];
   entries?: { path: string; why?: string[]; reasons?: string[]; tokens: number; full_read_tokens?: number; detail?: string; citation_status: string }[];
   budget_tokens?: number;
@@ -72,20 +73,31 @@ function resultCard(r: Result, i: number): HTMLElement {
   );
 }
 
-function refine(a: Answer, run: (tool: string, args: Args) => void, tool: string, base: Args): HTMLElement {
+/** The arguments of the call a suggestion names, from the call it refines. */
+function narrowed(base: Args, s: Suggestion): Args {
+  switch (s.action) {
+    case 'narrow_scope':
+      return { ...base, scope: s.arg };
+    case 'add_term':
+      return { ...base, query: `${String(base.query ?? '')} ${s.arg ?? ''}`.trim() };
+    case 'narrow_kind':
+      return { ...base, kind: [s.arg] };
+    case 'use_force':
+      return { ...base, force: true };
+  }
+}
+
+function refine(a: Answer, run: (args: Args) => void, base: Args): HTMLElement {
   return section(
     `The gate asks to refine: ${a.reason ?? ''}`,
     h('p', { 'data-testid': 'refine-note' }, a.note ?? ''),
-    table('Where the hits are', ['where', 'hits'], (a.distribution ?? []).map((d) => [h('code', {}, d.dir ?? d.path ?? ''), fmt(d.hits)]), { numeric: [1] }),
-    h(
-      'ul',
-      { class: 'suggestions' },
-      ...(a.suggestions ?? []).map((s) => {
-        const args = (s.args ?? s.call ?? {}) as Args;
-        return h('li', {}, h('button', { type: 'button', onclick: () => run(tool, { ...base, ...args }) }, 'Run'), ' ', h('code', {}, JSON.stringify(args)), s.would_yield !== undefined ? h('span', { class: 'muted' }, ` would yield ${JSON.stringify(s.would_yield)}`) : null);
-      }),
+    table('Where the hits are', ['directory', 'hits', 'files'], (a.distribution ?? []).map((d) => [h('code', {}, d.dir), fmt(d.hits), fmt(d.files)]), { numeric: [1, 2] }),
+    table(
+      'Narrower calls, each counted by running it',
+      ['', 'suggestion', 'would yield', 'tokens'],
+      (a.suggestions ?? []).map((s) => [h('button', { type: 'button', onclick: () => run(narrowed(base, s)) }, 'Run'), s.hint, fmt(s.would_yield), fmt(s.est_tokens)]),
+      { numeric: [2, 3] },
     ),
-    h('p', {}, h('button', { type: 'button', onclick: () => run(tool, { ...base, force: true }) }, 'Answer anyway (force)')),
   );
 }
 
@@ -123,7 +135,7 @@ export async function renderSearch(panel: HTMLElement): Promise<void> {
       );
       const body =
         a.status === 'refine'
-          ? refine(a, (t, x) => void run(t, x), name, args)
+          ? refine(a, (x) => void run(name, x), args)
           : name === 'context'
             ? contextEntries(a)
             : h('ol', { class: 'results', 'data-testid': 'results' }, ...(a.results ?? []).map(resultCard));
