@@ -142,6 +142,10 @@ describe('sightline dashboard in Chromium', () => {
     fs.appendFileSync(path.join(root, 'src/util/crypto.ts'), '\nexport const SALT = "pepper";\n');
     await page.getByTestId('refresh').click();
     await expect.poll(() => page.getByTestId('result').first().getByTestId('citation').textContent(), WAIT).toBe('stale');
+    // Health's staleness names the edited file, and the file that depends on it.
+    await page.evaluate(() => (location.hash = 'health'));
+    await expect.poll(() => page.getByTestId('staleness').textContent(), WAIT).toBe('1 file changed on disk since indexing; 1 indexed file depends on it.');
+    expect(await page.getByTestId('view-health').textContent()).toContain('src/util/crypto.ts');
     await page.close();
   });
 

@@ -69,12 +69,20 @@ function jobCard(): { el: HTMLElement; show: (e: JobEvent) => void } {
   };
 }
 
+const plural = (n: number, noun: string) => `${fmt(n)} ${noun}${n === 1 ? '' : 's'}`;
+
 function staleness(c: Changed): HTMLElement {
   const changedCount = c.added.length + c.modified.length + c.removed.length;
   const list = (title: string, paths: string[]) => (paths.length ? h('div', {}, h('h3', {}, `${title} (${paths.length})`), h('ul', { class: 'paths' }, ...paths.slice(0, 20).map((p) => h('li', {}, h('code', {}, p))))) : null);
   return section(
     'Staleness',
-    h('p', { 'data-testid': 'staleness' }, changedCount === 0 ? 'Every indexed file matches the disk.' : `${changedCount} file${changedCount === 1 ? '' : 's'} changed on disk since indexing; ${c.impact.length} indexed file${c.impact.length === 1 ? '' : 's'} depend on them.`),
+    h(
+      'p',
+      { 'data-testid': 'staleness' },
+      changedCount === 0
+        ? 'Every indexed file matches the disk.'
+        : `${plural(changedCount, 'file')} changed on disk since indexing; ${plural(c.impact.length, 'indexed file')} ${c.impact.length === 1 ? 'depends' : 'depend'} on ${changedCount === 1 ? 'it' : 'them'}.`,
+    ),
     list('Modified', c.modified),
     list('Added', c.added),
     list('Removed', c.removed),
