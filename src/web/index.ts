@@ -21,13 +21,12 @@ export { summarizeToolLog, type ToolLogSummary } from './tool-log.js';
 export interface Site {
   /** Whether `pathname` is the dashboard's: its requests skip the MCP bearer check (the page holds no data; the API checks its own). */
   owns(pathname: string): boolean;
-  /** Answers a request whose path is the dashboard's; false otherwise. `body`: a POST's, read within bounds. */
-  handle(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): Promise<boolean>;
+  /** Answers a request for a path it owns. `body`: a POST's, read within bounds. */
+  handle(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): Promise<void>;
   /** Ends the event streams, so the server can close. */
   close(): void;
 }
 
-export const DASHBOARD_PATH = '/';
 const SESSION_PATH = '/api/session';
 const EVENTS_PATH = '/api/events';
 
@@ -83,20 +82,11 @@ export function dashboardSite(ctx: DashboardContext): Site {
   return {
     owns: (pathname) => pathname.startsWith('/api/') || isPagePath(pathname),
     async handle(req, res, url, body) {
-      if (url.pathname.startsWith('/api/')) {
-        await api(req, res, url, body);
-        return true;
-      }
-      if (!isPagePath(url.pathname)) return false;
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        refuse(res, 405, 'the page is read with GET', { allow: 'GET' });
-        return true;
-      }
-      if (!assets.serve(url.pathname, res)) {
-        if (!assets.built) refuse(res, 503, 'the dashboard page was not built into dist/web: run `npm run build`');
-        else refuse(res, 404, `no such file ${url.pathname}`);
-      }
-      return true;
+      if (url.pathname.startsWith('/api/')) return api(req, res, url, body);
+      if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'the page is read with GET', { allow: 'GET' });
+      if (assets.serve(url.pathname, res)) return;
+      if (!assets.built) refuse(res, 503, 'the dashboard page was not built into dist/web: run `npm run build`');
+      else refuse(res, 404, `no such file ${url.pathname}`);
     },
     close: () => events.close(),
   };

@@ -70,7 +70,7 @@ export async function serveNetwork(runtime: Runtime, routes: Routes | null, opti
       if (!read.ok) return reject(res, read.status, read.message, { code: read.code });
       body = read.value;
     }
-    if (forSite) return void (await site!.handle(req, res, url, body));
+    if (forSite) return site!.handle(req, res, url, body);
     if (!routes || !(await routes.handle(req, res, url, body))) {
       reject(res, 404, routes ? `no such endpoint; MCP clients connect to ${routes.endpoint}` : 'no such endpoint; the dashboard is at /');
     }
