@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { forEachTerm, queryTerms } from '../src/search/index.js';
+import { forEachTerm, queryTerms } from '../src/terms/index.js';
 
 const K1 = 1.2;
 const B = 0.75;

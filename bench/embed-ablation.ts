@@ -11,8 +11,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Repo, repoId, search, type SearchOptions } from '../src/engine/index.js';
-import { candidateFiles, feedbackNearness, fuse, FUSION_WEIGHTS } from '../src/search/index.js';
+import { Repo, repoId, type SearchOptions } from '../src/engine/index.js';
+import { search } from '../src/engine/search.js';
+import { ask, candidateFiles, feedbackNearness, fuse, FUSION_WEIGHTS } from '../src/search/index.js';
 import { Checkout, findMirror } from './quality/checkout.js';
 import { averages, METRIC_NAMES, score, type Scores } from './quality/metrics.js';
 import { byRepository, loadRecords, recordOptions, type BenchRecord } from './quality/records.js';
@@ -54,9 +55,10 @@ async function runRepository(name: string, records: BenchRecord[], opts: ReturnT
       repo ??= Repo.open(checkout.root, { flags: { home, queryCacheSize: 0 }, env: {} });
       const summary = await repo.index();
       if (summary.embed?.error) process.stderr.write(`${record.id}: ${summary.embed.error}\n`);
-      const ask = (mode: SearchOptions['mode']) => search(repo!, { query: record.query, files: true, k: K, force: true, mode }).results.map((r) => r.path);
-      const byMode = Object.fromEntries(MODES.map((m) => [m, score(ask(m), record.gold_code_files)])) as Outcome['byMode'];
-      const candidates = candidateFiles(repo.store, record.query, {}, feedbackNearness(repo.store, repo.config, record.query) ?? undefined);
+      const pathsFor = (mode: SearchOptions['mode']) => search(repo!, { query: record.query, files: true, k: K, force: true, mode }).results.map((r) => r.path);
+      const byMode = Object.fromEntries(MODES.map((m) => [m, score(pathsFor(m), record.gold_code_files)])) as Outcome['byMode'];
+      const question = ask(record.query);
+      const candidates = candidateFiles(repo.store, question, {}, feedbackNearness(repo.store, repo.config, question) ?? undefined);
       const byGrid = GRID.map((semantic) => {
         const files = fuse(candidates, { ...FUSION_WEIGHTS, semantic }).slice(0, K).map((c) => c.signals.path);
         return score(files, record.gold_code_files);

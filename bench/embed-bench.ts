@@ -14,10 +14,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { embedderSpec, embeddingText, openEmbedder, type EmbedderKind } from '../src/embed/index.js';
-import { Repo, search } from '../src/engine/index.js';
+import { Repo } from '../src/engine/index.js';
+import { search } from '../src/engine/search.js';
 import { embedPass } from '../src/index/embed-pass.js';
 import { nearest } from '../src/search/vector.js';
-import { vectorsOf } from '../src/store/index.js';
 import { fmt, median, peakRssMiB, percentile, table, time, usage } from './util.js';
 
 /** Questions an agent asks without naming an identifier; the same list for every repository. */
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
         }
       }
     }
-    const dims = vectorsOf(repo.store).identity()?.dims ?? 128;
+    const dims = repo.store.vectors.identity()?.dims ?? 128;
     repo.close();
 
     // Exact search cost at scale: 100k random unit vectors of this width.

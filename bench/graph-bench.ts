@@ -8,7 +8,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { explore, Repo } from '../src/engine/index.js';
+import { Repo } from '../src/engine/index.js';
+import { explore } from '../src/engine/explore.js';
 import { indexRepository, type IndexSummary } from '../src/index/index.js';
 import { median, percentile, table, time, usage } from './util.js';
 

@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Repo, stats } from '../src/engine/index.js';
+import { Repo } from '../src/engine/index.js';
+import { stats } from '../src/engine/stats.js';
 import { median, peakRssMiB, table, time, usage } from './util.js';
 
 const EDITS = 5;

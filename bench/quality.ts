@@ -17,10 +17,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Repo, repoId, search } from '../src/engine/index.js';
+import { Repo, repoId } from '../src/engine/index.js';
+import { search } from '../src/engine/search.js';
 import { indexRepository } from '../src/index/index.js';
 import { removeDbFiles } from '../src/store/index.js';
-import { candidateFiles, feedbackNearness, FUSION_WEIGHTS, type FusionWeights, type SignalValues } from '../src/search/index.js';
+import { ask, candidateFiles, feedbackNearness, FUSION_WEIGHTS, type FusionWeights, type SignalValues } from '../src/search/index.js';
 import { Bm25FileBaseline } from './baseline-bm25.js';
 import { Checkout, findMirror } from './quality/checkout.js';
 import { IndexSnapshots } from './quality/snapshot.js';
@@ -107,7 +108,7 @@ async function runRepository(name: string, records: BenchRecord[], opts: ReturnT
         queryMs: query.ms,
         queryCpuMs: (queryCpu.user + queryCpu.system) / 1000,
         baselineMs: base.ms,
-        candidates: opts.tune ? candidateFiles(repo.store, record.query, {}, (opts.mode !== 'keyword' && feedbackNearness(repo.store, repo.config, record.query)) || undefined).map(compact) : undefined,
+        candidates: opts.tune ? candidateFiles(repo.store, ask(record.query), {}, (opts.mode !== 'keyword' && feedbackNearness(repo.store, repo.config, ask(record.query))) || undefined).map(compact) : undefined,
       };
       out.push(o);
       if (opts.verbose) report(o);

@@ -7,7 +7,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { locate, Repo, search } from '../src/engine/index.js';
+import { Repo } from '../src/engine/index.js';
+import { locate } from '../src/engine/locate.js';
+import { search } from '../src/engine/search.js';
 import { median, percentile, PHRASE_QUERIES, table, time, usage } from './util.js';
 
 const IDENTIFIER_COUNT = 20;

@@ -12,7 +12,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { IndexJob, keepLive, locate, Repo } from '../src/engine/index.js';
+import { engineOver, Repo } from '../src/engine/index.js';
+import { locate } from '../src/engine/locate.js';
 import { median, percentile, table, usage } from './util.js';
 
 const EXCLUDED = new Set(['.git', 'node_modules', 'dist', 'build', '.venv', '__pycache__']);
@@ -51,10 +52,11 @@ async function main(): Promise<void> {
     if (source) fs.cpSync(source, root, { recursive: true, filter: (p) => !EXCLUDED.has(path.basename(p)) });
     else generate(root, 2_000);
     const repo = Repo.open(root, { flags: { home, watchDebounceMs: debounceMs, reconcileIntervalMs: 0 } });
-    const job = IndexJob.of(repo);
+    const engine = engineOver(repo);
+    const { job } = engine;
     const passMs: number[] = [];
     job.onPass((r) => r.ok && passMs.push(r.summary.elapsedMs));
-    const live = await keepLive(repo, { onError: (err) => process.stderr.write(`watch: ${String(err)}\n`) });
+    const live = await engine.keepLive({ onError: (err) => process.stderr.write(`watch: ${String(err)}\n`) });
     while (job.snapshot().status !== 'completed') await sleep(50);
     await sleep(500); // let the catch-up pass's events settle
     const files = repo.store.counts().files;

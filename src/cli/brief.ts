@@ -5,7 +5,7 @@
  * So it always exits 0 and says any problem on stdout, where the agent sees it.
  */
 import type { Command } from 'commander';
-import { brief, Repo, type BriefEnvelope } from '../engine/index.js';
+import { openEngine, type BriefEnvelope, type Engine } from '../engine/index.js';
 import { describeError } from '../errors/index.js';
 import { common, embedderFlags, emit, examples, type CommonOptions } from './verb.js';
 
@@ -36,17 +36,17 @@ export function registerBrief(program: Command): void {
       .command('brief')
       .description("for an agent starting a session: the index's health and the repository at a glance; never indexes, always exits 0")
       .addHelpText('after', examples('sightline brief', 'sightline brief --repo ../service --json') + '\n`sightline init --hooks` runs it when a Claude Code session starts.\n'),
-  ).action((o: CommonOptions) => {
-    let repo: Repo | undefined;
+  ).action(async (o: CommonOptions) => {
+    let engine: Engine | undefined;
     try {
-      repo = Repo.open(o.repo, { configPath: o.config, flags: embedderFlags(o) });
-      emit(o, brief(repo), renderBrief);
+      engine = openEngine(o.repo, { configPath: o.config, flags: embedderFlags(o) });
+      emit(o, engine.brief(), renderBrief);
     } catch (err) {
       // Still stdout and exit 0: the session goes on, and the agent learns why there is no brief.
       const message = describeError(err);
       emit(o, { status: 'error', error: message }, () => `sightline brief: ${message}`);
     } finally {
-      repo?.close();
+      await engine?.close();
     }
   });
 }

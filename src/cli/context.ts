@@ -1,8 +1,8 @@
 /** `sightline context "<task>"`: one budgeted bundle of what a task needs (see engine/context.ts). */
 import { Option, type Command } from 'commander';
-import { answerFresh, contextWithMemory, MAX_BUDGET_TOKENS, MAX_TOP, MIN_BUDGET_TOKENS, type ContextDetail } from '../engine/index.js';
+import { MAX_BUDGET_TOKENS, MAX_TOP, MIN_BUDGET_TOKENS, type ContextDetail } from '../engine/index.js';
 import { renderContext } from './render-budget.js';
-import { collect, common, emit, examples, positiveInt, readyToQuery, withRepo, type CommonOptions } from './verb.js';
+import { collect, common, emit, examples, positiveInt, readyToQuery, withEngine, type CommonOptions } from './verb.js';
 
 interface ContextFlags extends CommonOptions {
   terms?: string[];
@@ -40,9 +40,9 @@ export function registerContext(program: Command): void {
         ),
       ),
   ).action(async (words: string[], o: ContextFlags) => {
-    await withRepo(o, async (repo) => {
-      await readyToQuery(repo);
-      const bundle = await answerFresh(repo, (probe) => contextWithMemory(repo, {
+    await withEngine(o, async (engine) => {
+      await readyToQuery(engine);
+      const bundle = await engine.context({
         task: words.join(' '),
         terms: o.terms,
         scope: o.scope,
@@ -53,8 +53,7 @@ export function registerContext(program: Command): void {
         known: o.known,
         session: o.session,
         expand: o.expand,
-        probe,
-      }));
+      });
       emit(o, bundle, renderContext);
     });
   });

@@ -1,8 +1,8 @@
 /** The code graph's verbs: `explore`, `related <path>`, `changed [path]` (see engine/explore.ts, related.ts, changed.ts). */
 import { Option, type Command } from 'commander';
-import { answerFresh, changed, explore, EXPLORE_RELATIONS, related, type ExploreRelation } from '../engine/index.js';
+import { EXPLORE_RELATIONS, type ExploreRelation } from '../engine/index.js';
 import { renderChanged, renderExplore, renderRelated } from './render-graph.js';
-import { common, emit, examples, gateSession, maxTokensOption, orRefine, positiveInt, readyToQuery, SESSION_HELP, withRepo, type CommonOptions } from './verb.js';
+import { common, emit, examples, gateSession, maxTokensOption, orRefine, positiveInt, readyToQuery, SESSION_HELP, withEngine, type CommonOptions } from './verb.js';
 
 interface ExploreFlags extends CommonOptions {
   relation: ExploreRelation;
@@ -38,9 +38,9 @@ export function registerGraph(program: Command): void {
         ),
       ),
   ).action(async (words: string[], o: ExploreFlags) => {
-    await withRepo(o, async (repo) => {
-      await readyToQuery(repo);
-      const answer = await answerFresh(repo, (probe) => explore(repo, {
+    await withEngine(o, async (engine) => {
+      await readyToQuery(engine);
+      const answer = await engine.explore({
         question: words.join(' '),
         relation: o.relation,
         anchor: o.anchor,
@@ -50,8 +50,7 @@ export function registerGraph(program: Command): void {
         maxTokens: o.maxTokens,
         force: o.force,
         session: gateSession(o),
-        probe,
-      }));
+      });
       emit(o, answer, orRefine(renderExplore));
     });
   });
@@ -63,9 +62,9 @@ export function registerGraph(program: Command): void {
       .addOption(maxTokensOption('the answer'))
       .addHelpText('after', examples('sightline related src/store/files.ts', 'sightline related app/models/user.py --json --max-tokens 2000')),
   ).action(async (path: string, o: CommonOptions & { maxTokens?: number }) => {
-    await withRepo(o, async (repo) => {
-      await readyToQuery(repo);
-      emit(o, related(repo, path, { maxTokens: o.maxTokens }), renderRelated);
+    await withEngine(o, async (engine) => {
+      await readyToQuery(engine);
+      emit(o, await engine.related(path, { maxTokens: o.maxTokens }), renderRelated);
     });
   });
 
@@ -76,9 +75,9 @@ export function registerGraph(program: Command): void {
       .addOption(maxTokensOption('the answer'))
       .addHelpText('after', examples('sightline changed', 'sightline changed src/auth --json --max-tokens 2000')),
   ).action(async (path: string | undefined, o: CommonOptions & { maxTokens?: number }) => {
-    await withRepo(o, async (repo) => {
-      await readyToQuery(repo);
-      emit(o, await changed(repo, path, { maxTokens: o.maxTokens }), renderChanged);
+    await withEngine(o, async (engine) => {
+      await readyToQuery(engine);
+      emit(o, await engine.changed(path, { maxTokens: o.maxTokens }), renderChanged);
     });
   });
 }

@@ -4,9 +4,9 @@
  * problems or the index is unreadable, 4 the disk refused, 1 anything else.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { doctor, jobStatus, keepLive, Repo, reset, type DoctorEnvelope, type IndexJobStatus, type PassResult, type ResetEnvelope } from '../engine/index.js';
+import { doctor, jobStatus, openEngine, reset, type Engine, type DoctorEnvelope, type IndexJobStatus, type PassResult, type ResetEnvelope } from '../engine/index.js';
 import { describeError } from '../errors/index.js';
-import { common, embedderFlags, emit, examples, fail, recoveredSentence, sayWaiting, withRepo, type CommonOptions } from './verb.js';
+import { common, embedderFlags, emit, examples, fail, recoveredSentence, sayWaiting, withEngine, type CommonOptions } from './verb.js';
 
 const say = (message: string) => process.stderr.write(`sightline: ${message}\n`);
 
@@ -67,14 +67,15 @@ export function registerLive(program: Command): void {
       ),
   ).action(async (path: string | undefined, o: CommonOptions & { debounce?: number; reconcile?: number }) => {
     const flags = { ...o, repo: path ?? o.repo };
-    // Held open until a signal stops the watch, so not withRepo (which closes when its body returns).
-    let repo: Repo;
+    // Held open until a signal stops the watch, so not withEngine (which closes when its body returns).
+    let engine: Engine;
     try {
-      repo = Repo.open(flags.repo, { configPath: flags.config, flags: { ...embedderFlags(flags), watchDebounceMs: o.debounce, reconcileIntervalMs: o.reconcile } });
+      engine = openEngine(flags.repo, { configPath: flags.config, flags: { ...embedderFlags(flags), watchDebounceMs: o.debounce, reconcileIntervalMs: o.reconcile } });
     } catch (err) {
       fail(err, flags.json);
     }
-    const live = await keepLive(repo, { onError: (err) => say(`watch: ${describeError(err)}`) }).catch((err) => fail(err, flags.json));
+    const { repo } = engine;
+    const live = await engine.keepLive({ onError: (err) => say(`watch: ${describeError(err)}`) }).catch((err) => fail(err, flags.json));
     live.job.onPass((r) => emit(flags, { event: 'pass', ...r }, () => renderPass(r)));
     const { watchDebounceMs, reconcileIntervalMs } = repo.config;
     say(`watching ${repo.root} (debounce ${watchDebounceMs} ms, reconcile ${reconcileIntervalMs ? `every ~${Math.round(reconcileIntervalMs / 1000)} s` : 'off'}); Ctrl-C stops`);
@@ -83,13 +84,10 @@ export function registerLive(program: Command): void {
       process.on(signal, () => {
         if (stopping) return;
         stopping = true;
-        live
+        engine
           .close()
           .catch((err) => say(describeError(err)))
-          .finally(() => {
-            repo.close();
-            process.exit(0);
-          });
+          .finally(() => process.exit(0));
       });
     }
   });
@@ -100,7 +98,7 @@ export function registerLive(program: Command): void {
       .description("the index job, from any process: status, phase, live counts, attempts, times, and why it failed")
       .addHelpText('after', examples('sightline status', 'sightline status --repo ../service --json')),
   ).action((o: CommonOptions) =>
-    withRepo(o, (repo) => {
+    withEngine(o, ({ repo }) => {
       const s = jobStatus(repo);
       emit(o, { status: 'ok', job: s }, () => renderStatus(s));
     }),
@@ -112,7 +110,7 @@ export function registerLive(program: Command): void {
       .description('check the index: integrity, orphan rows, files missing chunks, chunks missing terms, schema version, the last pass; suggests a fix for each problem')
       .addHelpText('after', examples('sightline doctor', 'sightline doctor --json') + '\nExit code 0 when healthy, 3 when a problem was found.\n'),
   ).action((o: CommonOptions) =>
-    withRepo(o, (repo) => {
+    withEngine(o, ({ repo }) => {
       const report = doctor(repo);
       emit(o, report, renderDoctor);
       process.exitCode = report.healthy ? 0 : 3;
@@ -124,5 +122,5 @@ export function registerLive(program: Command): void {
       .command('reset')
       .description('drop the index of a repository (waits for a running pass); `sightline index` builds it again')
       .addHelpText('after', examples('sightline reset', 'sightline reset --repo ../service --json')),
-  ).action((o: CommonOptions) => withRepo(o, async (repo) => emit(o, await reset(repo, { onWait: sayWaiting }), renderReset)));
+  ).action((o: CommonOptions) => withEngine(o, async ({ repo }) => emit(o, await reset(repo, { onWait: sayWaiting }), renderReset)));
 }

@@ -7,14 +7,7 @@
  */
 import { Command, Option, type CommanderError } from 'commander';
 import {
-  answerFresh,
   dryRun,
-  gatedLocate,
-  gatedRead,
-  searchWithMemory,
-  listFiles,
-  outline,
-  stats,
   VERSION,
   type IndexSummary,
   type LocateKind,
@@ -29,7 +22,7 @@ import { registerMemory } from './memory.js';
 import { progressBar } from './progress.js';
 import * as render from './render.js';
 import { registerDashboard, registerServe } from './serve.js';
-import { collect, common, emit, examples, fail, gateSession, maxTokensOption, orRefine, SESSION_HELP, positiveInt, readyToQuery, sayRecovered, sayWaiting, withRepo, type CommonOptions } from './verb.js';
+import { collect, common, emit, examples, fail, gateSession, maxTokensOption, orRefine, SESSION_HELP, positiveInt, readyToQuery, sayRecovered, sayWaiting, withEngine, type CommonOptions } from './verb.js';
 
 /**
  * Commander's own refusals (an unknown option, a bad choice, a missing argument) are usage
@@ -68,7 +61,7 @@ export function buildProgram(): Command {
       exclude: o.exclude,
       maxFileBytes: o.maxFileBytes,
     };
-    await withRepo({ ...o, repo: path ?? o.repo }, async (repo) => {
+    await withEngine({ ...o, repo: path ?? o.repo }, async ({ repo }) => {
       if (o.dryRun) return emit(o, await dryRun(repo), render.renderDryRun);
       const bar = progressBar();
       const summary: IndexSummary = await repo.index({ force: o.force, onProgress: bar.update, onRecovered: sayRecovered, onWait: sayWaiting });
@@ -94,11 +87,10 @@ export function buildProgram(): Command {
       .option('--session <id>', SESSION_HELP)
       .addHelpText('after', examples('sightline search "parse config file"', 'sightline search getUserName --files -k 5', 'sightline search "TODO|FIXME" --regex --scope src', 'sightline search "retry backoff" --json --session task-42', 'sightline search "dates shift by an hour" --mode semantic')),
   ).action(async (words: string[], o: CommonOptions & { k?: number; files?: boolean; mode?: SearchMode; scope?: string; exclude?: string[]; kind?: string[]; regex?: boolean; force?: boolean; maxTokens?: number; expand?: boolean; session?: string }) => {
-    await withRepo(o, async (repo) => {
-      await readyToQuery(repo);
+    await withEngine(o, async (engine) => {
+      await readyToQuery(engine);
       const query = words.join(' ');
-      const options = { query, k: o.k, files: o.files, mode: o.mode, scope: o.scope, exclude: o.exclude, kind: o.kind, regex: o.regex, force: o.force, maxTokens: o.maxTokens, expand: o.expand, session: gateSession(o) };
-      const answer = await answerFresh(repo, (probe) => searchWithMemory(repo, { ...options, probe }));
+      const answer = await engine.search({ query, k: o.k, files: o.files, mode: o.mode, scope: o.scope, exclude: o.exclude, kind: o.kind, regex: o.regex, force: o.force, maxTokens: o.maxTokens, expand: o.expand, session: gateSession(o) });
       emit(o, answer, orRefine(render.renderSearch));
     });
   });
@@ -115,10 +107,9 @@ export function buildProgram(): Command {
       .option('--session <id>', SESSION_HELP)
       .addHelpText('after', examples('sightline locate Repo', 'sightline locate Store.open --kind definition', 'sightline locate search --kind reference --scope src/cli --session task-42')),
   ).action(async (name: string, o: CommonOptions & { kind: LocateKind; scope?: string; maxResults?: number; maxTokens?: number; force?: boolean; session?: string }) => {
-    await withRepo(o, async (repo) => {
-      await readyToQuery(repo);
-      const options = { query: name, kind: o.kind, scope: o.scope, maxResults: o.maxResults, maxTokens: o.maxTokens, force: o.force, session: gateSession(o) };
-      const answer = await answerFresh(repo, (probe) => gatedLocate(repo, { ...options, probe }));
+    await withEngine(o, async (engine) => {
+      await readyToQuery(engine);
+      const answer = await engine.locate({ query: name, kind: o.kind, scope: o.scope, maxResults: o.maxResults, maxTokens: o.maxTokens, force: o.force, session: gateSession(o) });
       emit(o, answer, orRefine(render.renderLocate));
     });
   });
@@ -130,7 +121,7 @@ export function buildProgram(): Command {
       .addOption(maxTokensOption('the answer'))
       .addHelpText('after', examples('sightline outline src/engine/search.ts', 'sightline outline src/big.ts --max-tokens 500 --json')),
   ).action(async (file: string, o: CommonOptions & { maxTokens?: number }) => {
-    await withRepo(o, (repo) => emit(o, outline(repo, file, { maxTokens: o.maxTokens }), render.renderOutline));
+    await withEngine(o, async (engine) => emit(o, await engine.outline(file, { maxTokens: o.maxTokens }), render.renderOutline));
   });
 
   common(
@@ -143,9 +134,8 @@ export function buildProgram(): Command {
       .option('--session <id>', SESSION_HELP)
       .addHelpText('after', examples('sightline read src/cli/main.ts:10-20', 'sightline read Repo', 'sightline read README.md --max-tokens 500', 'sightline read src/big.ts --force --json')),
   ).action(async (target: string, o: CommonOptions & { expand: boolean; maxTokens?: number; force?: boolean; session?: string }) => {
-    await withRepo(o, async (repo) => {
-      const options = { target, expand: o.expand, maxTokens: o.maxTokens, force: o.force, session: gateSession(o) };
-      const answer = await answerFresh(repo, (probe) => gatedRead(repo, { ...options, probe }));
+    await withEngine(o, async (engine) => {
+      const answer = await engine.read({ target, expand: o.expand, maxTokens: o.maxTokens, force: o.force, session: gateSession(o) });
       emit(o, answer, orRefine(render.renderRead));
     });
   });
@@ -162,7 +152,7 @@ export function buildProgram(): Command {
       .addHelpText('after', examples('sightline list-files --glob "src/**/*.ts"', 'sightline list-files --language python --json', 'sightline list-files --max-results 50 --cursor <next_cursor>')),
   ).action(async (o: CommonOptions & { glob?: string; language?: string; maxResults?: number; maxTokens?: number; cursor?: string }) => {
     const options = { glob: o.glob, language: o.language, maxResults: o.maxResults, maxTokens: o.maxTokens, cursor: o.cursor };
-    await withRepo(o, (repo) => emit(o, listFiles(repo, options), render.renderListFiles));
+    await withEngine(o, async (engine) => emit(o, await engine.listFiles(options), render.renderListFiles));
   });
 
   common(
@@ -171,7 +161,7 @@ export function buildProgram(): Command {
       .description('what the index holds: files, chunks, symbols, languages, size on disk')
       .addHelpText('after', examples('sightline stats', 'sightline stats --json')),
   ).action(async (o: CommonOptions) => {
-    await withRepo(o, (repo) => emit(o, stats(repo), render.renderStats));
+    await withEngine(o, (engine) => emit(o, engine.stats(), render.renderStats));
   });
 
   registerServe(program);

@@ -8,7 +8,7 @@
  * among them).
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { keepLive, Repo } from '../engine/index.js';
+import { openEngine, type Engine } from '../engine/index.js';
 import { describeError, exitCodeOf } from '../errors/index.js';
 import { embedderFlags, embedderOptions, emit, examples, repoOption, type EmbedderFlags } from './verb.js';
 import { bindRefusal, isLoopbackHost, resolveToolConcurrency, serve, TOKEN_ENV, TOOL_CONCURRENCY_ENV, type TransportName } from '../mcp/index.js';
@@ -96,17 +96,18 @@ async function start(o: Omit<ServeFlags, 'transport'>, how: Start): Promise<void
       warn(`listening on ${o.host}: anyone who can reach it and holds the token can read this repository, unencrypted; prefer an SSH tunnel to a loopback bind, or TLS in front`);
     }
   }
-  let repo: Repo;
+  let engine: Engine;
   try {
-    repo = Repo.open(o.repo, { configPath: o.config, flags: { ...embedderFlags(o), watch: o.watch }, warn });
+    engine = openEngine(o.repo, { configPath: o.config, flags: { ...embedderFlags(o), watch: o.watch }, warn });
   } catch (err) {
     stop(describeError(err), exitCodeOf(err));
   }
-  if (repo.config.watch) await keepLive(repo, { onError: (err) => warn(`watch: ${describeError(err)}`) }).catch((err) => stop(describeError(err), 1));
+  const { repo } = engine;
+  if (repo.config.watch) await engine.keepLive({ onError: (err) => warn(`watch: ${describeError(err)}`) }).catch((err) => stop(describeError(err), 1));
   const toolConcurrency = resolveToolConcurrency({ flag: o.toolConcurrency, env: process.env[TOOL_CONCURRENCY_ENV] }, repo.config.toolConcurrency, warn);
   try {
     await serve({
-      repo,
+      engine,
       transport: how.transport,
       dashboardOnly: how.dashboardOnly,
       toolLog: how.toolLog,
@@ -121,7 +122,7 @@ async function start(o: Omit<ServeFlags, 'transport'>, how: Start): Promise<void
       warn,
     });
   } catch (err) {
-    repo.close();
+    await engine.close();
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') stop(`port ${o.port} on ${o.host} is in use; pick another with --port (0 picks a free one)`, 1);
     if (code === 'EADDRNOTAVAIL') stop(`${o.host} is not an address of this machine; pass one it has`, 1);

@@ -6,7 +6,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
 import { budgetDefaults, type RefineEnvelope } from '../budget/index.js';
-import { awaitQueryEmbedder, Repo, type Recovered } from '../engine/index.js';
+import { openEngine, type Engine, type Recovered } from '../engine/index.js';
 import { describeError, exitCodeOf } from '../errors/index.js';
 import { renderRefine } from './render-budget.js';
 import { progressBar } from './progress.js';
@@ -54,17 +54,17 @@ export function fail(err: unknown, json: boolean | undefined): never {
   process.exit(exitCodeOf(err));
 }
 
-/** Opens the repository, runs the verb, closes the index, maps errors to exit codes. */
-export async function withRepo(options: CommonOptions, body: (repo: Repo) => Promise<void> | void, openFlags = {}): Promise<void> {
-  let repo: Repo | undefined;
+/** Opens the repository's engine, runs the verb, closes the index, maps errors to exit codes. */
+export async function withEngine(options: CommonOptions, body: (engine: Engine) => Promise<void> | void, openFlags = {}): Promise<void> {
+  let engine: Engine | undefined;
   try {
-    repo = Repo.open(options.repo, { configPath: options.config, flags: { ...embedderFlags(options), ...openFlags } });
-    await body(repo);
+    engine = openEngine(options.repo, { configPath: options.config, flags: { ...embedderFlags(options), ...openFlags } });
+    await body(engine);
   } catch (err) {
-    repo?.close();
+    await engine?.close().catch(() => {});
     fail(err, options.json);
   }
-  repo.close();
+  await engine.close();
 }
 
 /** Said once when another process holds the repository's index lock, so a waiting verb is not mistaken for a hung one. */
@@ -88,20 +88,16 @@ export function sayRecovered(r: Recovered): void {
   process.stderr.write(`sightline: ${recoveredSentence(r)}\n`);
 }
 
-/** Before a query: the first index built (with a progress bar) and the query embedder started. */
-export async function readyToQuery(repo: Repo): Promise<void> {
-  await indexOnFirstUse(repo);
-  await awaitQueryEmbedder(repo);
-}
-
-/** Indexes first when the repository has never been indexed. */
-async function indexOnFirstUse(repo: Repo): Promise<void> {
-  if (repo.hasIndex()) return;
-  const bar = progressBar();
-  process.stderr.write(process.stderr.isTTY ? '' : 'sightline: no index yet; indexing first\n');
-  const summary = await repo.ensureIndexed({ onProgress: bar.update, onWait: sayWaiting });
-  bar.done();
-  if (summary && process.stderr.isTTY) process.stderr.write(render.renderIndexSummary(summary) + '\n');
+/** Before a query: the first index built in the foreground (with a progress bar), then the query embedder started. */
+export async function readyToQuery(engine: Engine): Promise<void> {
+  if (!engine.repo.hasIndex()) {
+    const bar = progressBar();
+    process.stderr.write(process.stderr.isTTY ? '' : 'sightline: no index yet; indexing first\n');
+    const summary = await engine.indexIfMissing({ onProgress: bar.update, onWait: sayWaiting });
+    bar.done();
+    if (summary && process.stderr.isTTY) process.stderr.write(render.renderIndexSummary(summary) + '\n');
+  }
+  await engine.whenReady();
 }
 
 /** For clients that cannot pass flags: --repo wins, then this variable, then the current directory. */

@@ -8,7 +8,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { SightlineError } from '../errors/index.js';
-import { FUSION_WEIGHTS } from '../search/weigh.js';
 
 const DEFAULT_EXCLUDE_DIRS = ['.git', 'node_modules', 'dist', 'build', 'target', '.venv', 'vendor', '__pycache__'];
 
@@ -88,6 +87,9 @@ export const ConfigSchema = z.object({
 export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigKey = keyof Config;
 
+/** The semantic signal's weight in fusion when no config sets it (search/weigh.ts's FUSION_WEIGHTS takes it from here). */
+export const NEARNESS_WEIGHT = 0.15;
+
 export function defaultConfig(): Config {
   return {
     home: path.join(os.homedir(), '.cache', 'sightline'),
@@ -123,7 +125,7 @@ export function defaultConfig(): Config {
     fusionK0: 10,
     fusionKeywordWeight: 1,
     fusionSemanticWeight: 0.25,
-    nearnessWeight: FUSION_WEIGHTS.semantic,
+    nearnessWeight: NEARNESS_WEIGHT,
     cutoffRelative: 0.3,
     cutoffFloor: 0.05,
     cutoffOutlierRatio: 3,

@@ -7,8 +7,7 @@
  */
 import { describeError } from '../errors/index.js';
 import { overview, type Overview } from '../graph/index.js';
-import { health, type HealthEnvelope } from './health.js';
-import { IndexJob } from './jobs.js';
+import type { HealthEnvelope } from './health.js';
 import type { Repo } from './repo.js';
 
 export interface BriefEnvelope {
@@ -27,8 +26,8 @@ const NEXT: Record<HealthEnvelope['index'], string | null> = {
   unreadable: 'the index cannot be read: run `sightline doctor` for the fix, or `sightline index --force` to rebuild it',
 };
 
-export function brief(repo: Repo): BriefEnvelope {
-  const h = health(repo, IndexJob.of(repo));
+/** `h`: the repository's health as its engine sees it (see Engine.brief). */
+export function brief(repo: Repo, h: HealthEnvelope): BriefEnvelope {
   let summary: Overview | null = null;
   if ((h.index === 'ready' || h.index === 'building') && h.files) {
     try {

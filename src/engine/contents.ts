@@ -4,7 +4,7 @@
  * far the embedder has got. One query over the files (Store.files.weighAll)
  * and one count of vectors; the dashboard's contents view draws it.
  */
-import { vectorsOf, type FileWeight } from '../store/index.js';
+import type { FileWeight } from '../store/index.js';
 import type { Repo } from './repo.js';
 
 export interface Weight {
@@ -54,7 +54,7 @@ const topDirectory = (p: string) => (p.includes('/') ? p.slice(0, p.indexOf('/')
 
 /** The embedder, and how far its vectors have got. */
 export function embedderState(repo: Repo): ContentsEnvelope['embedder'] {
-  const vectors = vectorsOf(repo.store);
+  const { vectors } = repo.store;
   return { name: repo.config.embedder, vectors: vectors.count(), pending_chunks: vectors.pendingCount() };
 }
 

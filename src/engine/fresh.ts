@@ -12,7 +12,7 @@
 import type { CitationProbe } from '../cite/index.js';
 import { OutdatedCitations } from '../cite/index.js';
 import { citationProbe } from './gated.js';
-import { IndexJob } from './jobs.js';
+import type { IndexJob } from './jobs.js';
 import { within } from './ready.js';
 import type { Repo } from './repo.js';
 
@@ -21,20 +21,20 @@ const FRESH_ROUNDS = 2;
 /** How long one answer waits for its files to be indexed again. */
 const REINDEX_WAIT_MS = 5_000;
 
-export async function answerFresh<T>(repo: Repo, build: (probe: CitationProbe) => T | Promise<T>): Promise<T> {
+export async function answerFresh<T>(repo: Repo, job: IndexJob, build: (probe: CitationProbe) => T | Promise<T>): Promise<T> {
   for (let round = 0; round < FRESH_ROUNDS; round++) {
     try {
       return await build(citationProbe(repo, { refuseOutdated: true }));
     } catch (err) {
       if (!(err instanceof OutdatedCitations)) throw err;
-      if (!(await reindexed(repo, err.paths))) break;
+      if (!(await reindexed(job, err.paths))) break;
     }
   }
   return build(citationProbe(repo));
 }
 
 /** True when a pass over `paths` finished in time; a failed pass is the status's to report, not this answer's. */
-function reindexed(repo: Repo, paths: string[]): Promise<boolean> {
-  const pass = IndexJob.of(repo).start({ paths }).then(() => true, () => false);
+function reindexed(job: IndexJob, paths: string[]): Promise<boolean> {
+  const pass = job.start({ paths }).then(() => true, () => false);
   return within(pass, REINDEX_WAIT_MS, false);
 }

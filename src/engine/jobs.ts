@@ -100,15 +100,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export type PassResult = { ok: true; summary: IndexSummary } | { ok: false; error: string };
 
 export class IndexJob {
-  private static readonly byRepo = new WeakMap<Repo, IndexJob>();
-
-  /** The one job of this repository handle, shared by the server, the watcher and the reconcile timer. */
-  static of(repo: Repo): IndexJob {
-    let job = IndexJob.byRepo.get(repo);
-    if (!job) IndexJob.byRepo.set(repo, (job = new IndexJob(repo)));
-    return job;
-  }
-
   private readonly passes = new Coalescer(() => this.run());
   private readonly stopper = new AbortController();
   private readonly listeners = new Set<(r: PassResult) => void>();
@@ -120,7 +111,8 @@ export class IndexJob {
   private failure: { started_at: string; ended_at: string; error: string } | null = null;
   private indexed = false;
 
-  private constructor(private readonly repo: Repo) {}
+  /** One per repository handle (the Engine holds it): the server, the watcher, the reconcile and every answer share it. */
+  constructor(private readonly repo: Repo) {}
 
   /**
    * Requests an incremental pass: one starts now, or right after the running

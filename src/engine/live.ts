@@ -5,7 +5,7 @@
  * so passes never overlap and requests made during a pass merge into one more.
  */
 import { startReconcile, watchTree, type TreeWatcher } from '../index/index.js';
-import { IndexJob } from './jobs.js';
+import type { IndexJob } from './jobs.js';
 import type { Repo } from './repo.js';
 
 export interface LiveOptions {
@@ -23,9 +23,8 @@ export interface Live {
   close(): Promise<void>;
 }
 
-export async function keepLive(repo: Repo, options: LiveOptions): Promise<Live> {
+export async function keepLive(repo: Repo, job: IndexJob, options: LiveOptions): Promise<Live> {
   const { config } = repo;
-  const job = IndexJob.of(repo);
   const watcher = await watchTree({
     walk: { root: repo.root, gitignore: config.gitignore, include: config.include, exclude: config.exclude, excludeDirs: config.excludeDirs },
     debounceMs: options.debounceMs ?? config.watchDebounceMs,

@@ -7,7 +7,8 @@
 import { scopeSuggestions, type RefineEnvelope } from '../budget/index.js';
 import type { Citation } from '../cite/index.js';
 import { checkQuery, usageError } from '../errors/index.js';
-import { identifierWords, pathFilter } from '../search/index.js';
+import { pathFilter } from '../search/index.js';
+import { identifierWords } from '../terms/index.js';
 import type { StoredSymbol } from '../store/index.js';
 import { round, type ResultItem } from './envelope.js';
 import { limitsOf, narrowings, runGate, type GatedFields, type GateOptions } from './gated.js';

@@ -4,7 +4,8 @@
  * holding only the common words of a query ("file", "get") scores low, and a
  * word found nowhere in the index counts against every match.
  */
-import { forEachTerm, searchTerms } from '../search/index.js';
+import { searchTerms } from '../search/index.js';
+import { forEachTerm } from '../terms/index.js';
 import type { Store } from '../store/index.js';
 
 export interface QueryWeights {

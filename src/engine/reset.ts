@@ -40,8 +40,7 @@ export async function reset(repo: Repo, options: JobOptions = {}): Promise<Reset
       store.clear();
       store.jobs.clear();
     });
-    store.db.exec('VACUUM');
-    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    store.compact();
   });
   return envelope(true, { files, chunks, symbols });
 }

@@ -1,7 +1,7 @@
 /** `search`: ranked chunks (or distinct files) for a keyword query or a regular expression. */
 import { RE2JS } from 're2js';
 import { checkPattern, checkQuery, usageError } from '../errors/index.js';
-import { cachedAnswer, hybridChunks, hybridFiles, pathFilter, searchTerms, type SearchMode } from '../search/index.js';
+import { ask, cachedAnswer, hybridChunks, hybridFiles, pathFilter, type SearchMode } from '../search/index.js';
 
 export type { SearchMode };
 import { round, type ResultItem, type SearchEnvelope } from './envelope.js';
@@ -68,15 +68,16 @@ function searchUncached(repo: Repo, options: SearchOptions): SearchHits {
   const accept = pathFilter({ scope: options.scope, exclude: options.exclude });
   if (options.regex) return { envelope: regexSearch(repo, query, k, accept, options.kind), texts: [] };
 
-  const terms = searchTerms(query);
+  const question = ask(query);
+  const terms = question.read.terms.map((t) => t.term);
   if (terms.length === 0) {
     throw usageError(`the query "${query}" has no searchable words (only punctuation); use regex: true to match symbols literally`);
   }
   const termSet = new Set(terms);
   const rankOptions = { accept, kinds: options.kind, limit: k };
   // Hybrid retrieval (search/hybrid.ts): vector hits fused with the keyword ranking.
-  const files = options.files ? hybridFiles(repo.store, repo.config, query, rankOptions, options.mode) : null;
-  const chunks = files ? null : hybridChunks(repo.store, repo.config, query, rankOptions, options.mode);
+  const files = options.files ? hybridFiles(repo.store, repo.config, question, rankOptions, options.mode) : null;
+  const chunks = files ? null : hybridChunks(repo.store, repo.config, question, rankOptions, options.mode);
   const items: ResultItem[] = files
     ? files.results.map((f) => ({
         path: f.file.path,

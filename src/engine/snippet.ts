@@ -1,5 +1,5 @@
 /** Picks the lines of a chunk that best show why it matched. */
-import { forEachTerm } from '../search/index.js';
+import { forEachTerm } from '../terms/index.js';
 
 const SNIPPET_LINES = 3;
 const MAX_LINE_CHARS = 200;

@@ -27,38 +27,10 @@ import { isBuiltinMethod } from './builtins.js';
 import type { LayoutFile } from './layout.js';
 import { RESOLVERS } from './modules.js';
 import { findExported } from './resolve-imports.js';
+import { containerOf, inClass, inFunction, isMember } from './containers.js';
+import { answer, constructorTargets, type Found } from './found.js';
 
-/** Members a class's instantiation runs: Java / C# / C++ / Kotlin use the class name. */
-const CONSTRUCTOR_NAMES = ['constructor', '__init__', 'initialize', '__construct'];
-
-/** Candidates stored per ambiguous edge; the count of all of them is kept too. */
-export const MAX_CANDIDATES = 25;
 const MAX_BASE_DEPTH = 3;
-
-function containerOf(qualified: string): string {
-  const dot = qualified.lastIndexOf('.');
-  return dot < 0 ? '' : qualified.slice(0, dot);
-}
-
-function isMember(s: StoredSymbol): boolean {
-  return s.qualified.includes('.');
-}
-
-type Found = { symbols: StoredSymbol[]; confidence: Confidence } | { targets: EdgeTarget[] } | 'stop' | null;
-
-export function answer(found: Exclude<Found, 'stop' | null>): Resolution {
-  if ('targets' in found) {
-    return { status: 'resolved', candidates: found.targets.length, targets: found.targets.slice(0, MAX_CANDIDATES) };
-  }
-  const unique = [...new Map(found.symbols.map((s) => [s.id, s])).values()];
-  const distinct = new Set(unique.map((s) => `${s.path}\0${s.qualified}`)).size;
-  return {
-    // Overloads (one qualified name, several definitions) are one answer; different definitions are not.
-    status: distinct === 1 || found.confidence !== 'name' ? 'resolved' : 'ambiguous',
-    candidates: unique.length,
-    targets: unique.slice(0, MAX_CANDIDATES).map((s) => ({ fileId: s.fileId, symbolId: s.id, confidence: found.confidence })),
-  };
-}
 
 class ReferenceResolver {
   private readonly file: LayoutFile;
@@ -92,21 +64,8 @@ class ReferenceResolver {
       : this.qualified(q, name);
     if (!found || found === 'stop') return UNRESOLVED;
     const result = answer(found);
-    if (this.edge.kind === 'call' && 'symbols' in found) result.targets.push(...this.constructorsOf(found));
+    if (this.edge.kind === 'call' && 'symbols' in found) result.targets.push(...constructorTargets(this.ctx, found));
     return result;
-  }
-
-  /** `Foo()` / `new Foo()` calls the class's constructor too: its callers are the class's instantiations. */
-  private constructorsOf(found: { symbols: StoredSymbol[]; confidence: Confidence }): EdgeTarget[] {
-    const out: EdgeTarget[] = [];
-    for (const cls of found.symbols) {
-      if (cls.kind !== 'class' && cls.kind !== 'struct') continue;
-      const names = new Set([cls.name, ...CONSTRUCTOR_NAMES].map((n) => `${cls.qualified}.${n}`));
-      for (const s of this.ctx.fileSymbols(cls.fileId)) {
-        if (names.has(s.qualified)) out.push({ fileId: s.fileId, symbolId: s.id, confidence: found.confidence });
-      }
-    }
-    return out;
   }
 
   /**
@@ -234,7 +193,7 @@ class ReferenceResolver {
   private byName(name: string, kinds: ReadonlySet<string>, topLevelOnly: boolean): Found {
     const symbols = this.ctx
       .named(name)
-      .filter((s) => kinds.has(s.kind) && this.sameFamily(s) && !this.inFunction(s) && (!topLevelOnly || !isMember(s) || !this.inClass(s)));
+      .filter((s) => kinds.has(s.kind) && this.sameFamily(s) && !inFunction(this.ctx, s) && (!topLevelOnly || !isMember(s) || !inClass(this.ctx, s)));
     return symbols.length > 0 ? { symbols, confidence: 'name' } : null;
   }
 
@@ -380,7 +339,7 @@ class ReferenceResolver {
   /** A method of unknown receiver: every member with the name in the family (never a runtime method name). */
   private anyMember(name: string): Found {
     if (isBuiltinMethod(this.family, name)) return 'stop';
-    const symbols = this.ctx.named(name).filter((s) => isMember(s) && CALLABLE_KINDS.has(s.kind) && this.inClass(s) && this.sameFamily(s));
+    const symbols = this.ctx.named(name).filter((s) => isMember(s) && CALLABLE_KINDS.has(s.kind) && inClass(this.ctx, s) && this.sameFamily(s));
     return symbols.length > 0 ? { symbols, confidence: 'name' } : null;
   }
 
@@ -402,21 +361,6 @@ class ReferenceResolver {
     if (this.language === 'go') return s.path.slice(0, s.path.lastIndexOf('/') + 1) === this.file.path.slice(0, this.file.path.lastIndexOf('/') + 1);
     if (this.language === 'rust') return this.ctx.layout.crateDirOf(s.path) === this.ctx.layout.crateDirOf(this.file.path);
     return true;
-  }
-
-  /** Whether a definition is local to a function or method. */
-  private inFunction(s: StoredSymbol): boolean {
-    const container = containerOf(s.qualified);
-    if (!container) return false;
-    const owner = this.ctx.fileSymbols(s.fileId).find((p) => p.qualified === container);
-    return owner !== undefined && (owner.kind === 'function' || owner.kind === 'method');
-  }
-
-  /** Whether a member's container is a class-like definition (not a module or a function). */
-  private inClass(s: StoredSymbol): boolean {
-    const container = containerOf(s.qualified);
-    const owner = this.ctx.fileSymbols(s.fileId).find((p) => p.qualified === container);
-    return !owner || (owner.kind !== 'module' && owner.kind !== 'function' && owner.kind !== 'method');
   }
 
   /** Imports bound under another name than the package's own (`import "x/go-foo"` declares `package foo`). */

@@ -9,7 +9,7 @@
 import type { Config } from '../config/index.js';
 import { describeError } from '../errors/index.js';
 import { BuiltinEmbedder, EmbedWorker, embedderSpec, embeddingText, openEmbedder, type Embedder, type EmbedderIdentity, type EmbedderSpec } from '../embed/index.js';
-import { sameIdentity, vectorsOf, type PendingChunk, type Store } from '../store/index.js';
+import { sameIdentity, type PendingChunk, type Store } from '../store/index.js';
 
 export interface EmbedSummary {
   embedded: number;
@@ -55,7 +55,7 @@ export async function embedPass(store: Store, config: Config, options: EmbedPass
   const { onProgress = () => {}, inThreadMax = IN_THREAD_MAX } = options;
   const spec = embedderSpec(config);
   if (spec.kind === 'none') return null;
-  const vectors = vectorsOf(store);
+  const { vectors } = store;
   const stored = vectors.identity() as EmbedderIdentity | null;
   let pending = vectors.pendingCount();
   const current = currentSpace(spec, stored);

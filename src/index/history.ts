@@ -7,7 +7,7 @@
  * nothing; a repository without git ranks without this signal.
  */
 import { execFile } from 'node:child_process';
-import { indexText } from '../search/index.js';
+import { indexText } from '../terms/index.js';
 import type { CommitRecord, Store } from '../store/index.js';
 
 /** Newest commits kept: enough to cover years of a busy project, cheap to list again. */

@@ -5,7 +5,7 @@
  */
 import { countTokens } from '../budget/index.js';
 import { parseFile } from '../parse/index.js';
-import { chunkTerms, pathTerms } from '../search/index.js';
+import { chunkTerms, pathTerms } from '../terms/index.js';
 import type { FileVersion } from '../store/index.js';
 import { readSource } from '../walk/index.js';
 
@@ -30,7 +30,7 @@ export interface PrepareInput {
 }
 
 /**
- * One file may take this long to parse and count; past it the file is
+ * One file may take this long to count once parsed; past it the file is
  * skipped as `too_slow` (recorded, so an unchanged file is not retried on
  * every pass) and the pass goes on. Every step is linear, so only a
  * pathological file reaches it; the budget is what keeps one such file from
@@ -48,14 +48,16 @@ export async function prepareFile(input: PrepareInput): Promise<Prepared> {
   if (input.storedDigest === source.digest) {
     return { kind: 'same', size: source.bytes, indexedAtMs };
   }
-  const deadline = indexedAtMs + (input.budgetMs ?? PREPARE_BUDGET_MS);
   const tooSlow = (): Prepared => ({
     kind: 'skip',
     reason: 'too_slow',
-    detail: `took over ${input.budgetMs ?? PREPARE_BUDGET_MS} ms to parse and count`,
+    detail: `took over ${input.budgetMs ?? PREPARE_BUDGET_MS} ms to count`,
     checkedAtMs: indexedAtMs,
   });
+  // The parse keeps its own budget (a slow one falls back to line windows); the clock starts after it,
+  // so a grammar loaded for the first time on a busy machine never costs a file its place in the index.
   const parsed = await parseFile(input.path, source.text, { references: input.references });
+  const deadline = Date.now() + (input.budgetMs ?? PREPARE_BUDGET_MS);
   const filePathTerms = pathTerms(input.path);
   const chunks: FileVersion['chunks'] = [];
   for (const [ord, c] of parsed.chunks.entries()) {

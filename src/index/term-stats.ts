@@ -8,7 +8,7 @@
  * segments its batches left.
  */
 import { MAX_TERM_STATS_DRIFT, type Store } from '../store/index.js';
-import { chunkTerms } from '../search/index.js';
+import { chunkTerms } from '../terms/index.js';
 
 /**
  * A pass that wrote this many files wrote them in many batches, each an FTS

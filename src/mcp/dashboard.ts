@@ -16,9 +16,10 @@ const READ_TOOLS = new Map(TOOLS.filter((t) => !t.mutating).map((t) => [t.name, 
 
 export function dashboardContext(runtime: Runtime, bearer: (authorization: string | undefined) => boolean, toolLog: string | undefined): DashboardContext {
   const { context } = runtime;
+  const looking = context.engine.asIs();
   return {
-    repo: context.repo,
-    job: context.job,
+    repo: context.engine.repo,
+    job: context.engine.job,
     bearer,
     toolLog,
     warn: runtime.options.warn,
@@ -27,7 +28,7 @@ export function dashboardContext(runtime: Runtime, bearer: (authorization: strin
       if (!tool) throw new SightlineError('internal', `the dashboard asked for ${name}, which is no read-only tool`);
       const parsed = strictInput(tool).safeParse(args);
       if (!parsed.success) throw usageError(parsed.error.issues.map((i) => i.message).join('; '));
-      return answer(runtime, tool, parsed.data, session, false);
+      return answer(runtime, tool, parsed.data, session, looking);
     },
   };
 }

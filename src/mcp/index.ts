@@ -1,10 +1,10 @@
 /**
  * The MCP face of sightline: the engine served to coding agents over stdio,
- * Streamable HTTP or SSE. Tools are thin adapters over engine functions
+ * Streamable HTTP or SSE. Tools are thin adapters over the Engine's verbs
  * (tools/), every session shares one runtime (runtime.ts), and the network
  * transports share one guarded HTTP server (transports/network.ts).
  */
-import type { Repo } from '../engine/index.js';
+import type { Engine } from '../engine/index.js';
 import { Runtime, type TransportName } from './runtime.js';
 import { streamableHttpRoutes } from './transports/http.js';
 import { serveNetwork } from './transports/network.js';
@@ -12,7 +12,7 @@ import { sseRoutes } from './transports/sse.js';
 import { serveStdio } from './transports/stdio.js';
 
 export interface ServeOptions {
-  repo: Repo;
+  engine: Engine;
   transport: TransportName;
   /** For http and sse. */
   host: string;

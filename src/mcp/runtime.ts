@@ -3,7 +3,7 @@
  * index job, the tool-body limit, the call log and the tools on offer. Each
  * session gets its own McpServer (see server.ts) over this one runtime.
  */
-import { IndexJob, VERSION, type Repo } from '../engine/index.js';
+import { VERSION, type Engine } from '../engine/index.js';
 import { UsageMeter } from '../budget/index.js';
 import { Semaphore } from './concurrency.js';
 import { openToolLog, type ToolLog } from './log.js';
@@ -15,7 +15,7 @@ export const SERVER_VERSION = VERSION;
 export type TransportName = 'stdio' | 'http' | 'sse';
 
 export interface RuntimeOptions {
-  repo: Repo;
+  engine: Engine;
   transport: TransportName;
   toolConcurrency: number;
   enableWrites: boolean;
@@ -35,8 +35,7 @@ export class Runtime {
 
   constructor(readonly options: RuntimeOptions) {
     this.context = {
-      repo: options.repo,
-      job: IndexJob.of(options.repo), // shared with the watcher serve keeps by default
+      engine: options.engine,
       env: options.env ?? process.env,
       usage: new UsageMeter(),
       server: {
@@ -53,9 +52,9 @@ export class Runtime {
     this.tools = TOOLS.filter((t) => (options.enableWrites || !t.mutating) && (t.available?.(this.context) ?? true));
   }
 
-  /** Closes the log and the index; the process is about to exit. */
-  close(): void {
+  /** Closes the log, stops the watcher and the running pass, and closes the index; the process is about to exit. */
+  async close(): Promise<void> {
     this.log.close();
-    this.context.repo.close();
+    await this.context.engine.close();
   }
 }

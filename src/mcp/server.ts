@@ -8,7 +8,6 @@ import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { countTokens } from '../budget/index.js';
-import { answerFresh, awaitQueryEmbedder, awaitSearchable } from '../engine/index.js';
 import { classified, describeError, SightlineError } from '../errors/index.js';
 import { estimateTokens, resultCount, toolError, toolResult } from './result.js';
 import { SERVER_NAME, SERVER_VERSION, type Runtime } from './runtime.js';
@@ -40,7 +39,7 @@ async function invoke(runtime: Runtime, tool: ToolDefinition, args: Record<strin
   log.call(tool.name, args);
   try {
     const envelope = await answer(runtime, tool, args, session);
-    const result = toolResult(envelope, context.job.retrievalPhase);
+    const result = toolResult(envelope, context.engine.job.retrievalPhase);
     const replaced = recordUsage(runtime, tool.name, envelope, result);
     log.result(tool.name, { returned: resultCount(envelope), est_tokens: estimateTokens(result), ms: elapsed(), reads_replaced_tokens: replaced });
     return result;
@@ -54,21 +53,18 @@ async function invoke(runtime: Runtime, tool: ToolDefinition, args: Record<strin
 
 /**
  * A tool that reads the index answers once the index is searchable (or says
- * it is still building), with the query embedder started, and from the text
- * on disk: a file that changed since it was indexed is indexed again before
- * it is cited (answerFresh). With `fresh: false` (the dashboard, which looks
- * without touching) the index answers as it is and discloses what is stale.
+ * it is still building) and the query embedder has started; the engine
+ * answers from the text on disk. The dashboard passes the engine's `asIs`
+ * view, which answers from the index as it is and discloses what is stale.
  * Waiting happens outside the tool-body limit.
  */
-export async function answer(runtime: Runtime, tool: ToolDefinition, args: Record<string, unknown>, session: string, fresh = true): Promise<object> {
+export async function answer(runtime: Runtime, tool: ToolDefinition, args: Record<string, unknown>, session: string, engine = runtime.context.engine): Promise<object> {
   const { context, limiter } = runtime;
-  if (!tool.readsIndex) return limiter.run(() => tool.run(args, { ...context, session }));
-  context.job.ensureIndexed();
-  const building = await awaitSearchable(context.job, context.repo.config.firstIndexWaitMs);
-  if (building) return building;
-  await awaitQueryEmbedder(context.repo);
-  if (!fresh) return limiter.run(() => tool.run(args, { ...context, session }));
-  return limiter.run(() => answerFresh(context.repo, (probe) => tool.run(args, { ...context, session, probe })));
+  if (tool.readsIndex) {
+    const building = await engine.whenReady();
+    if (building) return building;
+  }
+  return limiter.run(() => tool.run(args, { ...context, engine, session }));
 }
 
 /** Records every answer's exact cost as sent, and what it replaced (whole files a context bundle delivered); returns the latter. */

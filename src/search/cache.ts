@@ -5,7 +5,7 @@
  * stops matching.
  */
 import { digest } from '../walk/index.js';
-import type { Store } from '../store/index.js';
+import { slot, type Store } from '../store/index.js';
 
 export class LruCache<V> {
   private readonly map = new Map<string, V>();
@@ -46,7 +46,7 @@ export function normalizeQuery(query: string, caseSensitive = false): string {
   return caseSensitive ? q : q.toLowerCase();
 }
 
-const caches = new WeakMap<Store['db'], LruCache<unknown>>();
+const ANSWERS = slot<LruCache<unknown>>('answers');
 
 export interface AnswerCacheStats {
   entries: number;
@@ -56,7 +56,7 @@ export interface AnswerCacheStats {
 
 /** How the answer cache of this connection has served so far (for `stats`). */
 export function answerCacheStats(store: Store): AnswerCacheStats {
-  const cache = caches.get(store.db);
+  const cache = store.memo.peek(ANSWERS);
   return { entries: cache?.size ?? 0, hits: cache?.hits ?? 0, misses: cache?.misses ?? 0 };
 }
 
@@ -74,8 +74,8 @@ export function cachedAnswer<T>(
   keep: (answer: T) => boolean = () => true,
 ): T {
   if (capacity <= 0) return compute();
-  let cache = caches.get(store.db) as LruCache<T> | undefined;
-  if (!cache || cache.capacity !== capacity) caches.set(store.db, (cache = new LruCache<T>(capacity)));
+  // One cache for the connection's life (its keys carry the index version); a new capacity starts a new one.
+  const cache = store.memo.derived(ANSWERS, String(capacity), () => new LruCache<unknown>(capacity)) as LruCache<T>;
   const key = [
     digest(JSON.stringify({ ...question, query: normalizeQuery(question.query, question.regex === true) })),
     indexVersion(store),

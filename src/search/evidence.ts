@@ -3,10 +3,10 @@
  * chunks its words hit, and the file-level signals (definitions, mentions,
  * names). Computed once per query and shared by chunk and file ranking.
  */
-import type { LexicalHit, StoredFile, Store } from '../store/index.js';
+import { slot, type LexicalHit, type StoredFile, type Store } from '../store/index.js';
 import { indexVersion } from './cache.js';
-import { lexicalSearch, readSearchQuery } from './lexical.js';
-import type { ReadQuery, WeightedTerm } from './query.js';
+import { lexicalSearch } from './lexical.js';
+import type { Question, ReadQuery, WeightedTerm } from './query.js';
 import { fileRole, ROLE_WORDS, type FileRole } from './roles.js';
 import { definitionScores, mentionScores, nameScores, type Definitions } from './signals.js';
 
@@ -42,23 +42,19 @@ const COMMON_TERM_SHARE = 0.25;
 const MENTION_LIFT = 0.5;
 
 interface FileList {
-  version: string;
   files: StoredFile[];
   byId: Map<number, StoredFile>;
 }
 
-const fileLists = new WeakMap<Store, FileList>();
+const FILE_LIST = slot<FileList>('file list');
+
 
 /** Every indexed file, read once per index version. */
 function allFiles(store: Store): FileList {
-  const version = indexVersion(store);
-  let entry = fileLists.get(store);
-  if (entry?.version !== version) {
+  return store.memo.derived(FILE_LIST, indexVersion(store), () => {
     const files = store.files.list();
-    entry = { version, files, byId: new Map(files.map((f) => [f.id, f])) };
-    fileLists.set(store, entry);
-  }
-  return entry;
+    return { files, byId: new Map(files.map((f) => [f.id, f])) };
+  });
 }
 
 /** The files that pass the caller's filters, listed and by id. */
@@ -80,8 +76,8 @@ function discerningTerms(store: Store, terms: readonly WeightedTerm[]): { chunks
   return { chunks: chunks.length > 0 ? chunks : present, history };
 }
 
-export function gatherEvidence(store: Store, query: string, options: EvidenceOptions, depth: number): Evidence {
-  const read = readSearchQuery(query);
+export function gatherEvidence(store: Store, question: Question, options: EvidenceOptions, depth: number): Evidence {
+  const { read } = question;
   const { all, files } = filteredFiles(store, options);
   const { chunks: terms, history: historyTerms } = discerningTerms(store, read.terms);
   const hits = lexicalSearch(store, terms, depth).filter((h) => files.has(h.fileId));

@@ -16,7 +16,7 @@ import type { Store } from '../store/index.js';
 import { cutoff, type CutoffOptions } from './cutoff.js';
 import { rrf, type FusionOptions } from './fusion.js';
 import { FUSION_WEIGHTS, rankChunks, rankFiles, type NearnessOf, type RankedChunk, type RankedFile, type RankOptions } from './rank.js';
-import { readQuery } from './query.js';
+import type { Question } from './query.js';
 import { fileRole } from './roles.js';
 import { dot, embeddedQuery, fileCentroids, retrievalPhase, vectorSearch, type RetrievalPhase, type VectorHit } from './vector.js';
 
@@ -77,41 +77,40 @@ const ANCHORED_NAMES = 3;
 const ANCHORED_SEMANTIC_SHARE = 0.1;
 
 /** How many names a query writes as code: identifiers, paths, file names. */
-function anchorCount(query: string): number {
-  const read = readQuery(query);
+function anchorCount({ read }: Question): number {
   return read.identifiers.size + read.paths.length;
 }
 
 /** Semantic-only answers fuse one list: scored against its own best, so the cutoff reads them alike. */
-export function fusionFor(config: Config, want: SearchMode, query: string): FusionOptions {
+export function fusionFor(config: Config, want: SearchMode, question: Question): FusionOptions {
   const o = fusionOptions(config);
   if (want === 'semantic') return { ...o, keywordWeight: 0, semanticWeight: o.semanticWeight || 1 };
-  return anchorCount(query) >= ANCHORED_NAMES ? { ...o, semanticWeight: o.semanticWeight * ANCHORED_SEMANTIC_SHARE } : o;
+  return anchorCount(question) >= ANCHORED_NAMES ? { ...o, semanticWeight: o.semanticWeight * ANCHORED_SEMANTIC_SHARE } : o;
 }
 
 function answer<K, T extends { score: number }>(
   config: Config,
   want: SearchMode,
-  query: string,
+  question: Question,
   keyword: K[],
   semantic: T[],
   keys: { keyword: (k: K) => number; semantic: (s: T) => number },
   merge: (k: K | undefined, s: T | undefined, score: number) => T,
   limit: number,
 ): T[] {
-  const fused = rrf(keyword, semantic, keys, fusionFor(config, want, query)).map((f) => merge(f.keyword?.item, f.semantic?.item, f.score));
+  const fused = rrf(keyword, semantic, keys, fusionFor(config, want, question)).map((f) => merge(f.keyword?.item, f.semantic?.item, f.score));
   return cutoff(fused, cutoffOptions(config)).slice(0, limit);
 }
 
-export function hybridChunks(store: Store, config: Config, query: string, options: RankOptions, want: SearchMode = 'hybrid'): HybridAnswer<RankedChunk> {
+export function hybridChunks(store: Store, config: Config, question: Question, options: RankOptions, want: SearchMode = 'hybrid'): HybridAnswer<RankedChunk> {
   const phase = retrievalPhase(store, embedderSpec(config));
-  const keyword = want === 'semantic' ? [] : rankChunks(store, query, { ...options, limit: keywordDepth(options, want) });
-  const hits = want === 'keyword' ? null : vectorSearch(store, embedderSpec(config), query, VECTOR_DEPTH);
+  const keyword = want === 'semantic' ? [] : rankChunks(store, question, { ...options, limit: keywordDepth(options, want) });
+  const hits = want === 'keyword' ? null : vectorSearch(store, embedderSpec(config), question.text, VECTOR_DEPTH);
   if (!hits) return { results: keyword.slice(0, options.limit), mode: 'keyword', phase };
   if (want === 'hybrid' && keyword.length === 0) return { results: [], mode: want, phase };
   const semantic = semanticChunks(store, hits, options);
   const results = answer(
-    config, want, query, keyword, semantic,
+    config, want, question, keyword, semantic,
     { keyword: (k) => k.chunk.id, semantic: (s) => s.chunk.id },
     (k, s, score) => ({ ...(k ?? s)!, score, reasons: [...(k?.reasons ?? []), ...(s?.reasons ?? [])] }),
     options.limit,
@@ -124,15 +123,15 @@ export function hybridChunks(store: Store, config: Config, query: string, option
  * (weigh.ts), beside content, history and the rest; it re-ranks the files the
  * words found. Semantic mode ranks files by their most similar chunk alone.
  */
-export function hybridFiles(store: Store, config: Config, query: string, options: RankOptions, want: SearchMode = 'hybrid'): HybridAnswer<RankedFile> {
+export function hybridFiles(store: Store, config: Config, question: Question, options: RankOptions, want: SearchMode = 'hybrid'): HybridAnswer<RankedFile> {
   const phase = retrievalPhase(store, embedderSpec(config));
   const weights = { ...FUSION_WEIGHTS, semantic: config.nearnessWeight };
   if (want === 'hybrid') {
-    const nearnessOf = feedbackNearness(store, config, query);
-    return { results: rankFiles(store, query, options, nearnessOf ?? undefined, weights), mode: nearnessOf ? 'hybrid' : 'keyword', phase };
+    const nearnessOf = feedbackNearness(store, config, question);
+    return { results: rankFiles(store, question, options, nearnessOf ?? undefined, weights), mode: nearnessOf ? 'hybrid' : 'keyword', phase };
   }
-  const hits = want === 'semantic' ? vectorSearch(store, embedderSpec(config), query, VECTOR_DEPTH) : null;
-  if (!hits) return { results: rankFiles(store, query, options, undefined, weights), mode: 'keyword', phase };
+  const hits = want === 'semantic' ? vectorSearch(store, embedderSpec(config), question.text, VECTOR_DEPTH) : null;
+  if (!hits) return { results: rankFiles(store, question, options, undefined, weights), mode: 'keyword', phase };
   // A file ranks by its most similar chunk, which is also the chunk it shows.
   const seen = new Set<number>();
   const semantic: RankedFile[] = [];
@@ -142,7 +141,7 @@ export function hybridFiles(store: Store, config: Config, query: string, options
     semantic.push({ file: c.file, best: c, score: c.score, reasons: c.reasons });
   }
   const results = answer(
-    config, want, query, [] as RankedFile[], semantic,
+    config, want, question, [] as RankedFile[], semantic,
     { keyword: (k) => k.file.id, semantic: (s) => s.file.id },
     (k, s, score) => ({ ...(k ?? s)!, score }),
     options.limit,
@@ -167,8 +166,8 @@ const NEARNESS_RANK_SCALE = 5;
  * alternatives tried, in docs/semantic.md. Null when vectors
  * cannot answer.
  */
-export function feedbackNearness(store: Store, config: Config, query: string): NearnessOf | null {
-  const embedded = embeddedQuery(store, embedderSpec(config), readQuery(query).titleLine || query);
+export function feedbackNearness(store: Store, config: Config, question: Question): NearnessOf | null {
+  const embedded = embeddedQuery(store, embedderSpec(config), question.read.titleLine || question.text);
   if (!embedded) return null;
   const centroids = fileCentroids(store, embedded.matrix);
   return (byKeyword) => {

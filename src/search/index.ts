@@ -1,7 +1,6 @@
 /** Retrieval: code-aware terms, lexical search, ranking, filters. */
-export { chunkTerms, forEachTerm, identifierWords, indexText, pathTerms, queryTerms } from './terms.js';
 export { searchTerms } from './lexical.js';
-export { readQuery, type ReadQuery, type WeightedTerm } from './query.js';
+export { ask, readQuery, type Question, type ReadQuery, type WeightedTerm } from './query.js';
 export { fileRole, type FileRole } from './roles.js';
 export { callerGlob, pathFilter, type PathFilterOptions } from './filters.js';
 export { candidateFiles, fileSignals, rankChunks, rankFiles, type FileSignals, type Nearness, type NearnessOf, type RankedChunk, type RankedFile, type RankOptions } from './rank.js';

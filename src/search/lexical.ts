@@ -1,18 +1,10 @@
 /** BM25 over code-aware terms, via the store's FTS5 index. */
 import type { LexicalHit, Store } from '../store/index.js';
-import { MAX_QUERY_TERMS, readQuery, type ReadQuery, type WeightedTerm } from './query.js';
-import { queryTerms } from './terms.js';
-
-/** The query as read (query.ts); a query of nothing but stopwords still searches for its words. */
-export function readSearchQuery(query: string): ReadQuery {
-  const read = readQuery(query);
-  if (read.terms.length > 0) return read;
-  return { ...read, terms: queryTerms(query).slice(0, MAX_QUERY_TERMS).map((term) => ({ term, weight: 1 })) };
-}
+import { ask, type WeightedTerm } from './query.js';
 
 /** The searchable terms of a query, heaviest first. */
 export function searchTerms(query: string): string[] {
-  return readSearchQuery(query).terms.map((t) => t.term);
+  return ask(query).read.terms.map((t) => t.term);
 }
 
 /** The phrases of an FTS5 query (the store quotes them), and what its bm25() scores must be multiplied by to be those of the weighted terms. */

@@ -8,7 +8,7 @@
  * box query ("parse config file", "getUserName") reads as one title line.
  */
 import { STOPWORDS } from './stopwords.js';
-import { forEachTerm, identifierWords, MAX_TERM_LENGTH } from './terms.js';
+import { forEachTerm, identifierWords, MAX_TERM_LENGTH, queryTerms } from '../terms/index.js';
 
 export interface WeightedTerm {
   term: string;
@@ -185,16 +185,26 @@ function withoutComments(text: string): string {
   return out + text.slice(at);
 }
 
-/** The last query read: one search reads its query in several places (ranking, fusion), and it may be a whole issue. */
-let lastRead: { text: string; read: ReadQuery } | undefined;
-
-/** Reads a query (treat the answer as read-only: it is shared by the callers of one search). */
-export function readQuery(text: string): ReadQuery {
-  if (lastRead?.text !== text) lastRead = { text, read: parseQuery(text) };
-  return lastRead.read;
+/**
+ * A search question, read once: the text as asked and what it names. One
+ * search makes one (`ask`) and hands it to every step — ranking, evidence,
+ * fusion, the query's vector — so a question that is a whole issue is read
+ * once, not once per step.
+ */
+export interface Question {
+  readonly text: string;
+  readonly read: ReadQuery;
 }
 
-function parseQuery(text: string): ReadQuery {
+/** Reads a question; one of nothing but stopwords still searches for its words. */
+export function ask(text: string): Question {
+  const read = readQuery(text);
+  if (read.terms.length > 0) return { text, read };
+  return { text, read: { ...read, terms: queryTerms(text).slice(0, MAX_QUERY_TERMS).map((term) => ({ term, weight: 1 })) } };
+}
+
+/** Reads a query's text (query.test.ts reads it directly; searches go through `ask`). */
+export function readQuery(text: string): ReadQuery {
   const bag = new TermBag(text.trim().includes('\n') ? ISSUE_READING : QUESTION_READING);
   const identifiers = new Map<string, number>();
   const paths: string[] = [];

@@ -18,6 +18,7 @@
 import type { LexicalHit, StoredChunk, StoredFile, Store } from '../store/index.js';
 import { gatherEvidence, roleOf, type EvidenceOptions } from './evidence.js';
 import { historyCredit } from './history.js';
+import type { Question } from './query.js';
 import type { FileRole } from './roles.js';
 import { FUSION_WEIGHTS, fuse, type FusionWeights, type SignalValues } from './weigh.js';
 
@@ -58,8 +59,8 @@ function materialize<T extends { chunkId: number; file: StoredFile }>(store: Sto
 }
 
 /** Chunks best first: BM25 × the file's role, × a boost for holding a named definition or sitting in a named file. */
-export function rankChunks(store: Store, query: string, options: RankOptions): RankedChunk[] {
-  const ev = gatherEvidence(store, query, options, Math.max(400, options.limit * 4));
+export function rankChunks(store: Store, question: Question, options: RankOptions): RankedChunk[] {
+  const ev = gatherEvidence(store, question, options, Math.max(400, options.limit * 4));
   const scored = ev.hits.map((hit) => {
     const file = ev.files.get(hit.fileId)!;
     const { role, demoted } = roleOf(file, ev);
@@ -94,8 +95,8 @@ export interface FileSignals extends SignalValues {
 }
 
 /** Every candidate file with its raw signals, in no particular order: the files the query's words lead to. */
-export function fileSignals(store: Store, query: string, options: EvidenceOptions): FileSignals[] {
-  const ev = gatherEvidence(store, query, options, FILE_DEPTH);
+export function fileSignals(store: Store, question: Question, options: EvidenceOptions): FileSignals[] {
+  const ev = gatherEvidence(store, question, options, FILE_DEPTH);
   const byFile = new Map<number, FileSignals>();
   const entry = (file: StoredFile): FileSignals => {
     let s = byFile.get(file.id);
@@ -142,8 +143,8 @@ export function fileSignals(store: Store, query: string, options: EvidenceOption
  * and brings in no file of its own: a question whose words match nothing
  * gets no answer.
  */
-export function candidateFiles(store: Store, query: string, options: EvidenceOptions, nearnessOf?: NearnessOf): FileSignals[] {
-  const signals = fileSignals(store, query, options);
+export function candidateFiles(store: Store, question: Question, options: EvidenceOptions, nearnessOf?: NearnessOf): FileSignals[] {
+  const signals = fileSignals(store, question, options);
   if (!nearnessOf) return signals;
   const nearness = nearnessOf(fuse(signals, FUSION_WEIGHTS).map((f) => f.signals));
   for (const s of signals) {
@@ -164,8 +165,8 @@ export interface RankedFile {
 }
 
 /** Distinct files, best first; `weights` default to the shipped ones. */
-export function rankFiles(store: Store, query: string, options: RankOptions, nearnessOf?: NearnessOf, weights: FusionWeights = FUSION_WEIGHTS): RankedFile[] {
-  const top = fuse(candidateFiles(store, query, options, nearnessOf), weights).slice(0, options.limit);
+export function rankFiles(store: Store, question: Question, options: RankOptions, nearnessOf?: NearnessOf, weights: FusionWeights = FUSION_WEIGHTS): RankedFile[] {
+  const top = fuse(candidateFiles(store, question, options, nearnessOf), weights).slice(0, options.limit);
   const shown = new Map(
     materialize(store, top.flatMap(({ signals: s }) => (s.hits[0] ? [{ chunkId: s.hits[0].chunkId, file: s.file, score: s.hits[0].score }] : []))).map(
       (c) => [c.file.id, c],

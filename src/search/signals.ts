@@ -6,7 +6,7 @@
  */
 import type { StoredFile, Store } from '../store/index.js';
 import { PART_WEIGHT, type ReadQuery } from './query.js';
-import { identifierWords } from './terms.js';
+import { identifierWords } from '../terms/index.js';
 
 export interface Definitions {
   score: number;

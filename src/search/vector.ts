@@ -5,7 +5,7 @@
  * At 100k chunks × 128 dims this is a few milliseconds; no ANN is needed.
  */
 import { normalize, queryEmbedder, type EmbedderSpec } from '../embed/index.js';
-import { sameIdentity, vectorsOf, type Store, type VectorMatrix } from '../store/index.js';
+import { sameIdentity, slot, type Store, type VectorMatrix } from '../store/index.js';
 import { indexVersion } from './cache.js';
 
 export interface VectorHit {
@@ -15,16 +15,12 @@ export interface VectorHit {
 
 export type RetrievalPhase = 'building' | 'serving' | 'keyword_only';
 
-const loaded = new WeakMap<Store['db'], { version: string; matrix: VectorMatrix }>();
+const MATRIX = slot<VectorMatrix>('vector matrix');
+const COMPLETE = slot<boolean>('every chunk embedded');
 
+/** The stored vectors as one matrix, loaded again only when a pass wrote more. */
 function matrixOf(store: Store, dims: number): VectorMatrix {
-  const vectors = vectorsOf(store);
-  const version = vectors.version();
-  const cached = loaded.get(store.db);
-  if (cached && cached.version === version && cached.matrix.dims === dims) return cached.matrix;
-  const matrix = vectors.load(dims);
-  loaded.set(store.db, { version, matrix });
-  return matrix;
+  return store.memo.derived(MATRIX, `${store.vectors.version()}/${dims}`, () => store.vectors.load(dims));
 }
 
 /** The `limit` rows of `matrix` most similar to `q`, best first. */
@@ -66,7 +62,7 @@ export function nearest(matrix: VectorMatrix, q: Float32Array, limit: number): V
 export function embeddedQuery(store: Store, spec: EmbedderSpec, query: string): { q: Float32Array; matrix: VectorMatrix } | null {
   const embedder = queryEmbedder(spec);
   if (!embedder) return null;
-  const identity = vectorsOf(store).identity();
+  const identity = store.vectors.identity();
   if (!identity || !sameIdentity(identity, embedder.identity)) return null;
   const q = embedder.embedQuery(query);
   if (!q || q.length !== identity.dims) return null;
@@ -109,22 +105,15 @@ export function dot(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
-const complete = new WeakMap<Store['db'], { version: string; complete: boolean }>();
-
 /** Whether every chunk has a vector; counted again only after the index changed (the count scans every chunk). */
 function allEmbedded(store: Store): boolean {
-  const version = indexVersion(store);
-  const cached = complete.get(store.db);
-  if (cached?.version === version) return cached.complete;
-  const answer = vectorsOf(store).pendingCount() === 0;
-  complete.set(store.db, { version, complete: answer });
-  return answer;
+  return store.memo.derived(COMPLETE, indexVersion(store), () => store.vectors.pendingCount() === 0);
 }
 
 /** keyword_only with no embedder; serving once every chunk has a vector of the current space; building before. */
 export function retrievalPhase(store: Store, spec: EmbedderSpec): RetrievalPhase {
   if (spec.kind === 'none') return 'keyword_only';
   const embedder = queryEmbedder(spec);
-  if (!embedder || !sameIdentity(vectorsOf(store).identity(), embedder.identity)) return 'building';
+  if (!embedder || !sameIdentity(store.vectors.identity(), embedder.identity)) return 'building';
   return allEmbedded(store) ? 'serving' : 'building';
 }

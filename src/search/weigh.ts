@@ -7,6 +7,7 @@
  */
 
 /** The raw value of each signal for one file, and whether its role demotes it. */
+import { NEARNESS_WEIGHT } from '../config/index.js';
 export interface SignalValues {
   path: string;
   demoted: boolean;
@@ -31,7 +32,7 @@ export interface FusionWeights {
 }
 
 /** Chosen on the dev set; bench:quality --tune reports how well they hold for repositories left out. */
-export const FUSION_WEIGHTS: Readonly<FusionWeights> = { content: 1, history: 0.5, definition: 0.25, mention: 0.5, name: 0.15, semantic: 0.15, demote: 0.1 };
+export const FUSION_WEIGHTS: Readonly<FusionWeights> = { content: 1, history: 0.5, definition: 0.25, mention: 0.5, name: 0.15, semantic: NEARNESS_WEIGHT, demote: 0.1 };
 
 const RELATIVE = ['content', 'history'] as const;
 const ABSOLUTE = ['definition', 'mention', 'name', 'semantic'] as const;

@@ -13,6 +13,8 @@ import { SessionTable } from './sessions.js';
 import { TermStats } from './vocab.js';
 import { EdgeTable, type EdgeRecord } from './edges.js';
 import { JobTable } from './jobs.js';
+import { Memo } from './memo.js';
+import { VectorTable } from './vectors.js';
 import { clearIndex } from './reset.js';
 
 export type { FileRecord, FileWeight, StoredFile } from './files.js';
@@ -25,7 +27,8 @@ export { FIELD_WEIGHTS } from './chunks.js';
 export { SCHEMA_VERSION } from './schema.js';
 export { SESSION_TTL_MS, type SessionTable } from './sessions.js';
 export type { TermStats } from './vocab.js';
-export { sameIdentity, vectorsOf, VectorTable, type PendingChunk, type VectorIdentity, type VectorMatrix } from './vectors.js';
+export { Memo, slot, type Slot } from './memo.js';
+export { sameIdentity, VectorTable, type PendingChunk, type VectorIdentity, type VectorMatrix } from './vectors.js';
 export type { JobRecord, LockHolder } from './jobs.js';
 export { inspectIndex, type Check, type Inspection } from './doctor.js';
 export { ioError } from './db.js';
@@ -66,6 +69,9 @@ export class Store {
   readonly terms: TermStats;
   readonly edges: EdgeTable;
   readonly jobs: JobTable;
+  /** Every cache derived from this index (answers, the vector matrix, the file list), in one place: see memo.ts. */
+  readonly memo = new Memo();
+  private vectors_: VectorTable | null = null;
   private readonly putSkipped;
   private readonly dropSkipped;
   private readonly totalChanges;
@@ -102,7 +108,14 @@ export class Store {
     return () => this.closing.delete(fn);
   }
 
+  /** The vector table, prepared on first use (keyword-only indexes never touch it). */
+  get vectors(): VectorTable {
+    this.vectors_ ??= new VectorTable(this.db);
+    return this.vectors_;
+  }
+
   close(): void {
+    this.memo.clear();
     for (const fn of [...this.closing]) fn();
     this.closing.clear();
     if (this.db.open) this.db.close();
@@ -129,6 +142,13 @@ export class Store {
   /** Drops everything indexed (files, chunks, terms, symbols, vectors, graph, history), keeping the job record, the lock, memory and sessions. */
   clear(): void {
     this.transaction(() => clearIndex(this.db));
+    this.memo.clear();
+  }
+
+  /** Gives the space of what was dropped back to the file system (VACUUM, then the WAL truncated). Outside any transaction. */
+  compact(): void {
+    this.db.exec('VACUUM');
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
   /** Replaces whatever version of the file is stored with `version`. Call inside a transaction. */

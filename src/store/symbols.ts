@@ -1,4 +1,4 @@
-import { identifierWords } from '../search/index.js';
+import { identifierWords } from '../terms/index.js';
 import type { Db } from './db.js';
 
 export interface SymbolRecord {

@@ -129,11 +129,3 @@ export class VectorTable {
   }
 }
 
-const tables = new WeakMap<Db, VectorTable>();
-
-/** The vector table of a store's database (one per connection). */
-export function vectorsOf(store: { db: Db }): VectorTable {
-  let t = tables.get(store.db);
-  if (!t) tables.set(store.db, (t = new VectorTable(store.db)));
-  return t;
-}

@@ -2,7 +2,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RefineEnvelope } from '../../src/budget/index.js';
 import { countTokens, jsonTokens } from '../../src/budget/index.js';
-import { gatedLocate, gatedRead, gatedSearch, type GatedSearchEnvelope } from '../../src/engine/index.js';
+import { type GatedSearchEnvelope } from '../../src/engine/index.js';
+import { gatedLocate } from '../../src/engine/locate.js';
+import { gatedRead } from '../../src/engine/read.js';
+import { gatedSearch } from '../../src/engine/search-gate.js';
 import { bestEffort } from '../../src/engine/gated.js';
 import { filesMentioning, indexed, type Indexed } from './helpers.js';
 

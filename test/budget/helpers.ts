@@ -1,41 +1,13 @@
 /** Indexed fixture repositories for the budget and citation tests (keyword retrieval only, so counts are exact). */
 import type { Config } from '../../src/config/index.js';
-import { Repo } from '../../src/engine/index.js';
-import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
+import { indexedRepo, type IndexedRepo } from '../helpers/fixture.js';
 
-export interface Indexed {
-  root: string;
-  home: string;
-  repo: Repo;
-  /** Opens the same repository and index again, as a second process would (with other knobs, if given). */
-  reopen: (more?: Partial<Config>) => Repo;
-  cleanup: () => void;
-}
+export type Indexed = IndexedRepo;
 
 export const KEYWORD_ONLY = { SIGHTLINE_EMBEDDER: 'none' };
 
-export async function indexed(files: Record<string, string>, flags: Partial<Config> = {}): Promise<Indexed> {
-  const root = makeRepo(files);
-  const home = tempDir('sightline-home-');
-  const open = (more: Partial<Config> = {}) => Repo.open(root, { flags: { home, ...flags, ...more }, env: KEYWORD_ONLY });
-  const repo = open();
-  await repo.index();
-  const opened: Repo[] = [repo];
-  return {
-    root,
-    home,
-    repo,
-    reopen: (more = {}) => {
-      const again = open(more);
-      opened.push(again);
-      return again;
-    },
-    cleanup: () => {
-      for (const r of opened) r.close();
-      removeDir(root);
-      removeDir(home);
-    },
-  };
+export function indexed(files: Record<string, string>, flags: Partial<Config> = {}): Promise<Indexed> {
+  return indexedRepo({ files, flags, env: KEYWORD_ONLY });
 }
 
 /** `n` small TypeScript files under `dir`, each defining one function that mentions `word`. */

@@ -3,7 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CitationProbe, MAX_CONFIRMING_READS } from '../../src/cite/index.js';
-import { citationProbe, gatedLocate, gatedSearch, packContext, read, type GatedSearchEnvelope } from '../../src/engine/index.js';
+import { citationProbe, type GatedSearchEnvelope } from '../../src/engine/index.js';
+import { packContext } from '../../src/engine/context.js';
+import { gatedLocate } from '../../src/engine/locate.js';
+import { read } from '../../src/engine/read.js';
+import { gatedSearch } from '../../src/engine/search-gate.js';
 import { age } from '../helpers/fixture.js';
 import { filesMentioning, indexed, type Indexed } from '../budget/helpers.js';
 

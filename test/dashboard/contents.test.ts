@@ -1,6 +1,6 @@
 /** The contents view's engine function, on a real index: its sums agree with stats, its groups with the files. */
 import { describe, expect, it } from 'vitest';
-import { contents, stats } from '../../src/engine/index.js';
+import { contents, engineOver } from '../../src/engine/index.js';
 import { useIndexedRepo } from '../helpers/fixture.js';
 import { DASHBOARD_FILES } from './fixture.js';
 
@@ -9,7 +9,7 @@ const fixture = useIndexedRepo(DASHBOARD_FILES);
 describe('contents', () => {
   it('weighs the index by language and top-level directory, in agreement with stats', () => {
     const c = contents(fixture.repo);
-    const s = stats(fixture.repo);
+    const s = engineOver(fixture.repo).stats();
     expect(c.totals).toMatchObject({ files: s.files, chunks: s.chunks, symbols: s.symbols, bytes: s.source_bytes });
     const sum = (rows: { files: number; chunks: number; symbols: number; tokens: number }[]) =>
       rows.reduce((t, r) => ({ files: t.files + r.files, chunks: t.chunks + r.chunks, symbols: t.symbols + r.symbols, tokens: t.tokens + r.tokens }), { files: 0, chunks: 0, symbols: 0, tokens: 0 });

@@ -5,10 +5,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/index.js';
 import { embedderSpec } from '../../src/embed/index.js';
 import { queryEmbedderReady } from '../../src/embed/query.js';
-import { Repo, search } from '../../src/engine/index.js';
+import { Repo } from '../../src/engine/index.js';
+import { search } from '../../src/engine/search.js';
 import { feedbackNearness, fusionFor } from '../../src/search/hybrid.js';
 import { candidateFiles } from '../../src/search/rank.js';
-import { makeRepo, removeDir, SAMPLE_FILES, tempDir, writeFiles } from '../helpers/fixture.js';
+import { ask } from '../../src/search/query.js';
+import { indexedRepo, makeRepo, removeDir, SAMPLE_FILES, tempDir, writeFiles } from '../helpers/fixture.js';
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
@@ -16,12 +18,9 @@ afterEach(async () => {
 });
 
 async function indexed(flags: Partial<Config> = {}): Promise<Repo> {
-  const root = makeRepo(SAMPLE_FILES);
-  const home = tempDir();
-  const repo = Repo.open(root, { flags: { home, ...flags }, env: {} });
-  cleanup.push(() => removeDir(root), () => removeDir(home), () => repo.close());
-  await repo.index();
-  return repo;
+  const fixture = await indexedRepo({ flags });
+  cleanup.push(fixture.cleanup);
+  return fixture.repo;
 }
 
 const semanticReason = (reasons: string[]) => reasons.some((r) => /^semantic:-?\d\.\d{3}$/.test(r));
@@ -41,9 +40,9 @@ describe('hybrid search', () => {
   it('lets a query that names code rank by those names: the vectors only nudge it; prose keeps their weight', async () => {
     const repo = await indexed({ fusionSemanticWeight: 0.5 });
     const named = 'SessionManager.getUserName returns undefined after hashToken changed';
-    expect(fusionFor(repo.config, 'hybrid', named)).toMatchObject({ keywordWeight: 1, semanticWeight: 0.05 });
-    expect(fusionFor(repo.config, 'hybrid', 'serve requests over a socket')).toMatchObject({ keywordWeight: 1, semanticWeight: 0.5 });
-    expect(fusionFor(repo.config, 'semantic', named)).toMatchObject({ keywordWeight: 0, semanticWeight: 0.5 });
+    expect(fusionFor(repo.config, 'hybrid', ask(named))).toMatchObject({ keywordWeight: 1, semanticWeight: 0.05 });
+    expect(fusionFor(repo.config, 'hybrid', ask('serve requests over a socket'))).toMatchObject({ keywordWeight: 1, semanticWeight: 0.5 });
+    expect(fusionFor(repo.config, 'semantic', ask(named))).toMatchObject({ keywordWeight: 0, semanticWeight: 0.5 });
     const paths = (mode: 'keyword' | 'hybrid') => search(repo, { query: named, files: true, mode, force: true }).results.map((r) => r.path);
     const keyword = paths('keyword');
     expect(paths('hybrid').slice(0, keyword.length)).toEqual(keyword);
@@ -52,7 +51,7 @@ describe('hybrid search', () => {
   it('ranks files by their evidence and their nearness: nearness re-ranks the files the words found, never adds one', async () => {
     const repo = await indexed();
     const query = 'hash a token for the session';
-    const candidates = candidateFiles(repo.store, query, {}, feedbackNearness(repo.store, repo.config, query)!);
+    const candidates = candidateFiles(repo.store, ask(query), {}, feedbackNearness(repo.store, repo.config, ask(query))!);
     const scores = candidates.map((c) => c.semantic).sort((a, b) => b - a);
     // By rank among the candidates: 1, then 1/(1 + rank/5).
     scores.forEach((s, rank) => expect(s).toBeCloseTo(1 / (1 + rank / 5), 9));
@@ -77,7 +76,7 @@ describe('hybrid search', () => {
     cleanup.push(() => removeDir(root), () => removeDir(home), () => repo.close());
     await repo.index();
     const query = 'zone offset helper';
-    const near = (path: string) => candidateFiles(repo.store, query, {}, feedbackNearness(repo.store, repo.config, query)!).find((c) => c.path === path)!;
+    const near = (path: string) => candidateFiles(repo.store, ask(query), {}, feedbackNearness(repo.store, repo.config, ask(query))!).find((c) => c.path === path)!;
     expect(near('src/time/dst.ts').content).toBeCloseTo(near('src/ui/button.ts').content, 1);
     expect(near('src/time/dst.ts').semantic).toBeGreaterThan(near('src/ui/button.ts').semantic);
   });

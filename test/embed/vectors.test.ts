@@ -5,7 +5,6 @@ import { embedPass } from '../../src/index/embed-pass.js';
 import { retrievalPhase } from '../../src/search/index.js';
 import { normalize } from '../../src/embed/index.js';
 import { dot, fileCentroids } from '../../src/search/vector.js';
-import { vectorsOf } from '../../src/store/index.js';
 import { embedderSpec } from '../../src/embed/index.js';
 import { makeRepo, removeDir, SAMPLE_FILES, tempDir, writeFiles } from '../helpers/fixture.js';
 import { startFakeEmbeddings, type FakeEmbeddings } from './fixtures/fake-embeddings.mjs';
@@ -37,7 +36,7 @@ describe('vectors in the index', () => {
   it('embeds every chunk after the lexical pass and records the space', async () => {
     const repo = open();
     const summary = await repo.index();
-    const vectors = vectorsOf(repo.store);
+    const vectors = repo.store.vectors;
     const chunks = repo.store.counts().chunks;
     expect(summary.embed).toMatchObject({ embedded: chunks, pending: 0, error: null });
     expect(vectors.count()).toBe(chunks);
@@ -48,7 +47,7 @@ describe('vectors in the index', () => {
   it('gives each file the unit mean of its chunks\' vectors', async () => {
     const repo = open();
     await repo.index();
-    const vectors = vectorsOf(repo.store);
+    const vectors = repo.store.vectors;
     const matrix = vectors.load(vectors.identity()!.dims);
     const centroids = fileCentroids(repo.store, matrix);
     const file = repo.store.files.get('src/auth/session.ts')!;
@@ -67,7 +66,7 @@ describe('vectors in the index', () => {
   it('never stores a vector for text the chunk no longer holds', async () => {
     const repo = open({ embedder: 'none' });
     await repo.index();
-    const vectors = vectorsOf(repo.store);
+    const vectors = repo.store.vectors;
     const [first] = vectors.pending(0, 1);
     repo.store.db.prepare('UPDATE chunks SET text = text || ? WHERE id = ?').run('\n// edited', first!.id);
     const stored = repo.store.transaction(() => vectors.put(first!, new Float32Array([1, 0])));
@@ -78,7 +77,7 @@ describe('vectors in the index', () => {
   it('drops a file’s vectors in the transaction that replaces the file; the new chunks wait for the next pass', async () => {
     const repo = open();
     await repo.index();
-    const vectors = vectorsOf(repo.store);
+    const vectors = repo.store.vectors;
     const before = vectors.count();
     const file = repo.store.files.get('src/util/crypto.ts')!;
     const old = repo.store.chunks.ofFileId(file.id).length;
@@ -105,7 +104,7 @@ describe('vectors in the index', () => {
     const http = withConfig(repo, { embedder: 'http', embedUrl: server.url, embedModel: 'fake-embed', embedDimensions: 8 });
     const summary = await embedPass(repo.store, http, { inThreadMax: 0 }); // on the embedding thread
     expect(summary).toMatchObject({ embedded: chunks, pending: 0, identity: { name: 'http', model: 'fake-embed', dims: 8 } });
-    const vectors = vectorsOf(repo.store);
+    const vectors = repo.store.vectors;
     expect(vectors.identity()).toEqual({ name: 'http', model: 'fake-embed', dims: 8 });
     expect(vectors.load(8).ids).toHaveLength(chunks);
     // Back to builtin: the other space is dropped and rebuilt, and until then builtin answers by keyword.

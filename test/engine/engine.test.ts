@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listFiles, locate, outline, read, search, stats } from '../../src/engine/index.js';
+import { listFiles } from '../../src/engine/list-files.js';
+import { locate } from '../../src/engine/locate.js';
+import { outline } from '../../src/engine/outline.js';
+import { read } from '../../src/engine/read.js';
+import { search } from '../../src/engine/search.js';
+import { stats } from '../../src/engine/stats.js';
 import { SightlineError } from '../../src/errors/index.js';
 import { SAMPLE_FILES, useIndexedRepo } from '../helpers/fixture.js';
 

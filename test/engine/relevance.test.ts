@@ -1,7 +1,7 @@
 /** heldTerms finds exactly the query terms termsOf would, whatever the spelling of the identifiers around them. */
 import { describe, expect, it } from 'vitest';
 import { heldTerms, termsOf } from '../../src/engine/relevance.js';
-import { queryTerms } from '../../src/search/terms.js';
+import { queryTerms } from '../../src/terms/index.js';
 
 /** mulberry32: a seeded source, so a failing case can be replayed. */
 function random(seed: number): () => number {

@@ -2,7 +2,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changed, related, type Repo } from '../../src/engine/index.js';
+import { type Repo } from '../../src/engine/index.js';
+import { changed } from '../../src/engine/changed.js';
+import { related } from '../../src/engine/related.js';
 import { renderRelated } from '../../src/cli/render-graph.js';
 import { openRepo, type OpenedRepo } from './helpers.js';
 

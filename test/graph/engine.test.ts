@@ -2,7 +2,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changed, explore, related, Repo, type ExploreEnvelope, type ExploreOverviewEnvelope } from '../../src/engine/index.js';
+import { Repo, type ExploreEnvelope, type ExploreOverviewEnvelope } from '../../src/engine/index.js';
+import { changed } from '../../src/engine/changed.js';
+import { explore } from '../../src/engine/explore.js';
+import { related } from '../../src/engine/related.js';
 import { SightlineError } from '../../src/errors/index.js';
 import { age, makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
 import { GRAPH_FILES } from './fixture.js';

@@ -1,6 +1,10 @@
 /** Context expansion (engine expand over graph/expand.ts, search's `expand`) and locate's references from the graph. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expand, gatedSearch, locate, packContext, type ContextEnvelope, type GatedSearchEnvelope, type Repo } from '../../src/engine/index.js';
+import { type ContextEnvelope, type GatedSearchEnvelope, type Repo } from '../../src/engine/index.js';
+import { packContext } from '../../src/engine/context.js';
+import { expand } from '../../src/engine/expand.js';
+import { locate } from '../../src/engine/locate.js';
+import { gatedSearch } from '../../src/engine/search-gate.js';
 import { openRepo, type OpenedRepo } from './helpers.js';
 
 /** A method long enough to be chunked on its own. */

@@ -5,7 +5,8 @@
  * through the base method an override implements.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { explore, type ExploreEnvelope, type Repo } from '../../src/engine/index.js';
+import { type ExploreEnvelope, type Repo } from '../../src/engine/index.js';
+import { explore } from '../../src/engine/explore.js';
 import { edge, indexFixture, openRepo, type Indexed, type OpenedRepo } from './helpers.js';
 
 const FILES: Record<string, string> = {

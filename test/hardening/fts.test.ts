@@ -6,7 +6,10 @@
  * with a named usage refusal, never fail otherwise.
  */
 import { describe, expect, it } from 'vitest';
-import { explore, gatedLocate, gatedSearch, packContext } from '../../src/engine/index.js';
+import { packContext } from '../../src/engine/context.js';
+import { explore } from '../../src/engine/explore.js';
+import { gatedLocate } from '../../src/engine/locate.js';
+import { gatedSearch } from '../../src/engine/search-gate.js';
 import { SightlineError } from '../../src/errors/index.js';
 import { useIndexedRepo } from '../helpers/fixture.js';
 

@@ -4,7 +4,7 @@
  * edge; receipts are capped per session and in all; expired rows go.
  */
 import { describe, expect, it } from 'vitest';
-import { packContext } from '../../src/engine/index.js';
+import { packContext } from '../../src/engine/context.js';
 import { SESSION_TTL_MS, SessionTable } from '../../src/store/sessions.js';
 import { useIndexedRepo } from '../helpers/fixture.js';
 

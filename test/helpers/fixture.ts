@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import type { Config } from '../../src/config/index.js';
 import { Repo } from '../../src/engine/index.js';
 
 export function tempDir(prefix = 'sightline-test-'): string {
@@ -55,6 +56,51 @@ export function useRepo(files: Record<string, string | Buffer> = SAMPLE_FILES, s
     removeDir(fixture.home);
   });
   return fixture;
+}
+
+export interface IndexedRepo {
+  root: string;
+  home: string;
+  repo: Repo;
+  /** Opens the same repository and index again, as a second process would (with other knobs, if given). */
+  reopen: (more?: Partial<Config>) => Repo;
+  /** Closes every handle opened and removes the repository and its home. */
+  cleanup: () => void;
+}
+
+/**
+ * The one way a test gets an indexed repository of its own: `files` written
+ * to a fresh folder, indexed into a fresh home, with `flags` and `env` (by
+ * default the environment is ignored and the builtin embedder runs).
+ */
+export async function indexedRepo(options: { files?: Record<string, string | Buffer>; flags?: Partial<Config>; env?: NodeJS.ProcessEnv } = {}): Promise<IndexedRepo> {
+  const root = makeRepo(options.files ?? SAMPLE_FILES);
+  const home = tempDir('sightline-home-');
+  const open = (more: Partial<Config> = {}) => Repo.open(root, { flags: { home, ...options.flags, ...more }, env: options.env ?? {} });
+  const repo = open();
+  const opened: Repo[] = [repo];
+  const cleanup = () => {
+    for (const r of opened) r.close();
+    removeDir(root);
+    removeDir(home);
+  };
+  try {
+    await repo.index();
+  } catch (err) {
+    cleanup();
+    throw err;
+  }
+  return {
+    root,
+    home,
+    repo,
+    reopen: (more = {}) => {
+      const again = open(more);
+      opened.push(again);
+      return again;
+    },
+    cleanup,
+  };
 }
 
 /** useRepo, plus the repository opened (environment ignored) and indexed before the tests. */

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Repo, search } from '../../src/engine/index.js';
+import { Repo } from '../../src/engine/index.js';
+import { search } from '../../src/engine/search.js';
 import { age, makeRepo, removeDir, tempDir, writeFiles } from '../helpers/fixture.js';
 
 const dirs: string[] = [];

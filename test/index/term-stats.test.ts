@@ -3,7 +3,8 @@
  * row count that deleted chunks inflate is reset once it drifts too far.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { doctor, Repo, search } from '../../src/engine/index.js';
+import { doctor, Repo } from '../../src/engine/index.js';
+import { search } from '../../src/engine/search.js';
 import { MAX_TERM_STATS_DRIFT } from '../../src/store/index.js';
 import { makeRepo, removeDir, tempDir, writeFiles } from '../helpers/fixture.js';
 

@@ -7,7 +7,8 @@ import os from 'node:os';
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { doctor, jobStatus, reset, search } from '../../src/engine/index.js';
+import { doctor, jobStatus, reset } from '../../src/engine/index.js';
+import { search } from '../../src/engine/search.js';
 import { runCli } from '../helpers/cli.js';
 import { openRepo, scratch, writeGenerated } from './helpers.js';
 

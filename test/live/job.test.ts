@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { IndexJob, jobStatus } from '../../src/engine/index.js';
+import { jobStatus } from '../../src/engine/index.js';
+import { IndexJob } from '../../src/engine/jobs.js';
 import { holderDead, withIndexLock } from '../../src/index/index.js';
 import { Store } from '../../src/store/index.js';
 import { writeFiles } from '../helpers/fixture.js';
@@ -122,7 +123,7 @@ describe('IndexJob (one process: merged requests, background passes)', () => {
   it('records the pass before start() returns, so a caller polling right away never sees the last one', async () => {
     const { root, home } = repoWith(5);
     const repo = openRepo(root, home);
-    const job = IndexJob.of(repo);
+    const job = new IndexJob(repo);
     await job.start();
     const pass = job.start();
     expect(job.snapshot()).toMatchObject({ status: 'running', attempts: 2 });
@@ -133,7 +134,7 @@ describe('IndexJob (one process: merged requests, background passes)', () => {
   it('a background pass waits while queries arrive, and finishes once they stop', async () => {
     const { root, home } = repoWith(200);
     const repo = openRepo(root, home);
-    const job = IndexJob.of(repo);
+    const job = new IndexJob(repo);
     job.ensureIndexed(); // a query arrives and starts the first index in the background
     const until_ = Date.now() + 1_000;
     while (Date.now() < until_) {
@@ -150,7 +151,7 @@ describe('IndexJob (one process: merged requests, background passes)', () => {
   it('stop() ends the running pass at its next file; the next pass resumes it', async () => {
     const { root, home } = repoWith(300);
     const repo = openRepo(root, home);
-    const job = IndexJob.of(repo);
+    const job = new IndexJob(repo);
     const pass = job.start();
     await until('the pass to be parsing', () => job.snapshot().phase === 'parsing');
     await job.stop();
@@ -194,7 +195,7 @@ describe('scoped passes (what a watcher asks for)', () => {
   it('IndexJob merges the paths of requests made during a pass; a request for the whole tree wins', async () => {
     const { root, home } = repoWith(200);
     const repo = openRepo(root, home);
-    const job = IndexJob.of(repo);
+    const job = new IndexJob(repo);
     const first = job.start();
     writeFiles(root, { 'a.ts': 'export const a = 1;\n', 'b.ts': 'export const b = 1;\n' });
     const merged = job.start({ paths: ['a.ts'] });

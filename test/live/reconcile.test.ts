@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { IndexJob, search } from '../../src/engine/index.js';
+import { IndexJob } from '../../src/engine/jobs.js';
+import { search } from '../../src/engine/search.js';
 import { startReconcile } from '../../src/index/index.js';
 import { writeFiles } from '../helpers/fixture.js';
 import { openRepo, scratch, until, writeGenerated } from './helpers.js';
@@ -42,7 +43,7 @@ describe('reconcile', () => {
     const root = tmp.dir();
     writeGenerated(root, 10);
     const repo = openRepo(root, tmp.dir('sightline-home-'));
-    const job = IndexJob.of(repo);
+    const job = new IndexJob(repo);
     await job.start();
     writeFiles(root, { 'pkg1/missed.ts': 'export function editedWhileNobodyWatched() {}\n' });
     const r = startReconcile({ intervalMs: 100, run: () => job.start({ background: true }), onError: (err) => { throw err; } });

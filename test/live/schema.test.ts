@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { search } from '../../src/engine/index.js';
+import { search } from '../../src/engine/search.js';
 import { Store, SCHEMA_VERSION } from '../../src/store/index.js';
 import { MIGRATIONS } from '../../src/store/schema.js';
 import { digest } from '../../src/walk/index.js';

@@ -6,7 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { IndexJob, keepLive, search, type Live, type Repo } from '../../src/engine/index.js';
+import { type Live, type Repo } from '../../src/engine/index.js';
+import { IndexJob } from '../../src/engine/jobs.js';
+import { keepLive } from '../../src/engine/live.js';
+import { search } from '../../src/engine/search.js';
 import { Coalescer, watchTree, type TreeWatcher } from '../../src/index/index.js';
 import { debounce } from '../../src/index/watch.js';
 import { writeFiles } from '../helpers/fixture.js';
@@ -177,7 +180,7 @@ describe('watchTree', () => {
 describe('keepLive (watch mode on a real index)', () => {
   async function live(root: string, home: string, debounceMs = 100): Promise<{ repo: Repo; live: Live; passes: () => number }> {
     const repo = openRepo(root, home, { reconcileIntervalMs: 0 });
-    const l = await keepLive(repo, { debounceMs, onError: (err) => { throw err; } });
+    const l = await keepLive(repo, new IndexJob(repo), { debounceMs, onError: (err) => { throw err; } });
     let passes = 0;
     l.job.onPass((r) => {
       if (!r.ok) throw new Error(r.error);
@@ -187,7 +190,7 @@ describe('keepLive (watch mode on a real index)', () => {
       await l.close();
       repo.close();
     });
-    await until('the catch-up pass', () => IndexJob.of(repo).snapshot().status === 'completed');
+    await until('the catch-up pass', () => l.job.snapshot().status === 'completed');
     return { repo, live: l, passes: () => passes };
   }
 

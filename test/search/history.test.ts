@@ -3,7 +3,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Repo, search } from '../../src/engine/index.js';
+import { Repo } from '../../src/engine/index.js';
+import { search } from '../../src/engine/search.js';
 import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
 
 const cleanup: string[] = [];

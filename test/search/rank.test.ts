@@ -1,20 +1,18 @@
 /** Each ranking signal pinned on a small repository built for it. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Repo, search } from '../../src/engine/index.js';
-import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
+import { search } from '../../src/engine/search.js';
+import { indexedRepo, type IndexedRepo } from '../helpers/fixture.js';
+import type { Repo } from '../../src/engine/index.js';
 
-const cleanup: string[] = [];
+const opened: IndexedRepo[] = [];
 afterEach(() => {
-  while (cleanup.length) removeDir(cleanup.pop()!);
+  for (const o of opened.splice(0)) o.cleanup();
 });
 
 async function indexed(files: Record<string, string>): Promise<Repo> {
-  const root = makeRepo(files);
-  const home = tempDir('sightline-home-');
-  cleanup.push(root, home);
-  const repo = Repo.open(root, { flags: { home, embedder: 'none' }, env: {} });
-  await repo.index();
-  return repo;
+  const fixture = await indexedRepo({ files, flags: { embedder: 'none' } });
+  opened.push(fixture);
+  return fixture.repo;
 }
 
 function rankedFiles(repo: Repo, query: string) {

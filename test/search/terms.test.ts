@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { identifierWords, indexText, queryTerms, searchTerms } from '../../src/search/index.js';
+import { searchTerms } from '../../src/search/index.js';
+import { identifierWords, indexText, queryTerms } from '../../src/terms/index.js';
 
 describe('code-aware terms', () => {
   it('splits camelCase, snake_case and acronyms, keeping the whole identifier', () => {

@@ -1,4 +1,3 @@
-import { changed } from '../../engine/index.js';
 import { maxTokens, optionalText } from './args.js';
 import { defineTool } from './tool.js';
 
@@ -16,5 +15,5 @@ export const changedTool = defineTool({
     path: optionalText('path', '"src/auth"').describe('A directory or file inside the repository to restrict the report to (default: the whole repository).'),
     max_tokens: maxTokens('the whole answer', 'lists are filled added, modified, removed, impact, and what is cut is counted in omitted'),
   },
-  run: (a, { repo }) => changed(repo, a.path, { maxTokens: a.max_tokens }),
+  run: (a, { engine }) => engine.changed(a.path, { maxTokens: a.max_tokens }),
 });

@@ -10,5 +10,5 @@ export const claimStatusTool = defineTool({
     'A point-in-time observation (authoritative: false): only claim grants the right to write, so never gate a write on it.',
   guide: { when: 'see who holds a backlog item and how many wait for it', call: '{key: "memory:backlog/item-7"}' },
   inputSchema: { key: memoryKeyArg() },
-  run: (a, { repo }) => claimStatus(repo.memory, a),
+  run: (a, { engine }) => claimStatus(engine.memory, a),
 });

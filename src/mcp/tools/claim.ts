@@ -18,5 +18,5 @@ export const claimTool = defineTool({
     lease_seconds: positiveInt('lease_seconds', 120).describe(`Lease length (default ${DEFAULT_LEASE_SECONDS}, at most ${MAX_LEASE_SECONDS}).`),
     max_wait_seconds: positiveInt('max_wait_seconds', 10).describe('Queue (first in, first out) for up to this long; omit to fail fast.'),
   },
-  run: (a, { repo }) => claim(repo.memory, a),
+  run: (a, { engine }) => claim(engine.memory, a),
 });

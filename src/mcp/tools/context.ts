@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { contextWithMemory, MAX_BUDGET_TOKENS, MAX_TOP, MIN_BUDGET_TOKENS } from '../../engine/index.js';
+import { MAX_BUDGET_TOKENS, MAX_TOP, MIN_BUDGET_TOKENS } from '../../engine/index.js';
 import { flag, oneOf, optionalText, stringList, text } from './args.js';
 import { defineTool } from './tool.js';
 
@@ -37,8 +37,8 @@ export const contextTool = defineTool({
     session: optionalText('session', '"task-42"').describe('Keep receipts under this name across connections (default: this connection), for a day.'),
     expand: flag('expand').describe('At slices detail, fill what the slices leave of the budget with labelled expansions (default true); false sends only the slices.'),
   },
-  run: (a, { repo, job, session, probe }) =>
-    contextWithMemory(repo, {
+  run: (a, { engine, session }) =>
+    engine.context({
       task: a.task,
       terms: a.terms,
       scope: a.scope,
@@ -49,7 +49,5 @@ export const contextTool = defineTool({
       known: a.known,
       session: a.session ?? session,
       expand: a.expand,
-      phase: job.retrievalPhase,
-      probe,
     }),
 });

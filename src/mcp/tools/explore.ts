@@ -1,4 +1,4 @@
-import { explore, EXPLORE_RELATIONS } from '../../engine/index.js';
+import { EXPLORE_RELATIONS } from '../../engine/index.js';
 import { flag, maxTokens, oneOf, optionalText, positiveInt } from './args.js';
 import { defineTool } from './tool.js';
 
@@ -26,8 +26,8 @@ export const exploreTool = defineTool({
     max_tokens: maxTokens('the hits, by_file and unresolved', 'by_file and unresolved take at most a quarter, nearest files first, the hits the rest; what is cut is counted in omitted, by_file_omitted and unresolved_omitted'),
     force: flag('force').describe('Answer even a huge blast radius instead of asking you to refine (still trimmed to max_tokens).'),
   },
-  run: (a, { repo, session, probe }) =>
-    explore(repo, {
+  run: (a, { engine, session }) =>
+    engine.explore({
       question: a.question,
       relation: a.relation,
       anchor: a.anchor,
@@ -37,7 +37,6 @@ export const exploreTool = defineTool({
       maxTokens: a.max_tokens,
       force: a.force,
       session,
-      probe,
     }),
 });
 

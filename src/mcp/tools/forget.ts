@@ -17,5 +17,5 @@ export const forgetTool = defineTool({
     lapse_seconds: positiveInt('lapse_seconds', 60).describe('The lapse window (default 60).'),
     fencing_token: fencingTokenArg(),
   },
-  run: (a, { repo }) => forget(repo.memory, a),
+  run: (a, { engine }) => forget(engine.memory, a),
 });

@@ -1,4 +1,3 @@
-import { health } from '../../engine/index.js';
 import { defineTool } from './tool.js';
 
 export const healthTool = defineTool({
@@ -9,5 +8,5 @@ export const healthTool = defineTool({
     'and problems with what to do about them. Call it when other tools fail unexpectedly.',
   guide: { when: 'check the server and whether its index is ready', call: '{}' },
   inputSchema: {},
-  run: (_a, { repo, job, server }) => ({ ...health(repo, job), server }),
+  run: (_a, { engine, server }) => ({ ...engine.health(), server }),
 });

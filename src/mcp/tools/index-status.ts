@@ -10,5 +10,5 @@ export const indexStatusTool = defineTool({
     'and why it failed (an interrupted pass resumes on the next one). Call it when an answer says retrieval_phase: building, to know when results will be complete.',
   guide: { when: 'follow the index job: status, phase, progress, why it failed', call: '{}' },
   inputSchema: {},
-  run: (_a, { job }) => ({ status: 'ok', job: job.snapshot() }),
+  run: (_a, { engine }) => ({ status: 'ok', job: engine.job.snapshot() }),
 });

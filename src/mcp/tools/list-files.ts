@@ -1,4 +1,3 @@
-import { listFiles } from '../../engine/index.js';
 import { maxTokens, optionalText, positiveInt } from './args.js';
 import { defineTool } from './tool.js';
 
@@ -18,5 +17,5 @@ export const listFilesTool = defineTool({
     max_tokens: maxTokens('the page', 'the page ends where it would pass it'),
     cursor: optionalText('cursor', 'the next_cursor of the previous page').describe("The previous page's next_cursor, to list the files after it."),
   },
-  run: (a, { repo }) => listFiles(repo, { glob: a.glob, language: a.language, maxResults: a.max_results, maxTokens: a.max_tokens, cursor: a.cursor }),
+  run: (a, { engine }) => engine.listFiles({ glob: a.glob, language: a.language, maxResults: a.max_results, maxTokens: a.max_tokens, cursor: a.cursor }),
 });

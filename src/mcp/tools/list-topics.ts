@@ -7,5 +7,5 @@ export const listTopicsTool = defineTool({
   description: 'The memory topics of this repository, each with its count of live records: what notes and decisions exist before recalling them.',
   guide: { when: 'see what memory exists for this repository', call: '{}' },
   inputSchema: {},
-  run: (_a, { repo }) => listTopics(repo.memory),
+  run: (_a, { engine }) => listTopics(engine.memory),
 });

@@ -1,4 +1,3 @@
-import { gatedLocate } from '../../engine/index.js';
 import { flag, maxTokens, oneOf, optionalText, positiveInt, text } from './args.js';
 import { defineTool } from './tool.js';
 
@@ -22,6 +21,6 @@ export const locateTool = defineTool({
     max_tokens: maxTokens('the results', 'results past it are left out and counted in omitted'),
     force: flag('force').describe('Answer even when the name is everywhere instead of asking you to refine (still trimmed to max_tokens).'),
   },
-  run: (a, { repo, session, probe }) =>
-    gatedLocate(repo, { query: a.query, kind: a.kind, scope: a.scope, maxResults: a.max_results, maxTokens: a.max_tokens, force: a.force, session, probe }),
+  run: (a, { engine, session }) =>
+    engine.locate({ query: a.query, kind: a.kind, scope: a.scope, maxResults: a.max_results, maxTokens: a.max_tokens, force: a.force, session }),
 });

@@ -1,5 +1,4 @@
-import { citationProbe } from '../../engine/index.js';
-import { MAX_NEIGHBOR_DEPTH, MAX_NEIGHBOR_NODES, neighbors } from '../../memory/index.js';
+import { MAX_NEIGHBOR_DEPTH, MAX_NEIGHBOR_NODES } from '../../memory/index.js';
 import { maxTokens, optionalText, positiveInt } from './args.js';
 import { memoryKeyArg } from './memory-args.js';
 import { defineTool } from './tool.js';
@@ -18,5 +17,5 @@ export const neighborsTool = defineTool({
     max_nodes: positiveInt('max_nodes', 50).describe(`Stop after this many nodes (default 50, at most ${MAX_NEIGHBOR_NODES}).`),
     max_tokens: maxTokens('the walk', 'nodes past it are dropped and truncated is set'),
   },
-  run: (a, { repo, probe }) => neighbors(repo.memory, a, probe ?? citationProbe(repo)),
+  run: (a, { engine }) => engine.neighbors(a),
 });

@@ -1,4 +1,3 @@
-import { outline } from '../../engine/index.js';
 import { maxTokens, text } from './args.js';
 import { defineTool } from './tool.js';
 
@@ -14,5 +13,5 @@ export const outlineTool = defineTool({
     path: text('path', '"src/auth/session.ts"').describe('A file path relative to the repository root.'),
     max_tokens: maxTokens('the whole answer', 'definitions past it are counted in omitted'),
   },
-  run: (a, { repo }) => outline(repo, a.path, { maxTokens: a.max_tokens }),
+  run: (a, { engine }) => engine.outline(a.path, { maxTokens: a.max_tokens }),
 });

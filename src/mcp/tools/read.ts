@@ -1,4 +1,3 @@
-import { gatedRead } from '../../engine/index.js';
 import { flag, maxTokens, text } from './args.js';
 import { defineTool } from './tool.js';
 
@@ -18,5 +17,5 @@ export const readTool = defineTool({
     max_tokens: maxTokens('the text', 'the text is cut there, and next_start_line says where to continue'),
     force: flag('force').describe('Read even a span too big to answer whole, cut to max_tokens, instead of asking you to narrow it.'),
   },
-  run: (a, { repo, session, probe }) => gatedRead(repo, { target: a.target, expand: a.expand ?? true, maxTokens: a.max_tokens, force: a.force, session, probe }),
+  run: (a, { engine, session }) => engine.read({ target: a.target, expand: a.expand ?? true, maxTokens: a.max_tokens, force: a.force, session }),
 });

@@ -1,5 +1,3 @@
-import { citationProbe } from '../../engine/index.js';
-import { recall } from '../../memory/index.js';
 import { maxTokens } from './args.js';
 import { anyKeyArg } from './memory-args.js';
 import { defineTool } from './tool.js';
@@ -12,5 +10,5 @@ export const recallTool = defineTool({
     'links whose target has no live record); a file or symbol\'s indexed fields. Every code link carries citation_status. A missing key returns exists: false.',
   guide: { when: 'read a memory record and whether the code it links to has moved', call: '{key: "memory:auth/session-ttl"}' },
   inputSchema: { key: anyKeyArg(), max_tokens: maxTokens('the record', 'a long body is cut, with body_truncated') },
-  run: (a, { repo, probe }) => recall(repo.memory, a, probe ?? citationProbe(repo)),
+  run: (a, { engine }) => engine.recall(a),
 });

@@ -1,4 +1,3 @@
-import { related } from '../../engine/index.js';
 import { maxTokens, text } from './args.js';
 import { defineTool } from './tool.js';
 
@@ -16,5 +15,5 @@ export const relatedTool = defineTool({
     path: text('path', '"src/auth/session.ts"').describe('A file path relative to the repository root.'),
     max_tokens: maxTokens('the whole answer', 'lists are filled imports, tests, external, dependents, and what is cut is counted in omitted'),
   },
-  run: (a, { repo }) => related(repo, a.path, { maxTokens: a.max_tokens }),
+  run: (a, { engine }) => engine.related(a.path, { maxTokens: a.max_tokens }),
 });

@@ -14,5 +14,5 @@ export const releaseClaimTool = defineTool({
     key: memoryKeyArg(),
     fencing_token: heldTokenArg(),
   },
-  run: (a, { repo }) => releaseClaim(repo.memory, a),
+  run: (a, { engine }) => releaseClaim(engine.memory, a),
 });

@@ -26,5 +26,5 @@ export const rememberTool = defineTool({
     ttl_seconds: positiveInt('ttl_seconds', 86400).describe('Expire after this many seconds (default durable).'),
     fencing_token: fencingTokenArg(),
   },
-  run: (a, { repo }) => remember(repo.memory, a),
+  run: (a, { engine }) => remember(engine.memory, a),
 });

@@ -16,5 +16,5 @@ export const renewClaimTool = defineTool({
     fencing_token: heldTokenArg(),
     lease_seconds: positiveInt('lease_seconds', 120).describe('The new lease, from now.'),
   },
-  run: (a, { repo }) => renewClaim(repo.memory, a),
+  run: (a, { engine }) => renewClaim(engine.memory, a),
 });

@@ -17,5 +17,5 @@ export const scanTool = defineTool({
     page_size: positiveInt('page_size', 100).describe(`Items per page (default 100, at most ${MAX_PAGE_SIZE}).`),
     max_tokens: maxTokens('the page', 'items past it are left for the next page'),
   },
-  run: (a, { repo }) => scan(repo.memory, a),
+  run: (a, { engine }) => scan(engine.memory, a),
 });

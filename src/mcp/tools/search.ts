@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { searchWithMemory } from '../../engine/index.js';
 import { flag, maxTokens, oneOf, optionalText, positiveInt, stringList, text } from './args.js';
 import { defineTool } from './tool.js';
 
@@ -34,8 +33,8 @@ export const searchTool = defineTool({
         'each names the result it was added for (neighbor-of:, sibling-of:, imported-by:<path>:<line>) and counts against max_tokens after the results.',
     ),
   },
-  run: (a, { repo, session, probe }) =>
-    searchWithMemory(repo, {
+  run: (a, { engine, session }) =>
+    engine.search({
       query: a.query,
       scope: a.scope,
       exclude: a.exclude,
@@ -48,6 +47,5 @@ export const searchTool = defineTool({
       maxTokens: a.max_tokens,
       expand: a.expand,
       session,
-      probe,
     }),
 });

@@ -12,7 +12,7 @@ export const startIndexTool = defineTool({
   inputSchema: {
     wait: flag('wait').describe('Return when the pass has finished (default false: return as soon as it started).'),
   },
-  run: async (a, { job }) => {
+  run: async (a, { engine: { job } }) => {
     const pass = job.start();
     if (a.wait) await pass;
     else pass.catch(() => {}); // the failure is kept in the job status

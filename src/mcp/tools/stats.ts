@@ -1,4 +1,3 @@
-import { stats } from '../../engine/index.js';
 import { defineTool } from './tool.js';
 
 export const statsTool = defineTool({
@@ -11,5 +10,5 @@ export const statsTool = defineTool({
   readsIndex: true,
   guide: { when: 'see what the index holds and what answering has cost and saved', call: '{}' },
   inputSchema: {},
-  run: (_a, { repo, usage }) => ({ ...stats(repo), usage: usage.report() }),
+  run: (_a, { engine, usage }) => ({ ...engine.stats(), usage: usage.report() }),
 });

@@ -6,8 +6,7 @@
  */
 import { z } from 'zod';
 import type { UsageMeter } from '../../budget/index.js';
-import type { CitationProbe } from '../../cite/index.js';
-import type { IndexJob, Repo } from '../../engine/index.js';
+import type { Engine } from '../../engine/index.js';
 import { unknownArguments } from './args.js';
 
 /** What the server says about itself in `health`. */
@@ -21,16 +20,14 @@ export interface ServerFacts {
 }
 
 export interface ToolContext {
-  repo: Repo;
-  job: IndexJob;
+  /** The repository the call is about. */
+  engine: Engine;
   server: ServerFacts;
   env: NodeJS.ProcessEnv;
   /** What answering cost and saved over the last hour (the `stats` tool reports it). */
   usage: UsageMeter;
   /** The client session the call came in on: the gate counts refusals and `context` keeps receipts per session. */
   session?: string;
-  /** The request's citation probe (see engine answerFresh): pass it to the engine so stale citations are rebuilt. */
-  probe?: CitationProbe;
 }
 
 /** When an agent should reach for the tool, and a typical call's arguments. */

@@ -20,5 +20,5 @@ export const updateTool = defineTool({
     remove_links: linkMap('remove_links').describe('Relation → target keys to unlink.'),
     fencing_token: fencingTokenArg(),
   },
-  run: (a, { repo }) => update(repo.memory, a),
+  run: (a, { engine }) => update(engine.memory, a),
 });

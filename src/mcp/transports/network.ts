@@ -91,11 +91,11 @@ export async function serveNetwork(runtime: Runtime, routes: Routes | null, opti
   const { port } = server.address() as AddressInfo;
   const origin = `http://${hostnameOf(options.host) ?? options.host}:${port}`;
   if (routes) {
-    info(`MCP server (${runtime.context.server.transport}) on ${origin}${routes.endpoint} for ${runtime.context.repo.root}  (Ctrl-C to stop)`);
+    info(`MCP server (${runtime.context.server.transport}) on ${origin}${routes.endpoint} for ${runtime.context.engine.repo.root}  (Ctrl-C to stop)`);
     if (pinned) info(`  Clients must send the token pinned by ${TOKEN_ENV}: Authorization: Bearer $${TOKEN_ENV}`);
     else info(`  Clients must send: Authorization: Bearer ${token}\n  Pin a stable token across restarts with ${TOKEN_ENV}.`);
   } else {
-    info(`dashboard on ${origin}/ for ${runtime.context.repo.root}  (Ctrl-C to stop)`);
+    info(`dashboard on ${origin}/ for ${runtime.context.engine.repo.root}  (Ctrl-C to stop)`);
   }
   if (site) {
     // A pinned token stays out of the output, as in the banner; a minted one is the URL's fragment, which no request carries.
@@ -114,7 +114,7 @@ export async function serveNetwork(runtime: Runtime, routes: Routes | null, opti
     site?.close();
     await routes?.close();
     server.closeAllConnections();
-    runtime.close();
+    await runtime.close();
   }, warn);
   // Ctrl-C is the documented way to stop; SIGTERM reports the termination it was asked for (128 + 15).
   stopOnSignals(stop, { SIGINT: 0, SIGTERM: 143 });

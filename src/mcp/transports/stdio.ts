@@ -14,10 +14,10 @@ export async function serveStdio(runtime: Runtime): Promise<void> {
   const server = createMcpServer(runtime);
   const stop = stopper(async () => {
     await server.close();
-    runtime.close();
+    await runtime.close();
   }, runtime.options.warn);
   stopOnSignals(stop, { SIGINT: 0, SIGTERM: 0 });
   process.stdin.once('end', () => stop(0));
   await server.connect(new FramedStdioTransport(runtime.options.warn));
-  runtime.options.info(`MCP server on stdio for ${runtime.context.repo.root}`);
+  runtime.options.info(`MCP server on stdio for ${runtime.context.engine.repo.root}`);
 }

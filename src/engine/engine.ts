@@ -1,0 +1,137 @@
+/**
+ * The engine over one repository (see api.ts): the repository handle, its one
+ * index job, and every verb gated and fresh. `openEngine` is the one way a
+ * face gets one.
+ */
+import type { Engine, ContextRequest, ExploreRequest, Listing, LocateRequest, ReadRequest, SearchRequest } from './api.js';
+import { brief } from './brief.js';
+import { changed } from './changed.js';
+import { neighbors, recall, type NeighborsInput } from '../memory/index.js';
+import { explore } from './explore.js';
+import type { CitationProbe } from '../cite/index.js';
+import { answerFresh } from './fresh.js';
+import { citationProbe } from './gated.js';
+import { health } from './health.js';
+import { IndexJob } from './jobs.js';
+import { listFiles, type ListFilesOptions } from './list-files.js';
+import { keepLive, type Live, type LiveOptions } from './live.js';
+import { gatedLocate } from './locate.js';
+import { outline } from './outline.js';
+import { gatedRead } from './read.js';
+import { awaitQueryEmbedder, awaitSearchable } from './ready.js';
+import { related } from './related.js';
+import { contextWithMemory, searchWithMemory } from './remembered.js';
+import { Repo, type OpenRepoOptions } from './repo.js';
+import { stats } from './stats.js';
+
+class RepoEngine implements Engine {
+  readonly job: IndexJob;
+  private live: Live | null = null;
+
+  /** `fresh`: a cited file that changed on disk is indexed again before the answer (false: the `asIs` view). */
+  constructor(readonly repo: Repo, job?: IndexJob, private readonly fresh = true) {
+    this.job = job ?? new IndexJob(repo);
+  }
+
+  asIs(): Engine {
+    return this.fresh ? new RepoEngine(this.repo, this.job, false) : this;
+  }
+
+  private cited<T>(build: (probe: CitationProbe) => T | Promise<T>): Promise<T> {
+    return this.fresh ? answerFresh(this.repo, this.job, build) : Promise.resolve(build(citationProbe(this.repo)));
+  }
+
+  get memory() {
+    return this.repo.memory;
+  }
+
+  async whenReady(waitMs = this.repo.config.firstIndexWaitMs) {
+    this.job.ensureIndexed();
+    const building = await awaitSearchable(this.job, waitMs);
+    if (building) return building;
+    await awaitQueryEmbedder(this.repo);
+    return null;
+  }
+
+  async indexIfMissing(options?: Parameters<Repo['ensureIndexed']>[0]) {
+    return this.repo.ensureIndexed(options);
+  }
+
+  search(request: SearchRequest) {
+    return this.cited((probe) => searchWithMemory(this.repo, { ...request, probe }));
+  }
+
+  locate(request: LocateRequest) {
+    return this.cited((probe) => gatedLocate(this.repo, { ...request, probe }));
+  }
+
+  read(request: ReadRequest) {
+    return this.cited((probe) => gatedRead(this.repo, { ...request, probe }));
+  }
+
+  context(request: ContextRequest) {
+    return this.cited((probe) => contextWithMemory(this.repo, { ...request, phase: this.job.retrievalPhase, probe }));
+  }
+
+  explore(request: ExploreRequest) {
+    return this.cited((probe) => explore(this.repo, { ...request, probe }));
+  }
+
+  async related(path: string, listing: Listing = {}) {
+    return related(this.repo, path, listing);
+  }
+
+  async outline(path: string, listing: Listing = {}) {
+    return outline(this.repo, path, listing);
+  }
+
+  /** Not fresh by design: it reports what changed on disk since indexing. */
+  changed(path?: string, listing: Listing = {}) {
+    return changed(this.repo, path, listing);
+  }
+
+  async listFiles(options: ListFilesOptions = {}) {
+    return listFiles(this.repo, options);
+  }
+
+  recall(input: Parameters<typeof recall>[1]) {
+    return recall(this.repo.memory, input, citationProbe(this.repo));
+  }
+
+  neighbors(input: NeighborsInput) {
+    return neighbors(this.repo.memory, input, citationProbe(this.repo));
+  }
+
+  health() {
+    return health(this.repo, this.job);
+  }
+
+  stats() {
+    return stats(this.repo);
+  }
+
+  brief() {
+    return brief(this.repo, this.health());
+  }
+
+  async keepLive(options: LiveOptions) {
+    this.live ??= await keepLive(this.repo, this.job, options);
+    return this.live;
+  }
+
+  async close() {
+    await (this.live ? this.live.close() : this.job.stop());
+    this.live = null;
+    this.repo.close();
+  }
+}
+
+/** The engine over the repository at `path` (validated; its configuration loaded, its index opened on first use). */
+export function openEngine(path: string, options: OpenRepoOptions = {}): Engine {
+  return new RepoEngine(Repo.open(path, options));
+}
+
+/** The engine over a repository already open (tests, a workspace's registry). */
+export function engineOver(repo: Repo): Engine {
+  return new RepoEngine(repo);
+}

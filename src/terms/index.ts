@@ -1,0 +1,7 @@
+/**
+ * Code-aware terms: how text, identifiers and paths become the words the
+ * index stores and a query asks for. Below both `store/` (symbol names) and
+ * `search/` (queries), and used by `index/` (what each chunk is indexed
+ * under), so all three split words the same way.
+ */
+export { chunkTerms, forEachTerm, identifierWords, indexText, MAX_TERM_LENGTH, pathTerms, queryTerms } from './code-terms.js';
