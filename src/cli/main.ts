@@ -21,7 +21,7 @@ import { registerLive } from './live.js';
 import { registerMemory } from './memory.js';
 import { progressBar } from './progress.js';
 import * as render from './render.js';
-import { registerServe } from './serve.js';
+import { registerDashboard, registerServe } from './serve.js';
 import { registerWorkspace } from './workspace.js';
 import { collect, common, emit, examples, fail, gateSession, maxTokensOption, orRefine, SESSION_HELP, positiveInt, readyToQuery, sayRecovered, sayWaiting, withEngine, type CommonOptions } from './verb.js';
 
@@ -166,6 +166,7 @@ export function buildProgram(): Command {
   });
 
   registerServe(program);
+  registerDashboard(program);
   registerGraph(program);
   registerInit(program);
   registerContext(program);

@@ -1,16 +1,18 @@
 /**
- * `sightline serve`: the engine over MCP. Flags are parsed and checked here;
- * everything else is src/mcp. Exit codes: 0 stopped by SIGINT (or, on stdio,
- * SIGTERM or the client leaving), 143 http/sse stopped by SIGTERM, 1 refused
- * to start (port taken, address not this machine's), 2 usage (a remote bind
- * without --allow-remote among them, a refused tokens file).
+ * `sightline serve`: the engine over MCP, and `sightline dashboard`: the page
+ * a person opens (src/web), on the same guarded HTTP server. Flags are parsed
+ * and checked here; everything else is src/mcp and src/web. Exit codes: 0
+ * stopped by SIGINT (or, on stdio, SIGTERM or the client leaving), 143
+ * http/sse/dashboard stopped by SIGTERM, 1 refused to start (port taken,
+ * address not this machine's), 2 usage (a remote bind without --allow-remote
+ * among them, a refused tokens file).
  */
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig } from '../config/index.js';
 import { describeError, exitCodeOf, usageError } from '../errors/index.js';
 import { defaultId, openRepoUnit, Workspace } from '../workspace/index.js';
-import { embedderFlags, embedderOptions, repoOption, type EmbedderFlags } from './verb.js';
+import { embedderFlags, embedderOptions, emit, examples, repoOption, type EmbedderFlags } from './verb.js';
 import { bindRefusal, isLoopbackHost, resolveToolConcurrency, serve, tokensFile, TOKEN_ENV, TOOL_CONCURRENCY_ENV, type Authenticator, type Served, type TransportName } from '../mcp/index.js';
 
 interface ServeFlags extends EmbedderFlags {
@@ -27,6 +29,21 @@ interface ServeFlags extends EmbedderFlags {
   watch?: boolean;
   workspace?: string;
   tokens?: string;
+}
+
+interface DashboardFlags extends Omit<ServeFlags, 'transport' | 'enableWrites' | 'logFile' | 'workspace' | 'tokens'> {
+  toolLog?: string;
+  json?: boolean;
+}
+
+/** What differs between the verbs once flags are read. */
+interface Start {
+  transport: TransportName;
+  dashboardOnly?: boolean;
+  enableWrites?: boolean;
+  logFile?: string;
+  toolLog?: string;
+  announce?: (url: string, root: string) => void;
 }
 
 function port(value: string): number {
@@ -75,54 +92,93 @@ export function registerServe(program: Command): void {
         '',
       ].join('\n'),
     )
-    .action(async (o: ServeFlags) => {
-      if (o.transport !== 'stdio') {
-        const refusal = bindRefusal(o.host, Boolean(o.allowRemote));
-        if (refusal) stop(refusal, 2); // a flag the caller must add: usage
-        if (!isLoopbackHost(o.host)) {
-          warn(`listening on ${o.host}: anyone who can reach it and holds the token can read this repository, unencrypted; prefer an SSH tunnel to a loopback bind, or TLS in front`);
-        }
-      }
-      const flags = { ...embedderFlags(o), watch: o.watch };
-      let served: Served;
-      let configured: number;
-      let auth: Authenticator | undefined;
-      try {
-        if (o.tokens && o.transport === 'stdio') throw usageError('--tokens names the callers of http and sse; on stdio the one client is the process that spawned the server');
-        auth = o.tokens ? tokensFile(o.tokens, warn) : undefined;
-        if (o.workspace) {
-          const workspace = await Workspace.open({ root: o.workspace, flags, configPath: o.config, live: true, warn });
-          served = { kind: 'workspace', workspace };
-          configured = loadConfig({ flags, configPath: o.config, warn }).toolConcurrency;
-        } else {
-          const unit = await openRepoUnit({ id: defaultId(path.basename(path.resolve(o.repo))), root: o.repo, configPath: o.config, flags, warn });
-          served = { kind: 'repo', unit };
-          configured = unit.engine.repo.config.toolConcurrency;
-        }
-      } catch (err) {
-        stop(describeError(err), exitCodeOf(err));
-      }
-      const toolConcurrency = resolveToolConcurrency({ flag: o.toolConcurrency, env: process.env[TOOL_CONCURRENCY_ENV] }, configured, warn);
-      try {
-        await serve({
-          served,
-          auth,
-          transport: o.transport,
-          host: o.host,
-          port: o.port,
-          accessLog: Boolean(o.accessLog),
-          enableWrites: Boolean(o.enableWrites),
-          toolConcurrency,
-          logFile: o.logFile,
-          info: say,
-          warn,
-        });
-      } catch (err) {
-        await (served.kind === 'repo' ? served.unit.close() : served.workspace.close());
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'EADDRINUSE') stop(`port ${o.port} on ${o.host} is in use; pick another with --port (0 picks a free one)`, 1);
-        if (code === 'EADDRNOTAVAIL') stop(`${o.host} is not an address of this machine; pass one it has`, 1);
-        stop(describeError(err), exitCodeOf(err));
-      }
+    .action((o: ServeFlags) => start(o, { transport: o.transport, enableWrites: o.enableWrites, logFile: o.logFile }));
+}
+
+/** Opens what is served (one repository, or every one of a workspace) and serves until a signal stops it. */
+async function start(o: Omit<ServeFlags, 'transport'>, how: Start): Promise<void> {
+  if (how.transport !== 'stdio') {
+    const refusal = bindRefusal(o.host, Boolean(o.allowRemote));
+    if (refusal) stop(refusal, 2); // a flag the caller must add: usage
+    if (!isLoopbackHost(o.host)) {
+      warn(`listening on ${o.host}: anyone who can reach it and holds the token can read this repository, unencrypted; prefer an SSH tunnel to a loopback bind, or TLS in front`);
+    }
+  }
+  const flags = { ...embedderFlags(o), watch: o.watch };
+  let served: Served;
+  let configured: number;
+  let auth: Authenticator | undefined;
+  try {
+    if (o.tokens && how.transport === 'stdio') throw usageError('--tokens names the callers of http and sse; on stdio the one client is the process that spawned the server');
+    auth = o.tokens ? tokensFile(o.tokens, warn) : undefined;
+    if (o.workspace) {
+      const workspace = await Workspace.open({ root: o.workspace, flags, configPath: o.config, live: true, warn });
+      served = { kind: 'workspace', workspace };
+      configured = loadConfig({ flags, configPath: o.config, warn }).toolConcurrency;
+    } else {
+      const unit = await openRepoUnit({ id: defaultId(path.basename(path.resolve(o.repo))), root: o.repo, configPath: o.config, flags, warn });
+      served = { kind: 'repo', unit };
+      configured = unit.engine.repo.config.toolConcurrency;
+    }
+  } catch (err) {
+    stop(describeError(err), exitCodeOf(err));
+  }
+  const toolConcurrency = resolveToolConcurrency({ flag: o.toolConcurrency, env: process.env[TOOL_CONCURRENCY_ENV] }, configured, warn);
+  const root = served.kind === 'repo' ? served.unit.engine.repo.root : served.workspace.root;
+  try {
+    await serve({
+      served,
+      auth,
+      transport: how.transport,
+      dashboardOnly: how.dashboardOnly,
+      toolLog: how.toolLog,
+      announce: how.announce && ((url) => how.announce!(url, root)),
+      host: o.host,
+      port: o.port,
+      accessLog: Boolean(o.accessLog),
+      enableWrites: Boolean(how.enableWrites),
+      toolConcurrency,
+      logFile: how.logFile,
+      info: say,
+      warn,
     });
+  } catch (err) {
+    await (served.kind === 'repo' ? served.unit.close() : served.workspace.close());
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') stop(`port ${o.port} on ${o.host} is in use; pick another with --port (0 picks a free one)`, 1);
+    if (code === 'EADDRNOTAVAIL') stop(`${o.host} is not an address of this machine; pass one it has`, 1);
+    stop(describeError(err), exitCodeOf(err));
+  }
+}
+
+export function registerDashboard(program: Command): void {
+  embedderOptions(program.command('dashboard'))
+    .description('serve the dashboard on loopback: index health, contents, the module graph, search as agents see it, usage; prints its URL')
+    .option('--host <host>', 'address to listen on; beyond loopback needs --allow-remote', '127.0.0.1')
+    .option('--port <port>', 'port to listen on; 0 picks a free one', port, 8766)
+    .addOption(repoOption())
+    .option('--config <file>', 'config file (default: <repo>/sightline.config.json)')
+    .option('--tool-log <file>', 'the tool log a `serve --log-file` writes, charted in the usage view')
+    .option('--access-log', 'one line per HTTP request on stderr: client, request line, status')
+    .option('--allow-remote', 'allow --host beyond 127.0.0.1, localhost and ::1 (unencrypted: prefer an SSH tunnel)')
+    .option('--watch', 'keep the index current while serving (the default; config `watch`)')
+    .option('--no-watch', 'show the index as it is: no watcher, no reconcile')
+    .option('--json', 'print the URL as one JSON object')
+    .addHelpText(
+      'after',
+      examples(
+        'sightline dashboard                          # http://127.0.0.1:8766/#token=…',
+        'sightline dashboard --repo ../api --port 0   # any free port',
+        'sightline dashboard --tool-log agent.ndjson  # chart what a `serve --log-file agent.ndjson` logged',
+      ) +
+        `\nOpen the printed URL: the page trades the token in its #fragment for a session cookie. serve --transport http serves the same page at /.\n`,
+    )
+    .action((o: DashboardFlags) =>
+      start(o, {
+        transport: 'http',
+        dashboardOnly: true,
+        toolLog: o.toolLog,
+        announce: (url, root) => emit(o, { status: 'ok', url, repo: root }, (v) => v.url),
+      }),
+    );
 }

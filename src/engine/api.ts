@@ -90,6 +90,12 @@ export interface Engine {
   /** Health and the repository at a glance, from what is indexed; never indexes, never throws. */
   brief(): BriefEnvelope;
 
+  /**
+   * The same engine (repository, job) answering from the index as it is: a
+   * cited file changed on disk is disclosed `stale` instead of indexed again.
+   * For a view that looks without touching (the dashboard); never keep it live or close it.
+   */
+  asIs(): Engine;
   /** Keeps the index current while serving: a catch-up pass, a watcher and a reconcile, all through `job`. */
   keepLive(options: LiveOptions): Promise<Live>;
   /** Stops the watcher (if kept live) and the running pass, and closes the index. */

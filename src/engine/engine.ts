@@ -8,6 +8,7 @@ import { brief } from './brief.js';
 import { changed } from './changed.js';
 import { neighbors, recall, type NeighborsInput } from '../memory/index.js';
 import { explore } from './explore.js';
+import type { CitationProbe } from '../cite/index.js';
 import { answerFresh } from './fresh.js';
 import { citationProbe } from './gated.js';
 import { health } from './health.js';
@@ -27,8 +28,17 @@ class RepoEngine implements Engine {
   readonly job: IndexJob;
   private live: Live | null = null;
 
-  constructor(readonly repo: Repo) {
-    this.job = new IndexJob(repo);
+  /** `fresh`: a cited file that changed on disk is indexed again before the answer (false: the `asIs` view). */
+  constructor(readonly repo: Repo, job?: IndexJob, private readonly fresh = true) {
+    this.job = job ?? new IndexJob(repo);
+  }
+
+  asIs(): Engine {
+    return this.fresh ? new RepoEngine(this.repo, this.job, false) : this;
+  }
+
+  private cited<T>(build: (probe: CitationProbe) => T | Promise<T>): Promise<T> {
+    return this.fresh ? answerFresh(this.repo, this.job, build) : Promise.resolve(build(citationProbe(this.repo)));
   }
 
   get memory() {
@@ -48,23 +58,23 @@ class RepoEngine implements Engine {
   }
 
   search(request: SearchRequest) {
-    return answerFresh(this.repo, this.job, (probe) => searchWithMemory(this.repo, { ...request, probe }));
+    return this.cited((probe) => searchWithMemory(this.repo, { ...request, probe }));
   }
 
   locate(request: LocateRequest) {
-    return answerFresh(this.repo, this.job, (probe) => gatedLocate(this.repo, { ...request, probe }));
+    return this.cited((probe) => gatedLocate(this.repo, { ...request, probe }));
   }
 
   read(request: ReadRequest) {
-    return answerFresh(this.repo, this.job, (probe) => gatedRead(this.repo, { ...request, probe }));
+    return this.cited((probe) => gatedRead(this.repo, { ...request, probe }));
   }
 
   context(request: ContextRequest) {
-    return answerFresh(this.repo, this.job, (probe) => contextWithMemory(this.repo, { ...request, phase: this.job.retrievalPhase, probe }));
+    return this.cited((probe) => contextWithMemory(this.repo, { ...request, phase: this.job.retrievalPhase, probe }));
   }
 
   explore(request: ExploreRequest) {
-    return answerFresh(this.repo, this.job, (probe) => explore(this.repo, { ...request, probe }));
+    return this.cited((probe) => explore(this.repo, { ...request, probe }));
   }
 
   async related(path: string, listing: Listing = {}) {

@@ -27,6 +27,7 @@ export type { ReadEnvelope, ReadOptions } from './read.js';
 export type { ListFilesEnvelope, ListFilesOptions, ListedFile } from './list-files.js';
 export { dryRun, type DryRunReport } from './dry-run.js';
 export type { StatsEnvelope } from './stats.js';
+export { contents, embedderState, type ContentsEnvelope, type Weight } from './contents.js';
 export { errorEnvelope, type ErrorEnvelope, type ResultItem, type RetrievalMode, type SearchEnvelope } from './envelope.js';
 export type { IndexProgress, IndexSummary } from '../index/index.js';
 export { jobStatus, type IndexJob, type IndexJobState, type IndexJobStatus, type JobCounts, type PassResult, type Recovery, type RetrievalPhase } from './jobs.js';

@@ -62,8 +62,7 @@ function byFingerprint(callers: Map<string, Caller>): (authorization: string | u
 }
 
 /** The default: one token, fresh at each start unless SIGHTLINE_MCP_TOKEN pins it, held by the owner. */
-export function singleToken(env: NodeJS.ProcessEnv): Authenticator {
-  const { token, pinned } = resolveToken(env);
+export function singleToken({ token, pinned }: ReturnType<typeof resolveToken>): Authenticator {
   return {
     authenticate: (authorization) => (bearerMatches(authorization, token) ? OWNER : null),
     banner: pinned

@@ -23,6 +23,12 @@ export interface ServeOptions {
   enableWrites: boolean;
   toolConcurrency: number;
   logFile?: string;
+  /** Serve the dashboard alone, without an MCP endpoint (the dashboard verb); http serves both. */
+  dashboardOnly?: boolean;
+  /** The tool log the dashboard charts (default: logFile, this server's own). */
+  toolLog?: string;
+  /** Takes the dashboard's URL instead of the banner. */
+  announce?: (url: string) => void;
   env?: NodeJS.ProcessEnv;
   info: (message: string) => void;
   warn: (message: string) => void;
@@ -32,9 +38,12 @@ export interface ServeOptions {
 export async function serve(options: ServeOptions): Promise<void> {
   const runtime = new Runtime(options);
   if (options.transport === 'stdio') return serveStdio(runtime);
-  const routes = options.transport === 'http' ? streamableHttpRoutes(runtime) : sseRoutes(runtime);
-  runtime.countSessionsWith(routes.sessions);
-  return serveNetwork(runtime, routes, { host: options.host, port: options.port, accessLog: options.accessLog });
+  const routes = options.dashboardOnly ? null : options.transport === 'http' ? streamableHttpRoutes(runtime) : sseRoutes(runtime);
+  if (routes) runtime.countSessionsWith(routes.sessions);
+  // The dashboard shows one repository: a workspace server does not mount it (yet).
+  const oneRepo = options.served.kind === 'repo';
+  const dashboard = oneRepo && (options.dashboardOnly || options.transport === 'http') ? { toolLog: options.toolLog ?? options.logFile } : undefined;
+  return serveNetwork(runtime, routes, { host: options.host, port: options.port, accessLog: options.accessLog, dashboard, announce: options.announce });
 }
 
 export { TOKEN_ENV } from './auth.js';

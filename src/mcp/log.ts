@@ -1,6 +1,6 @@
 /**
  * The tool-call log: one JSON object per line (`tool_call`, `tool_result`,
- * `tool_error`), appended to --log-file. Written synchronously so a line is
+ * `tool_error`), appended to --log-file (the dashboard's usage view reads it back). Written synchronously so a line is
  * never lost when the process exits right after a call; a failing disk is
  * reported once on stderr and never fails the call. It never holds the token:
  * nothing here sees request headers.
@@ -9,7 +9,7 @@ import fs from 'node:fs';
 
 export interface ToolLog {
   call(tool: string, args: unknown): void;
-  result(tool: string, fields: { returned: number; est_tokens: number; ms: number; status?: string }): void;
+  result(tool: string, fields: { returned: number; est_tokens: number; ms: number; reads_replaced_tokens?: number; status?: string }): void;
   error(tool: string, error: string, ms: number): void;
   close(): void;
 }

@@ -81,8 +81,8 @@ async function logged(runtime: Runtime, name: string, args: Record<string, unkno
   try {
     const { envelope, phase } = await answer();
     const result = toolResult(envelope, phase);
-    recordUsage(runtime, name, envelope, result);
-    log.result(name, { returned: resultCount(envelope), est_tokens: estimateTokens(result), ms: elapsed() });
+    const replaced = recordUsage(runtime, name, envelope, result);
+    log.result(name, { returned: resultCount(envelope), est_tokens: estimateTokens(result), ms: elapsed(), reads_replaced_tokens: replaced });
     return result;
   } catch (err) {
     log.error(name, describeError(err), elapsed());
@@ -129,9 +129,11 @@ async function repoAnswer(runtime: Runtime, caller: Caller, tool: ToolDefinition
   }
 }
 
-/** Every answer's exact cost as sent, and what it replaced (whole files a context bundle delivered). */
-function recordUsage(runtime: Runtime, tool: string, envelope: object, result: CallToolResult): void {
+/** Records every answer's exact cost as sent, and what it replaced (whole files a context bundle delivered); returns the latter. */
+function recordUsage(runtime: Runtime, tool: string, envelope: object, result: CallToolResult): number {
   const first = result.content[0];
-  const replaced = (envelope as { reads_replaced_tokens?: unknown }).reads_replaced_tokens;
-  runtime.usage.record(tool, first?.type === 'text' ? countTokens(first.text) : 0, typeof replaced === 'number' ? replaced : 0);
+  const field = (envelope as { reads_replaced_tokens?: unknown }).reads_replaced_tokens;
+  const replaced = typeof field === 'number' ? field : 0;
+  runtime.usage.record(tool, first?.type === 'text' ? countTokens(first.text) : 0, replaced);
+  return replaced;
 }

@@ -46,8 +46,20 @@ function fromRow(r: FileRow): StoredFile {
   };
 }
 
+/** What one indexed file weighs in the index: its rows and its tokens. */
+export interface FileWeight {
+  path: string;
+  language: string | null;
+  kind: string;
+  bytes: number;
+  tokens: number;
+  chunks: number;
+  symbols: number;
+}
+
 export class FileTable {
   private readonly byPath;
+  private readonly weights;
   private readonly all;
   private readonly insert;
   private readonly remove;
@@ -55,6 +67,12 @@ export class FileTable {
   constructor(private readonly db: Db) {
     this.byPath = db.prepare('SELECT * FROM files WHERE path = ?');
     this.all = db.prepare('SELECT * FROM files ORDER BY path');
+    this.weights = db.prepare(
+      `SELECT path, language, kind, size AS bytes, tokens,
+              (SELECT count(*) FROM chunks c WHERE c.file_id = f.id) AS chunks,
+              (SELECT count(*) FROM symbols s WHERE s.file_id = f.id) AS symbols
+       FROM files f ORDER BY path`,
+    );
     this.insert = db.prepare(
       `INSERT INTO files(path, language, kind, size, mtime_ms, digest, indexed_at_ms, line_count, tokens, invalid_utf8)
        VALUES (@path, @language, @kind, @size, @mtimeMs, @digest, @indexedAtMs, @lineCount, @tokens, @invalidUtf8)`,
@@ -70,6 +88,11 @@ export class FileTable {
 
   list(): StoredFile[] {
     return (this.all.all() as FileRow[]).map(fromRow);
+  }
+
+  /** Every file with its chunk and symbol counts, in one query (the dashboard's contents). */
+  weighAll(): FileWeight[] {
+    return this.weights.all() as FileWeight[];
   }
 
   /** Inserts a file row; the caller has removed any previous version in the same transaction. */

@@ -17,7 +17,7 @@ import { Memo } from './memo.js';
 import { VectorTable } from './vectors.js';
 import { clearIndex } from './reset.js';
 
-export type { FileRecord, StoredFile } from './files.js';
+export type { FileRecord, FileWeight, StoredFile } from './files.js';
 export type { ChunkRecord, ChunkTerms, StoredChunk, LexicalHit } from './chunks.js';
 export { MAX_TERM_STATS_DRIFT } from './chunks.js';
 export type { SymbolRecord, StoredSymbol } from './symbols.js';

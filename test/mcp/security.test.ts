@@ -30,10 +30,11 @@ describe.each<NetworkTransport>(['http', 'sse'])('security over %s', (transport)
   const send = (headers: Record<string, string>) => rawRequest(server.url, opening(transport, { host: server.url.host, ...headers }));
   const bearer = () => ({ authorization: `Bearer ${server.token}` });
 
-  it('mints a 43-character token, prints it once on stderr with the header to send, never on stdout', () => {
+  it('mints a 43-character token, prints it on stderr with the header to send (http: and in the dashboard URL), never on stdout', () => {
     expect(server.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(server.stderr().split(server.token)).toHaveLength(2);
+    expect(server.stderr().split(server.token)).toHaveLength(transport === 'http' ? 3 : 2);
     expect(server.stderr()).toContain(`Authorization: Bearer ${server.token}`);
+    if (transport === 'http') expect(server.stderr()).toContain(`/#token=${server.token}`);
     expect(server.stdout()).toBe('');
   });
 

@@ -1,15 +1,21 @@
 /**
- * The node:http server both network transports (http, sse) run on. Every
- * request passes the same gates in the same order: Host names this server
- * (else 421), Origin is this server or loopback (else 403), the bearer token
- * names a caller (else 401); a POST body is then read within its bounds (body.ts:
- * else 413, or a parse error); only then does the transport see it.
+ * The node:http server both network transports (http, sse) and the dashboard
+ * run on. Every request passes the same gates in the same order: Host names
+ * this server (else 421), Origin is this server or loopback (else 403), the
+ * bearer token names a caller (else 401); a POST body is then read within its
+ * bounds (body.ts: else 413, or a parse error); only then does the transport
+ * see it. The dashboard's paths (web/) pass Host and Origin, then check the
+ * token themselves: the page holds no data, its API takes the token or the
+ * session cookie the token was exchanged for.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { logAccess } from '../access-log.js';
+import { resolveToken, TOKEN_ENV } from '../auth.js';
 import { singleToken, type Caller } from '../grants.js';
 import { allowedHostnames, hostAllowed, hostnameOf, originAllowed } from '../guards.js';
+import { dashboardSite, type Site } from '../../web/index.js';
+import { dashboardContext } from '../dashboard.js';
 import type { Runtime } from '../runtime.js';
 import { stopOnSignals, stopper } from '../shutdown.js';
 import { readJsonBody } from './body.js';
@@ -33,6 +39,10 @@ export interface NetworkOptions {
   host: string;
   port: number;
   accessLog: boolean;
+  /** Serve the dashboard at / too, charting this tool log. */
+  dashboard?: { toolLog?: string };
+  /** Takes the dashboard's URL instead of the banner on stderr (the dashboard verb prints it as its answer). */
+  announce?: (url: string) => void;
 }
 
 /** How long SIGTERM waits for requests in flight before cutting connections. */
@@ -46,26 +56,36 @@ export function reject(res: ServerResponse, status: number, message: string, ext
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: extra.code ?? -32000, message }, id: null }));
 }
 
-export async function serveNetwork(runtime: Runtime, routes: Routes, options: NetworkOptions): Promise<void> {
+/** `routes`: the MCP transport's, or null for the dashboard alone. */
+export async function serveNetwork(runtime: Runtime, routes: Routes | null, options: NetworkOptions): Promise<void> {
   const { info, warn } = runtime.options;
-  const auth = runtime.options.auth ?? singleToken(runtime.env);
+  // Resolved once: a token minted at start is the one the banner, the clients and the dashboard's URL share.
+  const single = runtime.options.auth ? null : resolveToken(runtime.env);
+  const auth = runtime.options.auth ?? singleToken(single!);
   const allowed = allowedHostnames(options.host);
+  // The dashboard signs in with the same token an MCP client sends (any caller of the tokens file, too).
+  const bearer = (authorization: string | undefined) => auth.authenticate(authorization) !== null;
+  const site: Site | null = options.dashboard ? dashboardSite(dashboardContext(runtime, bearer, options.dashboard.toolLog)) : null;
 
   const gate = async (req: IncomingMessage, res: ServerResponse) => {
     if (!hostAllowed(req.headers.host, allowed)) return reject(res, 421, 'the Host header does not name this server');
     if (!originAllowed(req.headers.origin, allowed)) return reject(res, 403, 'requests from this Origin are not allowed');
-    const caller = auth.authenticate(req.headers.authorization);
-    if (!caller) {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const forSite = site?.owns(url.pathname) ?? false;
+    const caller = forSite ? null : auth.authenticate(req.headers.authorization);
+    if (!forSite && !caller) {
       return reject(res, 401, 'send the token printed at server start (or your caller\'s, with --tokens) as "Authorization: Bearer <token>"', { headers: { 'www-authenticate': 'Bearer' } });
     }
-    const url = new URL(req.url ?? '/', 'http://localhost');
     let body: unknown;
     if (req.method === 'POST') {
       const read = await readJsonBody(req);
       if (!read.ok) return reject(res, read.status, read.message, { code: read.code });
       body = read.value;
     }
-    if (!(await routes.handle(req, res, url, body, caller))) reject(res, 404, `no such endpoint; MCP clients connect to ${routes.endpoint}`);
+    if (forSite) return site!.handle(req, res, url, body);
+    if (!routes || !(await routes.handle(req, res, url, body, caller!))) {
+      reject(res, 404, routes ? `no such endpoint; MCP clients connect to ${routes.endpoint}` : 'no such endpoint; the dashboard is at /');
+    }
   };
   const server = http.createServer((req, res) => {
     if (options.accessLog) logAccess(req, res, (line) => process.stderr.write(line + '\n'));
@@ -84,8 +104,22 @@ export async function serveNetwork(runtime: Runtime, routes: Routes, options: Ne
     server.listen(options.port, options.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  info(`MCP server (${runtime.server.transport}) on http://${hostnameOf(options.host) ?? options.host}:${port}${routes.endpoint} for ${runtime.describe()}  (Ctrl-C to stop)`);
-  info(auth.banner.map((line) => `  ${line}`).join('\n'));
+  const origin = `http://${hostnameOf(options.host) ?? options.host}:${port}`;
+  if (routes) {
+    info(`MCP server (${runtime.server.transport}) on ${origin}${routes.endpoint} for ${runtime.describe()}  (Ctrl-C to stop)`);
+    info(auth.banner.map((line) => `  ${line}`).join('\n'));
+  } else {
+    info(`dashboard on ${origin}/ for ${runtime.describe()}  (Ctrl-C to stop)`);
+  }
+  if (site) {
+    // A pinned token stays out of the output, as in the banner; a minted one is the URL's fragment, which no request carries.
+    // With a tokens file each caller signs in with their own.
+    const pinned = single?.pinned ?? true;
+    const url = pinned ? `${origin}/#token=` : `${origin}/#token=${single!.token}`;
+    if (pinned) info(`  Open the dashboard at ${url} followed by the token pinned by ${TOKEN_ENV}`);
+    if (options.announce && !pinned) options.announce(url);
+    else if (!pinned) info(`  Dashboard: ${url}`);
+  }
 
   // Drain: refuse new connections, let the calls in flight answer, then end the sessions and their streams.
   const stop = stopper(async () => {
@@ -93,7 +127,8 @@ export async function serveNetwork(runtime: Runtime, routes: Routes, options: Ne
     server.closeIdleConnections();
     await Promise.race([runtime.limiter.idle(), new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
     await new Promise((resolve) => setImmediate(resolve)); // the last answers reach their sockets
-    await routes.close();
+    site?.close();
+    await routes?.close();
     server.closeAllConnections();
     await runtime.close();
   }, warn);
