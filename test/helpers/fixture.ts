@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import type { Config } from '../../src/config/index.js';
 import { Repo } from '../../src/engine/index.js';
 
 export function tempDir(prefix = 'sightline-test-'): string {
@@ -57,11 +58,11 @@ export function useRepo(files: Record<string, string | Buffer> = SAMPLE_FILES, s
   return fixture;
 }
 
-/** useRepo, plus the repository opened (environment ignored) and indexed before the tests. */
-export function useIndexedRepo(files: Record<string, string | Buffer> = SAMPLE_FILES): FixtureRepo & { readonly repo: Repo } {
+/** useRepo, plus the repository opened (environment ignored; `flags()` read when it opens) and indexed before the tests. */
+export function useIndexedRepo(files: Record<string, string | Buffer> = SAMPLE_FILES, flags: () => Partial<Config> = () => ({})): FixtureRepo & { readonly repo: Repo } {
   const fixture = Object.assign(
     useRepo(files, async ({ root, home }) => {
-      fixture.repo = Repo.open(root, { flags: { home }, env: {} });
+      fixture.repo = Repo.open(root, { flags: { home, ...flags() }, env: {} });
       await fixture.repo.index();
     }),
     { repo: undefined as unknown as Repo },
