@@ -8,7 +8,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { keepLive, Repo } from '../engine/index.js';
 import { describeError, exitCodeOf } from '../errors/index.js';
-import { embedderFlags, embedderOptions, repoOption, type EmbedderFlags } from './verb.js';
+import { embedderFlags, embedderOptions, repoOption, storeOption, type EmbedderFlags } from './verb.js';
 import { bindRefusal, isLoopbackHost, resolveToolConcurrency, serve, TOKEN_ENV, TOOL_CONCURRENCY_ENV, type TransportName } from '../mcp/index.js';
 
 interface ServeFlags extends EmbedderFlags {
@@ -23,6 +23,7 @@ interface ServeFlags extends EmbedderFlags {
   logFile?: string;
   allowRemote?: boolean;
   watch?: boolean;
+  store?: string;
 }
 
 function port(value: string): number {
@@ -40,7 +41,7 @@ function stop(message: string, code: number): never {
 }
 
 export function registerServe(program: Command): void {
-  embedderOptions(program.command('serve'))
+  storeOption(embedderOptions(program.command('serve')))
     .description('serve the repository to AI coding agents over MCP (stdio, Streamable HTTP or SSE)')
     .addOption(new Option('--transport <name>', 'stdio for an editor that spawns the server; http or sse to listen on a port').choices(['stdio', 'http', 'sse']).default('stdio'))
     .option('--host <host>', 'address to listen on (http, sse); beyond loopback needs --allow-remote', '127.0.0.1')
@@ -62,6 +63,7 @@ export function registerServe(program: Command): void {
         '  $ sightline serve                                  # stdio, for .mcp.json and friends',
         '  $ sightline serve --transport http --port 8765     # http://127.0.0.1:8765/mcp',
         '  $ sightline serve --transport sse                  # http://127.0.0.1:8765/sse',
+        '  $ sightline serve --transport http --store postgres://sightline@db:5432/team   # one of N servers sharing memory and claims',
         '',
         `http and sse need "Authorization: Bearer <token>": a fresh token is printed on stderr at start, or pin one with ${TOKEN_ENV}.`,
         '',
@@ -77,7 +79,7 @@ export function registerServe(program: Command): void {
       }
       let repo: Repo;
       try {
-        repo = Repo.open(o.repo, { configPath: o.config, flags: { ...embedderFlags(o), watch: o.watch }, warn });
+        repo = Repo.open(o.repo, { configPath: o.config, flags: { ...embedderFlags(o), watch: o.watch, databaseUrl: o.store }, warn });
       } catch (err) {
         stop(describeError(err), exitCodeOf(err));
       }
