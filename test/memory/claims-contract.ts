@@ -111,10 +111,14 @@ export function claimsContract(mem: () => Memory): void {
       const t = await claimed();
       const order: string[] = [];
       const wait = (owner: string) => claim(mem(), { key, owner, max_wait_seconds: 10 }).then((r) => (order.push(owner), r));
+      // Each waiter is in the queue before the next one comes (a backend's decision may take a few round trips).
+      const queued = async (depth: number) => {
+        while ((await claimStatus(mem(), { key })).queue_depth < depth) await sleep(10);
+      };
       const b = wait('b');
-      await sleep(50);
+      await queued(1);
       const c = wait('c');
-      await sleep(50);
+      await queued(2);
       expect(await claimStatus(mem(), { key })).toMatchObject({ queue_depth: 2, owner: 'w1', is_held: true });
       await releaseClaim(mem(), { key, fencing_token: t });
       const rb = (await b) as { fencing_token: number };

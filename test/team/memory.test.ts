@@ -11,6 +11,7 @@ import { claim, findMemory, listTopics, recall, releaseClaim, remember, scan, up
 import { citationProbe } from '../../src/engine/index.js';
 import { MEMORY_COMPONENT, migrateOnce, teamMemoryStore } from '../../src/team/index.js';
 import { claimsContract } from '../memory/claims-contract.js';
+import { runCli } from '../helpers/cli.js';
 import { tempDir, useIndexedRepo } from '../helpers/fixture.js';
 import { usePostgres } from '../helpers/use-postgres.js';
 
@@ -98,6 +99,20 @@ describe('the team database', () => {
 });
 
 describe('choosing the team store', () => {
+  it('the CLI verbs take --store over SIGHTLINE_DATABASE_URL, and without either stay on SQLite', () => {
+    const env = { SIGHTLINE_HOME: tempDir('sightline-home-'), SIGHTLINE_TEAM_REPO: 'shared', SIGHTLINE_EMBEDDER: 'none' };
+    const wrote = runCli(['remember', 'cli', '--id', 'x', '--body', 'from the command line', '--store', db.url, '--enable-writes', '--json', '--repo', fixture.root], { ...env, SIGHTLINE_DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    expect(wrote.code, wrote.stderr).toBe(0);
+    const byEnv = runCli(['recall', 'memory:cli/x', '--json', '--repo', fixture.root], { ...env, SIGHTLINE_DATABASE_URL: db.url });
+    expect(JSON.parse(byEnv.stdout)).toMatchObject({ exists: true, fields: { body: 'from the command line' } });
+    const local = runCli(['recall', 'memory:cli/x', '--json', '--repo', fixture.root], env);
+    expect(JSON.parse(local.stdout)).toMatchObject({ exists: false });
+    const unreachable = runCli(['recall', 'memory:cli/x', '--json', '--repo', fixture.root, '--store', 'postgres://u:hunter2@127.0.0.1:1/none'], env);
+    expect(unreachable.code).toBe(4);
+    expect(unreachable.stderr).toMatch(/cannot use the team database postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/none/);
+    expect(unreachable.stderr + unreachable.stdout).not.toMatch(/hunter2/);
+  }, 120_000);
+
   it('refuses a URL that is not postgres:// when the repository opens', () => {
     expect(() => Repo.open(tempDir(), { flags: { databaseUrl: 'mysql://db/x' }, env: {} })).toThrow(/must be a postgres:\/\/ URL, not mysql:/);
   });
