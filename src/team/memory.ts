@@ -97,7 +97,7 @@ export class PostgresMemoryStore implements MemoryStore {
   private async query<R extends pg.QueryResultRow>(sql: string, args: unknown[]): Promise<R[]> {
     await this.ready();
     try {
-      return (await teamPool(this.url).query<R>(sql, args)).rows;
+      return (await (await teamPool(this.url)).query<R>(sql, args)).rows;
     } catch (err) {
       throw describeDbError(this.url, err);
     }
@@ -181,7 +181,7 @@ export class PostgresMemoryStore implements MemoryStore {
   async read(key: string): Promise<RecordState> {
     await this.ready();
     try {
-      return (await this.state(teamPool(this.url), key)).state;
+      return (await this.state(await teamPool(this.url), key)).state;
     } catch (err) {
       throw describeDbError(this.url, err);
     }

@@ -4,10 +4,10 @@
  * connections never keep a CLI verb alive (`allowExitOnIdle`), and a
  * connection that drops while idle is logged, not fatal.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { SightlineError } from '../errors/index.js';
 
-const pools = new Map<string, pg.Pool>();
+const pools = new Map<string, Promise<pg.Pool>>();
 
 /** The URL without its password, for messages, logs and `health`. */
 export function redactUrl(url: string): string {
@@ -34,11 +34,16 @@ export function checkDatabaseUrl(url: string): string {
   return url;
 }
 
-export function teamPool(url: string): pg.Pool {
+/** The pool for `url`; node-postgres is loaded on first use, so verbs that never touch the team database do not pay for it. */
+export function teamPool(url: string): Promise<pg.Pool> {
   let pool = pools.get(url);
   if (!pool) {
-    pool = new pg.Pool({ connectionString: checkDatabaseUrl(url), max: 16, allowExitOnIdle: true, connectionTimeoutMillis: 10_000 });
-    pool.on('error', (err) => process.stderr.write(`sightline: warning: team database connection dropped: ${err.message}\n`));
+    checkDatabaseUrl(url);
+    pool = import('pg').then(({ default: driver }) => {
+      const p = new driver.Pool({ connectionString: url, max: 16, allowExitOnIdle: true, connectionTimeoutMillis: 10_000 });
+      p.on('error', (err) => process.stderr.write(`sightline: warning: team database connection dropped: ${err.message}\n`));
+      return p;
+    });
     pools.set(url, pool);
   }
   return pool;
@@ -48,7 +53,7 @@ export function teamPool(url: string): pg.Pool {
 export async function closeTeamPools(): Promise<void> {
   const all = [...pools.values()];
   pools.clear();
-  await Promise.all(all.map((p) => p.end()));
+  await Promise.all(all.map(async (p) => (await p).end()));
 }
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', 'EAI_AGAIN', '3D000', '28P01', '28000']);
@@ -68,7 +73,7 @@ export function describeDbError(url: string, err: unknown): unknown {
 export async function inTransaction<T>(url: string, body: (client: pg.PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
   let client: pg.PoolClient;
   try {
-    client = await teamPool(url).connect();
+    client = await (await teamPool(url)).connect();
   } catch (err) {
     throw describeDbError(url, err);
   }

@@ -113,7 +113,7 @@ export function claimsContract(mem: () => Memory): void {
       const wait = (owner: string) => claim(mem(), { key, owner, max_wait_seconds: 10 }).then((r) => (order.push(owner), r));
       // Each waiter is in the queue before the next one comes (a backend's decision may take a few round trips).
       const queued = async (depth: number) => {
-        while ((await claimStatus(mem(), { key })).queue_depth < depth) await sleep(10);
+        while (((await claimStatus(mem(), { key })).queue_depth ?? 0) < depth) await sleep(10);
       };
       const b = wait('b');
       await queued(1);
