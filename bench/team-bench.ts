@@ -109,9 +109,11 @@ async function main(): Promise<void> {
   const rows: (string | number)[][] = [];
   try {
     for (const agents of AGENT_COUNTS) {
-      rows.push(await scenario(repo, undefined, 1, agents, `sqlite-${agents}`));
-      for (const servers of [1, 2]) rows.push(await scenario(repo, db.url, servers, agents, `pg-${servers}-${agents}`));
-      process.stderr.write(`sightline bench: ${agents} agents done\n`);
+      for (const [store, servers] of [[undefined, 1], [db.url, 1], [db.url, 2]] as const) {
+        const row = await scenario(repo, store, servers, agents, `${store ? 'pg' : 'sqlite'}-${servers}-${agents}`);
+        rows.push(row);
+        process.stderr.write(`sightline bench: ${row.join(' | ')}\n`); // each row as it lands: a long run that is cut short keeps what it measured
+      }
     }
   } finally {
     await closeTeamPools();
