@@ -7,7 +7,7 @@
  * round trips, and errors (tool errors and failed calls; there should be none).
  * Each server indexes its own copy of this repository's src/ (as on its own machine).
  *
- *   npm run build && npm run bench:team [-- --items 200 --agents 8,32]
+ *   npm run build && npm run bench:team [-- --items 200 --agents 8,32 --setups sqlite,pg1,pg2]
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -30,6 +30,8 @@ function arg(name: string, fallback: string): string {
 
 const ITEMS = Number(arg('items', '200'));
 const AGENT_COUNTS = arg('agents', '8,32').split(',').map(Number);
+/** sqlite: one server on SQLite alone; pg1, pg2: one or two servers on one PostgreSQL. */
+const SETUPS = arg('setups', 'sqlite,pg1,pg2').split(',');
 
 interface Samples {
   claim: number[];
@@ -109,7 +111,7 @@ async function main(): Promise<void> {
   const rows: (string | number)[][] = [];
   try {
     for (const agents of AGENT_COUNTS) {
-      for (const [store, servers] of [[undefined, 1], [db.url, 1], [db.url, 2]] as const) {
+      for (const [store, servers] of SETUPS.map((name) => [name === 'sqlite' ? undefined : db.url, name === 'pg2' ? 2 : 1] as const)) {
         const row = await scenario(repo, store, servers, agents, `${store ? 'pg' : 'sqlite'}-${servers}-${agents}`);
         rows.push(row);
         process.stderr.write(`sightline bench: ${row.join(' | ')}\n`); // each row as it lands: a long run that is cut short keeps what it measured
