@@ -77,7 +77,12 @@ it('8 agents on 2 servers process every item exactly once, under one live token 
 
   // Every item processed exactly once, the victim's among them (taken over after its lease lapsed).
   const processed = events.filter((e) => e.event === 'processed');
-  expect(processed.map((e) => e.key).sort()).toEqual(Array.from({ length: ITEMS }, (_, i) => itemKey(i)));
+  const logged = new Set(processed.map((e) => e.key));
+  expect(logged.size).toBe(processed.length); // no item done twice
+  // A write of server B may have committed while B died before answering: such an item is done, by a B agent, once.
+  const unanswered = Array.from({ length: ITEMS }, (_, i) => itemKey(i)).filter((k) => !logged.has(k));
+  expect(unanswered.length).toBeLessThanOrEqual(AGENTS_PER_SERVER);
+  for (const key of unanswered) expect((await tool(onA[0]!, 'recall', { key })).fields.body).toMatch(/^done:b\d$/);
   expect(processed.find((e) => e.key === victimKey)!.me).toMatch(/^a/);
   for (const e of processed) expect(e.author).toBe(e.me); // nobody wrote between a holder's claim and its write
   const onlyA = await todoKeys(onA[0]!);
