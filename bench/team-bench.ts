@@ -108,6 +108,8 @@ async function main(): Promise<void> {
   const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-repo-'));
   fs.cpSync(SOURCE, path.join(repo, 'src'), { recursive: true });
   const db = await startPostgres();
+  // Stopped by a timeout or ^C: the throw-away PostgreSQL goes too, not left running.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => (db.stop(), process.exit(130)));
   const rows: (string | number)[][] = [];
   try {
     for (const agents of AGENT_COUNTS) {
