@@ -12,7 +12,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig } from '../config/index.js';
 import { describeError, exitCodeOf, usageError } from '../errors/index.js';
 import { defaultId, openRepoUnit, Workspace } from '../workspace/index.js';
-import { embedderFlags, embedderOptions, emit, examples, repoOption, type EmbedderFlags } from './verb.js';
+import { embedderFlags, embedderOptions, emit, examples, repoOption, storeOption, type EmbedderFlags } from './verb.js';
 import { bindRefusal, isLoopbackHost, resolveToolConcurrency, serve, tokensFile, TOKEN_ENV, TOOL_CONCURRENCY_ENV, type Authenticator, type Served, type TransportName } from '../mcp/index.js';
 
 interface ServeFlags extends EmbedderFlags {
@@ -29,6 +29,7 @@ interface ServeFlags extends EmbedderFlags {
   watch?: boolean;
   workspace?: string;
   tokens?: string;
+  store?: string;
 }
 
 interface DashboardFlags extends Omit<ServeFlags, 'transport' | 'enableWrites' | 'logFile' | 'workspace' | 'tokens'> {
@@ -61,7 +62,7 @@ function stop(message: string, code: number): never {
 }
 
 export function registerServe(program: Command): void {
-  embedderOptions(program.command('serve'))
+  storeOption(embedderOptions(program.command('serve')))
     .description('serve the repository to AI coding agents over MCP (stdio, Streamable HTTP or SSE)')
     .addOption(new Option('--transport <name>', 'stdio for an editor that spawns the server; http or sse to listen on a port').choices(['stdio', 'http', 'sse']).default('stdio'))
     .option('--host <host>', 'address to listen on (http, sse); beyond loopback needs --allow-remote', '127.0.0.1')
@@ -87,6 +88,7 @@ export function registerServe(program: Command): void {
         '  $ sightline serve --transport sse                  # http://127.0.0.1:8765/sse',
         '  $ sightline serve --workspace ~/src --transport http --enable-writes   # many repositories, add_repo and friends',
         '  $ sightline serve --workspace ~/src --transport http --tokens callers.json',
+        '  $ sightline serve --transport http --store postgres://sightline@db:5432/team   # one of N servers sharing memory and claims',
         '',
         `http and sse need "Authorization: Bearer <token>": a fresh token is printed on stderr at start, or pin one with ${TOKEN_ENV}.`,
         '',
@@ -104,7 +106,7 @@ async function start(o: Omit<ServeFlags, 'transport'>, how: Start): Promise<void
       warn(`listening on ${o.host}: anyone who can reach it and holds the token can read this repository, unencrypted; prefer an SSH tunnel to a loopback bind, or TLS in front`);
     }
   }
-  const flags = { ...embedderFlags(o), watch: o.watch };
+  const flags = { ...embedderFlags(o), watch: o.watch, databaseUrl: o.store };
   let served: Served;
   let configured: number;
   let auth: Authenticator | undefined;
@@ -152,7 +154,7 @@ async function start(o: Omit<ServeFlags, 'transport'>, how: Start): Promise<void
 }
 
 export function registerDashboard(program: Command): void {
-  embedderOptions(program.command('dashboard'))
+  storeOption(embedderOptions(program.command('dashboard')))
     .description('serve the dashboard on loopback: index health, contents, the module graph, search as agents see it, usage; prints its URL')
     .option('--host <host>', 'address to listen on; beyond loopback needs --allow-remote', '127.0.0.1')
     .option('--port <port>', 'port to listen on; 0 picks a free one', port, 8766)

@@ -19,6 +19,8 @@ export interface EmbedderFlags {
 
 export interface CommonOptions extends EmbedderFlags {
   repo: string;
+  /** --store: the team database (config databaseUrl). */
+  store?: string;
   json?: boolean;
   config?: string;
 }
@@ -58,7 +60,7 @@ export function fail(err: unknown, json: boolean | undefined): never {
 export async function withEngine(options: CommonOptions, body: (engine: Engine) => Promise<void> | void, openFlags = {}): Promise<void> {
   let engine: Engine | undefined;
   try {
-    engine = openEngine(options.repo, { configPath: options.config, flags: { ...embedderFlags(options), ...openFlags } });
+    engine = openEngine(options.repo, { configPath: options.config, flags: { ...embedderFlags(options), databaseUrl: options.store, ...openFlags } });
     await body(engine);
   } catch (err) {
     await engine?.close().catch(() => {});
@@ -98,10 +100,15 @@ export function repoOption(): Option {
 }
 
 export function common(cmd: Command): Command {
-  return embedderOptions(cmd.addOption(repoOption()).option('--config <file>', 'config file (default: <repo>/sightline.config.json)')).option(
+  return storeOption(embedderOptions(cmd.addOption(repoOption()).option('--config <file>', 'config file (default: <repo>/sightline.config.json)'))).option(
     '--json',
     'print one JSON object instead of text',
   );
+}
+
+/** --store: memory and claims in a team database instead of the index file (docs/team.md). */
+export function storeOption(cmd: Command): Command {
+  return cmd.option('--store <url>', 'keep memory and claims in PostgreSQL, e.g. postgres://user@db:5432/sightline (env SIGHTLINE_DATABASE_URL; default: the local index file)');
 }
 
 /** The embedder flags, for every verb that opens a repository (serve and watch too). */

@@ -91,6 +91,8 @@ export const ConfigSchema = z.object({
   cutoffSafeHarbor: z.number().int().describe('cutoff: the first N results face only the floor'),
   queryCacheSize: z.number().int().describe('cache: answers kept per repository (0: off)'),
   expandImports: z.number().int().describe('expansion: definitions from other files a hit uses, added per hit when search or context expands (0: off)'),
+  databaseUrl: z.string().describe('team: postgres:// URL of the database memory and claims live in (--store; empty: the local index file); docs/team.md'),
+  teamRepo: z.string().describe('team: the repository\'s name in the team database, the same on every server (empty: the folder\'s name)'),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigKey = keyof Config;
@@ -144,6 +146,8 @@ export function defaultConfig(): Config {
     cutoffSafeHarbor: 3,
     queryCacheSize: 50,
     expandImports: 2,
+    databaseUrl: '',
+    teamRepo: '',
   };
 }
 

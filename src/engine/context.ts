@@ -35,6 +35,7 @@ import type { RetrievalPhase } from './jobs.js';
 import { locate } from './locate.js';
 import type { Repo } from './repo.js';
 import { search } from './search.js';
+import { indexSource, type IndexSource } from '../index/index.js';
 
 export type ContextDetail = 'paths' | 'outline' | 'slices';
 
@@ -118,6 +119,8 @@ export interface ContextEnvelope {
   note?: string;
   /** What agents remembered about the task's words (see docs/memory.md). */
   memory?: (MemoryHit & { tokens: number })[];
+  /** What the local index was built from (commit, digest), so bundles from two servers can be compared. */
+  index_source?: IndexSource;
   retrieval_phase: NonNullable<SearchEnvelope['retrieval_phase']>;
 }
 
@@ -206,7 +209,8 @@ function receiptBook(repo: Repo, session: string | undefined, seen: string[]): R
 export function packContext(repo: Repo, options: ContextOptions): ContextEnvelope {
   const { task, terms, top, budget, levels } = validate(repo, options);
   const memory = trimToBudget(options.remembered ?? [], Math.floor(budget * MEMORY_SHARE)).kept;
-  const remembered: Partial<ContextEnvelope> = memory.length ? { memory } : {};
+  // Carried by every answer, counted in it: what agents remembered, and what the index was built from.
+  const carried: Partial<ContextEnvelope> = { ...(memory.length ? { memory } : {}), index_source: indexSource(repo.store) };
   const probe = options.probe ?? citationProbe(repo);
   const book = receiptBook(repo, options.session, options.seen ?? []);
   const ranked = rankFilesFor(repo, [task, ...terms].join(' '), terms, options.scope, Math.min(500, top * CANDIDATES_PER_ENTRY));
@@ -349,7 +353,7 @@ export function packContext(repo: Repo, options: ContextOptions): ContextEnvelop
     last = { level, plan: p };
     if (p.candidates.length === 0) break; // nothing new to send: a poorer detail would only repeat it
     const candidates: PackCandidate<ContextEntry>[] = p.candidates.map((c) => ({ units: c.units.length, build: (take) => entry(c, take) }));
-    const draw = render(level, p, fitLists(level, p, remembered), remembered);
+    const draw = render(level, p, fitLists(level, p, carried), carried);
     let packed = pack({ budget, top, candidates, render: draw });
     if (packed.entries.length === 0) continue;
     if (level === 'slices' && options.expand !== false) packed = withExpansions(p, packed, draw);
@@ -360,11 +364,11 @@ export function packContext(repo: Repo, options: ContextOptions): ContextEnvelop
   // Nothing fit (or nothing to send): fail closed.
   const { level, plan: lastPlan } = last!;
   const { candidates } = lastPlan;
-  const extra: Partial<ContextEnvelope> = { ...remembered };
+  const extra: Partial<ContextEnvelope> = { ...carried };
   if (candidates.length > 0) {
     // Everything the next call will list too, plus the cheapest entry.
     const full: Lists = { reused: lastPlan.reused, reusedOmitted: 0, knownIgnored };
-    const one = (c: Planned) => selfCountedTokens((n) => render(level, lastPlan, full, remembered)([entry(c, c.units.length ? 1 : 0)], n));
+    const one = (c: Planned) => selfCountedTokens((n) => render(level, lastPlan, full, carried)([entry(c, c.units.length ? 1 : 0)], n));
     extra.retry_budget_tokens = Math.min(...candidates.slice(0, top).map(one)) + RETRY_SLACK;
     extra.note = `nothing fits in ${budget} tokens at detail ${level}; retry with budget_tokens ${extra.retry_budget_tokens}`;
   } else {

@@ -4,7 +4,9 @@
  */
 import fs from 'node:fs';
 import { describeError, isCorruption } from '../errors/index.js';
+import { indexSource, type IndexSource } from '../index/index.js';
 import { SCHEMA_VERSION } from '../store/index.js';
+import { redactUrl } from '../team/index.js';
 import type { IndexJob, IndexJobState, Recovery } from './jobs.js';
 import { recoveredSentence, type Repo } from './repo.js';
 
@@ -20,6 +22,12 @@ export interface HealthEnvelope {
   schema_version: number;
   last_indexed_at: string | null;
   files: number | null;
+  /** What the local index was built from, so answers of two servers can be compared. */
+  index_source: IndexSource;
+  /** Where memory and claims live: `sqlite` (the index file) or the team database's URL, password hidden. */
+  memory_store: string;
+  /** The repository's name in the team database (null on sqlite). */
+  team_repo: string | null;
   job: IndexJobState;
   /** A damaged index this server found and rebuilt (or is rebuilding): why, where it went, what became of memory. */
   recovered: Recovery | null;
@@ -44,10 +52,12 @@ export function health(repo: Repo, job: IndexJob): HealthEnvelope {
   let index: IndexHealth = 'missing';
   let lastIndexedAt: string | null = null;
   let files: number | null = null;
+  let source: IndexSource = { commit: null, digest: null };
   try {
     if (fs.existsSync(repo.dbPath)) {
       lastIndexedAt = repo.store.getMeta('last_indexed_at') ?? null;
       files = repo.store.counts().files;
+      source = indexSource(repo.store);
       index = lastIndexedAt ? 'ready' : jobState.status === 'running' ? 'building' : 'missing';
     } else if (jobState.status === 'running') {
       index = 'building';
@@ -71,6 +81,9 @@ export function health(repo: Repo, job: IndexJob): HealthEnvelope {
     schema_version: SCHEMA_VERSION,
     last_indexed_at: lastIndexedAt,
     files,
+    index_source: source,
+    memory_store: repo.config.databaseUrl ? redactUrl(repo.config.databaseUrl) : 'sqlite',
+    team_repo: repo.config.databaseUrl ? repo.teamName : null,
     job: jobState.status,
     recovered: recovery,
     problems,

@@ -7,6 +7,8 @@
  * cannot be read (a read-only file not yet migrated) answers without it.
  */
 import { trimBudget, trimToBudget, type RefineEnvelope } from '../budget/index.js';
+import { SightlineError } from '../errors/index.js';
+import { indexSource, type IndexSource } from '../index/index.js';
 import { findMemory, type MemoryHit } from '../memory/index.js';
 import { searchTerms } from '../search/index.js';
 import { packContext, type ContextEnvelope, type ContextOptions } from './context.js';
@@ -19,6 +21,8 @@ import type { SearchOptions } from './search.js';
 export const MEMORY_HITS = 3;
 
 export interface SearchWithMemory extends GatedSearchEnvelope {
+  /** What the local index was built from (commit, digest), so answers of two servers can be compared. */
+  index_source?: IndexSource;
   memory?: (MemoryHit & { tokens: number })[];
   /** Entries that matched but did not fit the budget. */
   memory_omitted?: number;
@@ -29,14 +33,18 @@ async function remembered(repo: Repo, query: string): Promise<MemoryHit[]> {
   try {
     return await findMemory(repo.memory, searchTerms(query), MEMORY_HITS);
   } catch (err) {
-    if (!/^SQLITE_/.test(String((err as { code?: unknown }).code ?? ''))) throw err;
+    // An unreadable memory table, or an unreachable team database: the code answer stands on its own.
+    const unreachable = err instanceof SightlineError && err.code === 'io';
+    if (!unreachable && !/^SQLITE_/.test(String((err as { code?: unknown }).code ?? ''))) throw err;
     return [];
   }
 }
 
 export async function searchWithMemory(repo: Repo, options: SearchOptions & GateOptions & ExpandOption): Promise<SearchWithMemory | RefineEnvelope> {
-  const answer = gatedSearch(repo, options);
-  if (answer.status !== 'ok' || options.regex) return answer;
+  const gated = gatedSearch(repo, options);
+  if (gated.status !== 'ok') return gated;
+  const answer: SearchWithMemory = { ...gated, index_source: indexSource(repo.store) };
+  if (options.regex) return answer;
   const hits = await remembered(repo, options.query);
   if (!hits.length) return answer;
   const fitted = trimToBudget(hits, trimBudget(limitsOf(repo, options), options.maxTokens) - answer.tokens);

@@ -10,6 +10,7 @@ import { indexRepository, runIndexJob, type IndexProgress, type IndexSummary, ty
 import { gateLimits, trimBudget } from '../budget/index.js';
 import { openMemory, type Memory } from '../memory/index.js';
 import { findDamage, rebuildDamaged, Store, type Rebuilt } from '../store/index.js';
+import { checkDatabaseUrl, teamMemoryStore } from '../team/index.js';
 import { digest } from '../walk/index.js';
 
 export interface OpenRepoOptions {
@@ -66,6 +67,7 @@ export class Repo {
   static open(repo: string, options: OpenRepoOptions = {}): Repo {
     const root = resolveRepoRoot(repo);
     const config = loadConfig({ repoRoot: root, configPath: options.configPath, flags: options.flags, env: options.env, warn: options.warn });
+    if (config.databaseUrl) checkDatabaseUrl(config.databaseUrl);
     return new Repo(root, config);
   }
 
@@ -83,9 +85,18 @@ export class Repo {
     return this.store_;
   }
 
-  /** The repository's agent memory, in the same file as its index (opened, and its tables migrated, on first use). */
+  /** The repository's name in the team database: the same on every server that serves it. */
+  get teamName(): string {
+    return this.config.teamRepo || path.basename(this.root);
+  }
+
+  /**
+   * The repository's agent memory: in the team database when `databaseUrl` is set, else in the
+   * same file as its index (opened, and its tables migrated, on first use).
+   */
   get memory(): Memory {
-    this.memory_ ??= openMemory(() => this.store, this.root, (requested) => trimBudget(gateLimits(this.config), requested));
+    const { databaseUrl } = this.config;
+    this.memory_ ??= openMemory(() => this.store, this.root, (requested) => trimBudget(gateLimits(this.config), requested), databaseUrl ? teamMemoryStore(databaseUrl, this.teamName) : undefined);
     return this.memory_;
   }
 

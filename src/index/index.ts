@@ -6,3 +6,4 @@ export { holderDead, interrupted, lockLive, runIndexJob, withIndexLock, type Job
 export { Coalescer } from './coalesce.js';
 export { watchTree, type TreeWatcher, type WatchOptions } from './watch.js';
 export { startReconcile, type Reconciler, type ReconcileOptions } from './reconcile.js';
+export { indexSource, stampIndexSource, type IndexSource } from './source.js';

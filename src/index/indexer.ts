@@ -24,6 +24,7 @@ import { createPreparer } from './pool.js';
 import { survey, unchangedSince } from './survey.js';
 import { tidyTerms } from './term-stats.js';
 import type { Prepared } from './prepare.js';
+import { stampIndexSource } from './source.js';
 
 export type IndexPhase = 'walking' | 'parsing' | 'writing' | 'embedding' | 'done';
 
@@ -186,6 +187,7 @@ export async function indexRepository(
   const head = gitHead(root);
   if (options.graph !== false) summary.graph = resolveGraph(store, root); // answers the edges the writes above left pending
   await indexHistory(root, store, head);
+  stampIndexSource(store);
   store.setMeta('last_indexed_at', new Date().toISOString());
   // Vectors after the lexical pass, on their own thread: keyword search answers meanwhile.
   summary.embed = await embedPass(store, config, { onProgress: progress });

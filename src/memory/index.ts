@@ -8,9 +8,11 @@ import type { Store } from '../store/index.js';
 import { codeIndexOf } from './code.js';
 import type { Memory } from './handle.js';
 import { SqliteMemoryStore } from './sqlite.js';
+import type { MemoryStore } from './types.js';
 
-export function openMemory(store: () => Store, root: string, budget: (requested?: number) => number): Memory {
-  return { store: new SqliteMemoryStore(store().db), code: codeIndexOf(store), root, budget };
+/** `backend` is a team store (src/team) when one is configured; by default memory lives in the index file. */
+export function openMemory(store: () => Store, root: string, budget: (requested?: number) => number, backend?: MemoryStore): Memory {
+  return { store: backend ?? new SqliteMemoryStore(store().db), code: codeIndexOf(store), root, budget };
 }
 
 export type { Memory } from './handle.js';
@@ -23,3 +25,4 @@ export { listTopics, neighbors, scan, SCAN_SCOPES, MAX_PAGE_SIZE, MAX_NEIGHBOR_D
 export { ClaimConflict, fenceOutcome, type FenceReason } from './fence.js';
 export { join, LIMITS } from './record.js';
 export { findMemory, type MemoryHit } from './find.js';
+export { containsPattern, decodeRecord, recordWords } from './codec.js';

@@ -7,7 +7,7 @@
  */
 import type Database from 'better-sqlite3';
 import { nextTick } from './hlc.js';
-import { fieldValues, liveTags } from './record.js';
+import { containsPattern, decodeRecord as decode, recordWords as words } from './codec.js';
 import type { ClaimRow, Clock, Decision, MemoryStore, PageQuery, RecordState, StoredRecord, Waiter } from './types.js';
 
 type Db = Database.Database;
@@ -79,19 +79,6 @@ interface ClaimDbRow {
   lock_token: number;
   lease_expires_at_ms: number;
   lease_seconds: number;
-}
-
-function decode(row: RecordRow): StoredRecord | undefined {
-  try {
-    const r = JSON.parse(row.value) as StoredRecord;
-    return r && typeof r === 'object' && r.key === row.key && r.fields && r.tags && r.links ? { ...r, expiresAtMs: row.expires_at_ms } : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function words(r: StoredRecord): string {
-  return [r.topic, r.id, ...liveTags(r), ...Object.values(fieldValues(r))].join(' ').toLowerCase();
 }
 
 function claimOf(r: ClaimDbRow | undefined): ClaimRow | undefined {
@@ -217,7 +204,7 @@ export class SqliteMemoryStore implements MemoryStore {
     if (!terms.length) return [];
     const like = `(${terms.map((_, i) => `words LIKE @w${i} ESCAPE '\\'`).join(' OR ')})`;
     const args: Record<string, unknown> = { now: nowMs, limit };
-    terms.forEach((t, i) => (args[`w${i}`] = `%${t.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+    terms.forEach((t, i) => (args[`w${i}`] = containsPattern(t)));
     const rows = this.db.prepare(`SELECT key, expires_at_ms, value FROM memory_records WHERE ${LIVE} AND ${like} ORDER BY key LIMIT @limit`).all(args) as RecordRow[];
     return rows.map(decode).filter((r): r is StoredRecord => r !== undefined);
   }

@@ -103,11 +103,11 @@ export async function indexedRepo(options: { files?: Record<string, string | Buf
   };
 }
 
-/** useRepo, plus the repository opened (environment ignored) and indexed before the tests. */
-export function useIndexedRepo(files: Record<string, string | Buffer> = SAMPLE_FILES): FixtureRepo & { readonly repo: Repo } {
+/** useRepo, plus the repository opened (environment ignored; `flags()` read when it opens) and indexed before the tests. */
+export function useIndexedRepo(files: Record<string, string | Buffer> = SAMPLE_FILES, flags: () => Partial<Config> = () => ({})): FixtureRepo & { readonly repo: Repo } {
   const fixture = Object.assign(
     useRepo(files, async ({ root, home }) => {
-      fixture.repo = Repo.open(root, { flags: { home }, env: {} });
+      fixture.repo = Repo.open(root, { flags: { home, ...flags() }, env: {} });
       await fixture.repo.index();
     }),
     { repo: undefined as unknown as Repo },
