@@ -28,10 +28,11 @@ import type { MemoryHit } from '../memory/index.js';
 import type { StoredFile } from '../store/index.js';
 import { expansionUnits } from './context-expand.js';
 import { chunkUnits, joinUnits, outlineUnit, slicePlan, type Unit } from './context-units.js';
-import type { RetrievalMode, SearchEnvelope } from './envelope.js';
+import type { SearchEnvelope } from './envelope.js';
+import type { SearchMode } from '../search/index.js';
 import { fullReadTokens } from './file-tokens.js';
 import { bestEffort, citationProbe } from './gated.js';
-import type { RetrievalPhase } from './jobs.js';
+import type { IndexReadiness } from './jobs.js';
 import { locate } from './locate.js';
 import type { Repo } from './repo.js';
 import { search } from './search.js';
@@ -59,7 +60,7 @@ export interface ContextOptions {
   /** At `slices` detail, spend what the slices leave of the budget on their expansions (default true). */
   expand?: boolean;
   /** The index job's phase, which the face reports while the first index builds; part of the response, so counted. */
-  phase?: RetrievalPhase;
+  phase?: IndexReadiness;
   /** Memory entries that hold the task's words (engine/remembered.ts): sent within MEMORY_SHARE of the budget. */
   remembered?: MemoryHit[];
 }
@@ -99,7 +100,7 @@ export interface ReusedEntry {
 
 export interface ContextEnvelope {
   status: 'ok';
-  mode: RetrievalMode;
+  mode: SearchMode;
   detail: ContextDetail;
   budget_tokens: number;
   /** Tokens of this whole response as delivered (its JSON text). */
@@ -176,7 +177,7 @@ function validate(repo: Repo, options: ContextOptions) {
 }
 
 /** Files for the task, best first: definitions of the named terms, then the ranking's files. */
-function rankFilesFor(repo: Repo, query: string, terms: string[], scope: string | undefined, want: number): { files: RankedFile[]; mode: RetrievalMode; phase: SearchEnvelope['retrieval_phase'] } {
+function rankFilesFor(repo: Repo, query: string, terms: string[], scope: string | undefined, want: number): { files: RankedFile[]; mode: SearchMode; phase: SearchEnvelope['retrieval_phase'] } {
   const byPath = new Map<string, RankedFile>();
   const add = (path: string, reasons: string[], anchor: number) => {
     const known = byPath.get(path);

@@ -2,7 +2,7 @@
  * The shapes every answer takes (see DESIGN.md, Envelopes). Both faces render
  * these: MCP as one JSON text, the CLI as JSON or text.
  */
-export type RetrievalMode = 'hybrid' | 'keyword' | 'semantic';
+import type { SearchMode } from '../search/index.js';
 
 /** One cited location. Lines are 1-based and inclusive. */
 export interface ResultItem {
@@ -19,7 +19,7 @@ export interface ResultItem {
 
 export interface SearchEnvelope {
   status: 'ok';
-  mode: RetrievalMode;
+  mode: SearchMode;
   /** Vectors: building (some chunks pending), serving (complete) or keyword_only (no embedder). */
   retrieval_phase?: 'building' | 'serving' | 'keyword_only';
   query: string;

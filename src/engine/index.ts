@@ -28,9 +28,9 @@ export type { ListFilesEnvelope, ListFilesOptions, ListedFile } from './list-fil
 export { dryRun, type DryRunReport } from './dry-run.js';
 export type { StatsEnvelope } from './stats.js';
 export { contents, embedderState, type ContentsEnvelope, type Weight } from './contents.js';
-export { errorEnvelope, type ErrorEnvelope, type ResultItem, type RetrievalMode, type SearchEnvelope } from './envelope.js';
+export { errorEnvelope, type ErrorEnvelope, type ResultItem, type SearchEnvelope } from './envelope.js';
 export type { IndexProgress, IndexSummary } from '../index/index.js';
-export { jobStatus, type IndexJob, type IndexJobState, type IndexJobStatus, type JobCounts, type PassResult, type Recovery, type RetrievalPhase } from './jobs.js';
+export { jobStatus, type IndexJob, type IndexJobState, type IndexJobStatus, type JobCounts, type PassResult, type IndexReadiness, type Recovery } from './jobs.js';
 export type { HealthEnvelope, IndexHealth } from './health.js';
 export type { BriefEnvelope } from './brief.js';
 export { doctor, type DoctorEnvelope } from './doctor.js';

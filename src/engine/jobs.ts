@@ -6,6 +6,7 @@
  * merged into exactly one more, background passes yield to queries, and a
  * failure that could not be recorded (the disk refused) is still reported.
  */
+import type { RetrievalPhase } from '../search/index.js';
 import fs from 'node:fs';
 import { describeError, isCorruption } from '../errors/index.js';
 import { Coalescer, interrupted, type IndexPhase, type IndexSummary } from '../index/index.js';
@@ -14,8 +15,13 @@ import type { Recovered, Repo } from './repo.js';
 
 export type IndexJobState = 'none' | 'running' | 'completed' | 'failed';
 
-/** `building` while the repository's first index runs (answers come from what is indexed so far). */
-export type RetrievalPhase = 'building' | 'serving';
+/**
+ * `building` while the repository's first index runs (answers come from what
+ * is indexed so far), `serving` once a complete index exists: the part of the
+ * answers' `retrieval_phase` the index job decides (the vectors decide the
+ * rest: search's RetrievalPhase).
+ */
+export type IndexReadiness = Extract<RetrievalPhase, 'building' | 'serving'>;
 
 export interface JobCounts {
   scanned: number;
@@ -170,7 +176,7 @@ export class IndexJob {
   }
 
   /** Once a complete index exists it stays `serving`; later passes are incremental. */
-  get retrievalPhase(): RetrievalPhase {
+  get retrievalPhase(): IndexReadiness {
     if (!this.indexed) {
       try {
         this.indexed = this.repo.hasIndex();

@@ -10,10 +10,10 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describeError } from '../errors/index.js';
-import type { RetrievalPhase } from '../engine/index.js';
+import type { IndexReadiness } from '../engine/index.js';
 
 /** `phase`: the repository's, for a repository tool; null for a workspace tool, whose answer says its own. */
-export function toolResult(envelope: object, phase: RetrievalPhase | null): CallToolResult {
+export function toolResult(envelope: object, phase: IndexReadiness | null): CallToolResult {
   if (phase === null) return { content: [{ type: 'text', text: JSON.stringify(envelope) }] };
   // The first index still running wins; after it, a search's own phase says how far its vectors are.
   const own = (envelope as { retrieval_phase?: string }).retrieval_phase;

@@ -11,7 +11,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { z } from 'zod';
 import { CallToolRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { countTokens } from '../budget/index.js';
-import type { RetrievalPhase } from '../engine/index.js';
+import type { IndexReadiness } from '../engine/index.js';
 import { recoveredSentence } from '../engine/index.js';
 import { classified, describeError, isCorruption, SightlineError } from '../errors/index.js';
 import type { Caller } from './grants.js';
@@ -70,7 +70,7 @@ function refuseWithheld(server: McpServer, withheld: Map<string, string>): void 
 interface Answered {
   envelope: object;
   /** The serving repository's phase; null for workspace tools. */
-  phase: RetrievalPhase | null;
+  phase: IndexReadiness | null;
 }
 
 async function logged(runtime: Runtime, name: string, args: Record<string, unknown>, answer: () => Promise<Answered>): Promise<CallToolResult> {
