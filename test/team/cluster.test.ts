@@ -83,7 +83,10 @@ it('8 agents on 2 servers process every item exactly once, under one live token 
   const unanswered = Array.from({ length: ITEMS }, (_, i) => itemKey(i)).filter((k) => !logged.has(k));
   expect(unanswered.length).toBeLessThanOrEqual(AGENTS_PER_SERVER);
   for (const key of unanswered) expect((await tool(onA[0]!, 'recall', { key })).fields.body).toMatch(/^done:b\d$/);
-  expect(processed.find((e) => e.key === victimKey)!.me).toMatch(/^a/);
+  // The victim's item is finished once by another agent after its lease lapsed: one of A's, or one of B's when B outlived the lease (a loaded machine).
+  const takenOver = processed.find((e) => e.key === victimKey);
+  if (takenOver) expect(takenOver.me).not.toBe('b0');
+  else expect(unanswered).toContain(victimKey);
   for (const e of processed) expect(e.author).toBe(e.me); // nobody wrote between a holder's claim and its write
   const onlyA = await todoKeys(onA[0]!);
   expect(onlyA).toEqual([]);
