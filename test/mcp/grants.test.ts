@@ -149,3 +149,29 @@ describe('a tokens file is checked whole before serving', () => {
     }
   }, 60_000);
 });
+
+describe('the dashboard under a tokens file', () => {
+  it('signs in a caller granted the served repository, and refuses one granted only another', async () => {
+    const root = makeRepo({ 'src/pay.ts': 'export function chargeCard() { return 1; }\n' });
+    const home = tempDir('sightline-home-');
+    const file = path.join(home, 'tokens.json');
+    const id = path.basename(root).replace(/[^A-Za-z0-9._-]/g, '_').replace(/^[._-]+/, '');
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ callers: [{ name: 'mine', token: TOKENS.owner, grants: { [id]: 'read' } }, { name: 'elsewhere', token: TOKENS.narrow, grants: { 'another-repo': 'write' } }] }),
+      { mode: 0o600 },
+    );
+    const server = await startNetworkServer('http', ['--repo', root, '--tokens', file], { SIGHTLINE_HOME: home, SIGHTLINE_EMBEDDER: 'none' });
+    try {
+      const signIn = (token: string) =>
+        fetch(new URL('/api/session', server.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) }).then((r) => r.status);
+      expect(await signIn(TOKENS.owner)).toBe(200);
+      expect(await signIn(TOKENS.narrow)).toBe(401);
+      expect(await signIn('not-a-known-token-at-all')).toBe(401);
+    } finally {
+      await stop(server);
+      removeDir(root);
+      removeDir(home);
+    }
+  }, 90_000);
+});

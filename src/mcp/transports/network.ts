@@ -12,7 +12,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { logAccess } from '../access-log.js';
 import { resolveToken, TOKEN_ENV } from '../auth.js';
-import { singleToken, type Caller } from '../grants.js';
+import { grantOn, singleToken, type Caller } from '../grants.js';
 import { allowedHostnames, hostAllowed, hostnameOf, originAllowed } from '../guards.js';
 import { dashboardSite, type Site } from '../../web/index.js';
 import { dashboardContext } from '../dashboard.js';
@@ -63,8 +63,12 @@ export async function serveNetwork(runtime: Runtime, routes: Routes | null, opti
   const single = runtime.options.auth ? null : resolveToken(runtime.env);
   const auth = runtime.options.auth ?? singleToken(single!);
   const allowed = allowedHostnames(options.host);
-  // The dashboard signs in with the same token an MCP client sends (any caller of the tokens file, too).
-  const bearer = (authorization: string | undefined) => auth.authenticate(authorization) !== null;
+  // The dashboard signs in with the token an MCP client sends: with a tokens file, a caller granted the served repository.
+  const shown = runtime.options.served.kind === 'repo' ? runtime.options.served.unit.id : null;
+  const bearer = (authorization: string | undefined) => {
+    const caller = auth.authenticate(authorization);
+    return caller !== null && shown !== null && grantOn(caller, shown) !== null;
+  };
   const site: Site | null = options.dashboard ? dashboardSite(dashboardContext(runtime, bearer, options.dashboard.toolLog)) : null;
 
   const gate = async (req: IncomingMessage, res: ServerResponse) => {
