@@ -1,7 +1,7 @@
 /** The indexing pipeline (walk → diff → parse → store), run as a job, kept live by a watcher and a reconcile timer. */
 export { indexRepository } from './indexer.js';
 export { unchangedSince, walkOptions } from './survey.js';
-export type { IndexOptions, IndexPhase, IndexProgress, IndexSummary } from './indexer.js';
+export type { IndexOptions, IndexPhase, IndexProgress, IndexSummary } from './pass.js';
 export { holderDead, interrupted, lockLive, runIndexJob, withIndexLock, type JobHooks, type JobOptions, type Lease } from './job.js';
 export { Coalescer } from './coalesce.js';
 export { watchTree, type TreeWatcher, type WatchOptions } from './watch.js';

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { describeError, SightlineError } from '../errors/index.js';
 import { ioError, type JobRecord, type LockHolder, type Store } from '../store/index.js';
-import type { IndexProgress, IndexSummary } from './indexer.js';
+import type { IndexProgress, IndexSummary } from './pass.js';
 
 const LEASE_MS = 30_000;
 const WAIT_POLL_MS = 100;
