@@ -10,7 +10,7 @@ import type { ContextEntry } from './context.js';
 import type { BundleDraft, Plan, Planned } from './context-draft.js';
 import type { RankedFile } from './context-rank.js';
 import type { Unit } from './context-units.js';
-import { expand, expansionOptions } from './expand.js';
+import { expand, expansionOptions } from './expansions.js';
 import type { Repo } from './repo.js';
 
 interface Delivered {

@@ -11,7 +11,7 @@ import { scopeSuggestions, termSuggestions, trimBudget, type GateHit, type Refin
 import type { Citation } from '../cite/index.js';
 import { pathFilter, searchTerms } from '../search/index.js';
 import type { ResultItem, SearchEnvelope } from './envelope.js';
-import { expandResults } from './expand.js';
+import { expandResults } from './expansions.js';
 import { citationProbe, limitsOf, narrowings, runGate, type GatedFields, type GateOptions } from './gated.js';
 import { definitionIntent } from './locate.js';
 import { coverage, heldTerms, queryWeights, rarity, termsOf } from './relevance.js';

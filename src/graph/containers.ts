@@ -4,7 +4,7 @@
  * whether a name is a member, a function's local, or a class's.
  */
 import type { StoredSymbol } from '../store/index.js';
-import type { GraphContext } from './context.js';
+import type { GraphView } from './view.js';
 
 export function containerOf(qualified: string): string {
   const dot = qualified.lastIndexOf('.');
@@ -16,7 +16,7 @@ export function isMember(s: StoredSymbol): boolean {
 }
 
 /** Whether a definition is local to a function or method. */
-export function inFunction(ctx: GraphContext, s: StoredSymbol): boolean {
+export function inFunction(ctx: GraphView, s: StoredSymbol): boolean {
   const container = containerOf(s.qualified);
   if (!container) return false;
   const owner = ctx.fileSymbols(s.fileId).find((p) => p.qualified === container);
@@ -24,7 +24,7 @@ export function inFunction(ctx: GraphContext, s: StoredSymbol): boolean {
 }
 
 /** Whether a member's container is a class-like definition (not a module or a function). */
-export function inClass(ctx: GraphContext, s: StoredSymbol): boolean {
+export function inClass(ctx: GraphView, s: StoredSymbol): boolean {
   const container = containerOf(s.qualified);
   const owner = ctx.fileSymbols(s.fileId).find((p) => p.qualified === container);
   return !owner || (owner.kind !== 'module' && owner.kind !== 'function' && owner.kind !== 'method');

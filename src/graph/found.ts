@@ -5,7 +5,7 @@
  * library's: leave it unresolved) or nothing (try the next step).
  */
 import type { Confidence, EdgeTarget, StoredSymbol } from '../store/index.js';
-import type { GraphContext, Resolution } from './context.js';
+import type { GraphView, Resolution } from './view.js';
 
 /** Candidates stored per ambiguous edge; the count of all of them is kept too. */
 export const MAX_CANDIDATES = 25;
@@ -30,7 +30,7 @@ export function answer(found: Exclude<Found, 'stop' | null>): Resolution {
 }
 
 /** `Foo()` / `new Foo()` calls the class's constructor too: its callers are the class's instantiations. */
-export function constructorTargets(ctx: GraphContext, found: { symbols: StoredSymbol[]; confidence: Confidence }): EdgeTarget[] {
+export function constructorTargets(ctx: GraphView, found: { symbols: StoredSymbol[]; confidence: Confidence }): EdgeTarget[] {
   const out: EdgeTarget[] = [];
   for (const cls of found.symbols) {
     if (cls.kind !== 'class' && cls.kind !== 'struct') continue;

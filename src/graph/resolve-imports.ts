@@ -4,7 +4,7 @@
  * `pub use`) when the module does not define the name itself.
  */
 import type { EdgeTarget, StoredEdge, StoredSymbol } from '../store/index.js';
-import { UNRESOLVED, type GraphContext, type Resolution } from './context.js';
+import { UNRESOLVED, type GraphView, type Resolution } from './view.js';
 import { RESOLVERS } from './modules.js';
 
 function containerOf(qualified: string): string {
@@ -13,7 +13,7 @@ function containerOf(qualified: string): string {
 }
 
 /** A file's definitions of `name` visible from outside: top level, or directly inside a namespace / module. */
-function exportedIn(ctx: GraphContext, fileId: number, name: string): StoredSymbol[] {
+function exportedIn(ctx: GraphView, fileId: number, name: string): StoredSymbol[] {
   const symbols = ctx.fileSymbols(fileId);
   const named = symbols.filter((s) => s.name === name);
   if (named.length === 0) return [];
@@ -26,7 +26,7 @@ function exportedIn(ctx: GraphContext, fileId: number, name: string): StoredSymb
 }
 
 /** Where `name` is defined when imported from these files, following re-exports up to `depth`. */
-export function findExported(ctx: GraphContext, fileIds: number[], name: string, depth: number): EdgeTarget[] {
+export function findExported(ctx: GraphView, fileIds: number[], name: string, depth: number): EdgeTarget[] {
   const out: EdgeTarget[] = [];
   for (const fileId of fileIds) {
     for (const s of exportedIn(ctx, fileId, name)) out.push({ fileId, symbolId: s.id, confidence: 'exact' });
@@ -40,7 +40,7 @@ export function findExported(ctx: GraphContext, fileIds: number[], name: string,
  * pass: glob re-exports fan out (a Rust crate's modules `use super::*` and `pub use child::*` each
  * other), and every unresolved bare name used to walk the whole fan again.
  */
-function reExported(ctx: GraphContext, fileId: number, name: string, depth: number): EdgeTarget[] {
+function reExported(ctx: GraphView, fileId: number, name: string, depth: number): EdgeTarget[] {
   return ctx.memoised(`reexport:${fileId}:${depth}:${name}`, () => {
     const out: EdgeTarget[] = [];
     for (const e of ctx.fileEdges(fileId)) {
@@ -54,7 +54,7 @@ function reExported(ctx: GraphContext, fileId: number, name: string, depth: numb
   });
 }
 
-export function resolveImport(edge: StoredEdge, ctx: GraphContext, depth: number): Resolution {
+export function resolveImport(edge: StoredEdge, ctx: GraphView, depth: number): Resolution {
   const file = ctx.layout.byId.get(edge.fileId);
   const resolver = file?.language ? RESOLVERS[file.language] : undefined;
   const target = file && resolver ? resolver(ctx.layout, file, edge.module ?? '', edge.name) : null;

@@ -10,7 +10,7 @@
  * rather than matched by name, and so are receivers that are the runtime's own (`console.log`).
  */
 import type { Confidence, EdgeTarget, StoredEdge, StoredSymbol } from '../store/index.js';
-import { bindingFor, UNRESOLVED, type Binding, type GraphContext, type Resolution } from './context.js';
+import { bindingFor, UNRESOLVED, type Binding, type GraphView, type Resolution } from './view.js';
 import {
   CALLABLE_KINDS,
   CONTAINER_KINDS,
@@ -39,7 +39,7 @@ class ReferenceResolver {
   private readonly from: StoredSymbol | undefined;
 
   constructor(
-    private readonly ctx: GraphContext,
+    private readonly ctx: GraphView,
     private readonly edge: StoredEdge,
     private readonly depth: number,
   ) {
@@ -378,6 +378,6 @@ class ReferenceResolver {
   }
 }
 
-export function resolveReference(edge: StoredEdge, ctx: GraphContext, depth: number): Resolution {
+export function resolveReference(edge: StoredEdge, ctx: GraphView, depth: number): Resolution {
   return new ReferenceResolver(ctx, edge, depth).resolve();
 }

@@ -6,7 +6,7 @@
  * into it, and the edges named after what it defines, and nothing else.
  */
 import type { Store, StoredEdge } from '../store/index.js';
-import { GraphContext, type Resolution } from './context.js';
+import { GraphView, type Resolution } from './view.js';
 import { Layout } from './layout.js';
 import { resolveImport } from './resolve-imports.js';
 import { resolveReference } from './resolve-refs.js';
@@ -21,7 +21,7 @@ export interface ResolveSummary {
 
 const ORDER: Record<string, number> = { import: 0, inherit: 1, type: 2, call: 3 };
 
-function compute(edge: StoredEdge, ctx: GraphContext, depth: number): Resolution {
+function compute(edge: StoredEdge, ctx: GraphView, depth: number): Resolution {
   if (edge.kind === 'import') return resolveImport(edge, ctx, depth);
   return resolveReference(edge, ctx, depth);
 }
@@ -37,7 +37,7 @@ export function resolveGraph(store: Store, root: string): ResolveSummary {
   const dropped = store.edges.takeDropped();
   const pending = store.edges.pending();
   if (pending.length === 0) return { pending: 0, answered: 0, elapsedMs: 0 };
-  const ctx = new GraphContext(store, loadLayout(store, root), compute);
+  const ctx = new GraphView(store, loadLayout(store, root), compute);
   pending.sort((a, b) => (ORDER[a.kind] ?? 9) - (ORDER[b.kind] ?? 9) || a.id - b.id);
   for (const e of pending) ctx.resolution(e);
   for (const fileId of filesWithMovedImports(ctx, pending, dropped)) {
@@ -57,7 +57,7 @@ export function resolveGraph(store: Store, root: string): ResolveSummary {
  * a file that was rewritten in place still leads there (`dropped` names the path its targets,
  * deleted with the old version, led to): whatever resolved into that file is pending already.
  */
-function filesWithMovedImports(ctx: GraphContext, pending: StoredEdge[], dropped: Map<number, string>): Set<number> {
+function filesWithMovedImports(ctx: GraphView, pending: StoredEdge[], dropped: Map<number, string>): Set<number> {
   const pathOf = (fileId: number) => ctx.layout.byId.get(fileId)?.path;
   const out = new Set<number>();
   for (const e of pending) {

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ContextEnvelope, type GatedSearchEnvelope, type Repo } from '../../src/engine/index.js';
 import { packContext } from '../../src/engine/context.js';
-import { expand } from '../../src/engine/expand.js';
+import { expand } from '../../src/engine/expansions.js';
 import { locate } from '../../src/engine/locate.js';
 import { gatedSearch } from '../../src/engine/search-gate.js';
 import { openRepo, type OpenedRepo } from './helpers.js';

@@ -4,7 +4,7 @@
  * walk every path for every unresolved bare name (depth-capped at 4 hops). Counted, not timed.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { GraphContext } from '../../src/graph/context.js';
+import { GraphView } from '../../src/graph/context.js';
 import { edge, indexFixture, type Indexed } from './helpers.js';
 
 const WIDTH = 4;
@@ -40,7 +40,7 @@ describe('resolution on layered glob re-exports', () => {
   let fx: Indexed;
   let reads: number;
   beforeAll(async () => {
-    const spy = vi.spyOn(GraphContext.prototype, 'fileEdges');
+    const spy = vi.spyOn(GraphView.prototype, 'fileEdges');
     fx = await indexFixture(layeredCrate());
     reads = spy.mock.calls.length;
     spy.mockRestore();

@@ -59,7 +59,7 @@ export interface FileScope {
 /** Guards against cycles (a barrel re-exporting itself, classes inheriting in a loop). */
 const MAX_DEPTH = 6;
 
-export class GraphContext {
+export class GraphView {
   private readonly byName = new Map<string, StoredSymbol[]>();
   private readonly byFile = new Map<number, StoredSymbol[]>();
   private readonly symbolsById = new Map<number, StoredSymbol>();
@@ -74,7 +74,7 @@ export class GraphContext {
   constructor(
     readonly store: Store,
     readonly layout: Layout,
-    private readonly compute: (edge: StoredEdge, ctx: GraphContext, depth: number) => Resolution,
+    private readonly compute: (edge: StoredEdge, ctx: GraphView, depth: number) => Resolution,
   ) {}
 
   /** Definitions with exactly this name. */

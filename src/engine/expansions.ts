@@ -1,17 +1,15 @@
 /**
- * Context expansion for retrieved results (search hits, context slices): the neighbouring
+ * Expansions of retrieved results (search hits, context slices): the neighbouring
  * chunks, the other members of the same class or module, and the definitions a hit uses from
  * other files (config `expandImports` per hit; 0 turns them off). Each added item names the hit it
  * was added for in its reasons (`neighbor-of:<path>:<line>`, `sibling-of:…`, `imported-by:…`).
  */
 import { trimToBudget, type Trimmed } from '../budget/index.js';
 import type { Citation, CitationProbe } from '../cite/index.js';
-import { expandChunks, type ExpandOptions } from '../graph/index.js';
+import { nearbyChunks, type NearbyOptions } from '../graph/index.js';
 import type { ResultItem } from './envelope.js';
 import type { Repo } from './repo.js';
 import { snippetFor } from './snippet.js';
-
-export type { ExpandOptions } from '../graph/index.js';
 
 export interface ExpandedItem extends ResultItem {
   chunk_id: number;
@@ -34,12 +32,12 @@ export function chunkIdsOf(repo: Repo, hits: Hit[]): number[] {
 }
 
 /** The configured expansion: neighbours and siblings always, imported definitions as `expandImports` says. */
-export function expansionOptions(repo: Repo): ExpandOptions {
+export function expansionOptions(repo: Repo): NearbyOptions {
   return { imports: repo.config.expandImports };
 }
 
-export function expand(repo: Repo, hits: Hit[], options: ExpandOptions = {}): ExpandedItem[] {
-  return expandChunks(repo.store, chunkIdsOf(repo, hits), options).map(({ chunk, path, reasons }) => ({
+export function expand(repo: Repo, hits: Hit[], options: NearbyOptions = {}): ExpandedItem[] {
+  return nearbyChunks(repo.store, chunkIdsOf(repo, hits), options).map(({ chunk, path, reasons }) => ({
     path,
     start_line: chunk.startLine,
     end_line: chunk.endLine,

@@ -1,5 +1,5 @@
 /**
- * Context expansion around retrieved chunks: what an engineer would glance at next. Each added
+ * The chunks near retrieved ones, by the graph: what an engineer would glance at next. Each added
  * chunk says why it was added, naming the chunk it was added for by where it starts
  * (`<path>:<line>`, the location a search result or a context unit shows):
  *
@@ -11,7 +11,7 @@
  */
 import type { Store, StoredChunk } from '../store/index.js';
 
-export interface ExpandOptions {
+export interface NearbyOptions {
   /** Chunks taken on each side of a seed (default 1; 0 turns neighbours off). */
   neighbors?: number;
   /** Members of the seed's enclosing class or module, nearest first (default 2; 0 turns them off). */
@@ -22,7 +22,7 @@ export interface ExpandOptions {
   max?: number;
 }
 
-export interface Expansion {
+export interface NearbyChunk {
   chunk: StoredChunk;
   path: string;
   reasons: string[];
@@ -36,7 +36,7 @@ function containerOf(symbol: string | null): string | null {
   return dot < 0 ? null : symbol.slice(0, dot);
 }
 
-export function expandChunks(store: Store, seedIds: number[], options: ExpandOptions = {}): Expansion[] {
+export function nearbyChunks(store: Store, seedIds: number[], options: NearbyOptions = {}): NearbyChunk[] {
   const opts = { ...DEFAULTS, ...options };
   const seeds = store.chunks.byIds(seedIds);
   const seedSet = new Set(seedIds);
@@ -50,7 +50,7 @@ export function expandChunks(store: Store, seedIds: number[], options: ExpandOpt
     return list;
   };
   const paths = store.files.byIds([...new Set([...seeds.values()].map((c) => c.fileId))]);
-  const out = new Map<number, Expansion>();
+  const out = new Map<number, NearbyChunk>();
   const add = (chunk: StoredChunk, path: string, reason: string): boolean => {
     if (seedSet.has(chunk.id)) return false;
     const known = out.get(chunk.id);
