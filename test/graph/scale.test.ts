@@ -4,7 +4,7 @@
  * walk every path for every unresolved bare name (depth-capped at 4 hops). Counted, not timed.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { GraphView } from '../../src/graph/context.js';
+import { GraphView } from '../../src/graph/view.js';
 import { edge, indexFixture, type Indexed } from './helpers.js';
 
 const WIDTH = 4;
