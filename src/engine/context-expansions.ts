@@ -20,12 +20,12 @@ interface Delivered {
 
 /** Extra units by path, in priority order; none the bundle delivers or the caller holds. */
 function expansionUnits(repo: Repo, delivered: Delivered[], draft: BundleDraft, holds: (receipt: string) => boolean): Map<string, Unit[]> {
-  const seeds = delivered.flatMap((d) => d.units.map((u) => ({ path: d.path, start_line: u.start_line })));
+  const seeds = delivered.flatMap((d) => d.units.flatMap((u) => (u.chunkId === undefined ? [] : [u.chunkId])));
   const taken = new Set(delivered.flatMap((d) => d.units.map((u) => u.receipt)));
   const out = new Map<string, Unit[]>();
   for (const added of expand(repo, seeds, expansionOptions(repo))) {
     const file = repo.store.files.get(added.path);
-    const unit = file && draft.units.of(file).find((u) => u.start_line === added.start_line && u.end_line === added.end_line);
+    const unit = file && draft.units.of(file).find((u) => u.chunkId === added.chunk_id);
     if (!unit || taken.has(unit.receipt) || holds(unit.receipt)) continue;
     taken.add(unit.receipt);
     const list = out.get(added.path) ?? [];

@@ -9,6 +9,8 @@ import type { StoredChunk, StoredFile, Store } from '../store/index.js';
 
 export interface Unit {
   receipt: string;
+  /** The chunk it delivers (none for an outline). */
+  chunkId?: number;
   /** Position among the version's chunks (-1 for an outline): consecutive units join without a gap mark. */
   ord: number;
   start_line: number;
@@ -28,6 +30,7 @@ export const WHOLE_FILE_TOKENS = 800;
 function chunkUnit(file: StoredFile, c: StoredChunk, ord: number): Unit {
   return {
     receipt: receiptFor(file.path, file.digest, `${c.startLine}-${c.endLine}`),
+    chunkId: c.id,
     ord,
     start_line: c.startLine,
     end_line: c.endLine,

@@ -18,26 +18,14 @@ export interface ExpandedItem extends ResultItem {
   tokens: number;
 }
 
-type Hit = Pick<ResultItem, 'path' | 'start_line'>;
-
-/** Chunk ids of the chunks that hold each hit's first line (in hit order). */
-export function chunkIdsOf(repo: Repo, hits: Hit[]): number[] {
-  const ids: number[] = [];
-  for (const h of hits) {
-    const file = repo.store.files.get(h.path);
-    const chunk = file ? repo.store.chunks.ofFileId(file.id).find((c) => c.startLine <= h.start_line && h.start_line <= c.endLine) : undefined;
-    if (chunk && !ids.includes(chunk.id)) ids.push(chunk.id);
-  }
-  return ids;
-}
-
 /** The configured expansion: neighbours and siblings always, imported definitions as `expandImports` says. */
 export function expansionOptions(repo: Repo): NearbyOptions {
   return { imports: repo.config.expandImports };
 }
 
-export function expand(repo: Repo, hits: Hit[], options: NearbyOptions = {}): ExpandedItem[] {
-  return nearbyChunks(repo.store, chunkIdsOf(repo, hits), options).map(({ chunk, path, reasons }) => ({
+/** The chunks near these (by chunk id, in priority order), as located items with their text. */
+export function expand(repo: Repo, chunkIds: number[], options: NearbyOptions = {}): ExpandedItem[] {
+  return nearbyChunks(repo.store, [...new Set(chunkIds)], options).map(({ chunk, path, reasons }) => ({
     path,
     start_line: chunk.startLine,
     end_line: chunk.endLine,
@@ -56,8 +44,8 @@ export function expand(repo: Repo, hits: Hit[], options: NearbyOptions = {}): Ex
  * opening lines of its chunk as a snippet, best first while they fit what the results left of
  * the token budget.
  */
-export function expandResults(repo: Repo, results: Hit[], budget: number, probe: CitationProbe): Trimmed<ResultItem & Citation> {
-  const items = expand(repo, results, expansionOptions(repo)).map(
+export function expandResults(repo: Repo, chunkIds: number[], budget: number, probe: CitationProbe): Trimmed<ResultItem & Citation> {
+  const items = expand(repo, chunkIds, expansionOptions(repo)).map(
     ({ chunk_id: _id, text, tokens: _tokens, ...item }): ResultItem => ({ ...item, snippet: snippetFor(text, item.start_line, new Set()) }),
   );
   return trimToBudget(probe.cite(items), Math.max(0, budget));

@@ -16,7 +16,7 @@ import { citationProbe, limitsOf, narrowings, runGate, type GatedFields, type Ga
 import { definitionIntent } from './locate.js';
 import { coverage, heldTerms, queryWeights, rarity, termsOf } from './relevance.js';
 import type { Repo } from './repo.js';
-import { DEFAULT_K, search, searchHits, type SearchOptions } from './search.js';
+import { DEFAULT_K, searchHits, type SearchHits, type SearchOptions } from './search.js';
 
 export type CitedResult = ResultItem & Citation & { tokens: number };
 
@@ -35,7 +35,7 @@ export interface ExpandOption {
 
 interface Matches {
   /** The pool's own answer (keyword, regex or semantic), best first. */
-  envelope: SearchEnvelope;
+  answer: SearchHits;
   hits: GateHit[];
   /** Each hit's terms, for suggesting words to add (keyword queries only): read only when a refusal needs them. */
   terms: () => Set<string>[];
@@ -52,16 +52,16 @@ const fuses = (options: SearchOptions) => !options.regex && (options.mode ?? 'hy
 
 /** The candidate pool of a query with each match's relevance: a regex match is exact; a keyword match holds a share of the query. */
 function matches(repo: Repo, options: SearchOptions, pool: number): Matches {
-  const { envelope, texts } = searchHits(repo, { ...options, k: pool, ...(fuses(options) ? { mode: 'keyword' as const } : {}) });
-  if (options.regex) return { envelope, hits: envelope.results.map((r) => ({ path: r.path, relevance: 1 })), terms: () => [] };
-  const weights = queryWeights(repo.store, envelope.query);
+  const answer = searchHits(repo, { ...options, k: pool, ...(fuses(options) ? { mode: 'keyword' as const } : {}) });
+  if (options.regex) return { answer, hits: answer.hits.map((h) => ({ path: h.wire.path, relevance: 1 })), terms: () => [] };
+  const weights = queryWeights(repo.store, answer.envelope.query);
   const asked = [...weights.weights.keys()];
-  const hits = envelope.results.map((r, i) => {
-    const held = heldTerms(asked, r.path, texts[i]!.breadcrumb, texts[i]!.text);
-    return { path: r.path, relevance: Math.max(coverage(weights, held), similarity(r.reasons)) };
+  const hits = answer.hits.map((h) => {
+    const held = heldTerms(asked, h.wire.path, h.breadcrumb, h.text);
+    return { path: h.wire.path, relevance: Math.max(coverage(weights, held), similarity(h.wire.reasons)) };
   });
   let terms: Set<string>[] | null = null;
-  return { envelope, hits, terms: () => (terms ??= envelope.results.map((r, i) => termsOf(r.path, texts[i]!.breadcrumb, texts[i]!.text))) };
+  return { answer, hits, terms: () => (terms ??= answer.hits.map((h) => termsOf(h.wire.path, h.breadcrumb, h.text))) };
 }
 
 /**
@@ -71,7 +71,7 @@ function matches(repo: Repo, options: SearchOptions, pool: number): Matches {
  */
 function relevantWith(repo: Repo, found: Matches, query: string, minRelevance: number): number {
   const weights = queryWeights(repo.store, query);
-  return found.terms().filter((terms, i) => Math.max(coverage(weights, terms), similarity(found.envelope.results[i]!.reasons)) >= minRelevance).length;
+  return found.terms().filter((terms, i) => Math.max(coverage(weights, terms), similarity(found.answer.hits[i]!.wire.reasons)) >= minRelevance).length;
 }
 
 export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions & ExpandOption): GatedSearchEnvelope | RefineEnvelope {
@@ -81,10 +81,11 @@ export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions & E
   // An invalid k goes to search as it is, which refuses it with the reason.
   const pool = Number.isInteger(k) && k >= 1 ? Math.max(k, limits.maxHits * 2) : k;
   const found = matches(repo, options, pool);
-  const answer = fuses(options) ? search(repo, options) : found.envelope;
+  const answer = fuses(options) ? searchHits(repo, options) : found.answer;
+  const shown = answer.hits.slice(0, k);
   const outcome = runGate(repo, { ...options, probe }, {
     hits: found.hits,
-    items: answer.results.slice(0, k),
+    items: shown.map((h) => h.wire),
     answerBecause: narrowings({ k: options.k, files: options.files, regex: options.regex, scope: options.scope }) ?? (options.regex ? undefined : definitionIntent(repo, options.query)),
     suggest: (hits, summary) => {
       const perHit = summary.total_found ? summary.est_tokens / summary.total_found : 0;
@@ -95,18 +96,20 @@ export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions & E
       });
       if (options.regex) return scopes;
       const relevant = found.terms().filter((_, i) => found.hits[i]!.relevance >= limits.minRelevance);
-      const asked = new Set(searchTerms(found.envelope.query));
+      const asked = new Set(searchTerms(found.answer.envelope.query));
       const withTerm = (term: string) => yieldOf(relevantWith(repo, found, `${options.query} ${term}`, limits.minRelevance));
       return [...scopes, ...termSuggestions(relevant, asked, summary, (terms) => rarity(repo.store, terms), withTerm)];
     },
   });
   if ('refine' in outcome) return outcome.refine;
   // A keyword total counts the hits the gate counted (those at least min_relevance), so it is what would_yield promised.
-  const { results: _all, ...rest } = answer;
-  const total = options.regex ? found.envelope.total : outcome.summary.total_found;
+  const rest = answer.envelope;
+  const total = options.regex ? found.answer.envelope.total : outcome.summary.total_found;
   if (!options.expand) return { ...rest, total, results: outcome.results, ...outcome.fields };
-  // Expansions come after every result and only in what the results left of the budget.
-  const added = expandResults(repo, outcome.results, trimBudget(limits, options.maxTokens) - outcome.fields.tokens, probe);
+  // Expansions come after every result and only in what the results left of the budget; the results
+  // delivered are the first of the hits shown (trimming keeps a prefix), so their chunks are known.
+  const delivered = shown.slice(0, outcome.results.length).map((h) => h.chunkId);
+  const added = expandResults(repo, delivered, trimBudget(limits, options.maxTokens) - outcome.fields.tokens, probe);
   const fields = { ...outcome.fields, tokens: outcome.fields.tokens + added.tokens };
   return { ...rest, total, results: outcome.results, expansions: added.kept, ...(added.omitted ? { expansions_omitted: added.omitted } : {}), ...fields };
 }

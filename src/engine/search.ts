@@ -5,6 +5,7 @@ import { ask, cachedAnswer, hybridChunks, hybridFiles, pathFilter, type SearchMo
 
 export type { SearchMode };
 import { round, type ResultItem, type SearchEnvelope } from './envelope.js';
+import type { StoredChunk } from '../store/index.js';
 import type { Repo } from './repo.js';
 import { numberedLine, snippetFor } from './snippet.js';
 
@@ -35,21 +36,28 @@ function validK(k: number | undefined): number {
   return Math.min(k, MAX_K);
 }
 
-/** The indexed text of a result's chunk, which the gate reads to weigh it (never sent). */
-export interface ChunkText {
+/**
+ * One ranked chunk as the engine holds it up to the edge: its id and indexed
+ * text travel with it (the gate weighs the text, expansion starts from the id,
+ * neither looks the chunk up again), and `wire` is what a caller is sent.
+ */
+export interface Hit {
+  chunkId: number;
   breadcrumb: string;
   text: string;
+  wire: ResultItem;
 }
 
-/** An answer with its results' chunk texts, in the same order (none for a regex answer: its matches are exact). */
+/** An answer before its results are shaped for the wire: the hits, best first. */
 export interface SearchHits {
-  envelope: SearchEnvelope;
-  texts: ChunkText[];
+  envelope: Omit<SearchEnvelope, 'results'>;
+  hits: Hit[];
 }
 
-/** Answers repeat from a per-repository cache until the index or the configuration changes (search/cache.ts). */
+/** The answer as sent. Answers repeat from a per-repository cache until the index or the configuration changes (search/cache.ts). */
 export function search(repo: Repo, options: SearchOptions): SearchEnvelope {
-  return searchHits(repo, options).envelope;
+  const { envelope, hits } = searchHits(repo, options);
+  return { ...envelope, results: hits.map((h) => h.wire) };
 }
 
 export function searchHits(repo: Repo, options: SearchOptions): SearchHits {
@@ -58,7 +66,24 @@ export function searchHits(repo: Repo, options: SearchOptions): SearchHits {
   return cachedAnswer(repo.store, repo.config.queryCacheSize, { ...options }, repo.config, () => searchUncached(repo, options), settled);
 }
 
-const textOf = (c: ChunkText): ChunkText => ({ breadcrumb: c.breadcrumb, text: c.text });
+/** A ranked chunk of a file as a hit, its snippet the lines holding the query's terms. */
+function hitOf(chunk: StoredChunk, file: { path: string; kind: string }, score: number, reasons: string[], terms: Set<string>): Hit {
+  return {
+    chunkId: chunk.id,
+    breadcrumb: chunk.breadcrumb,
+    text: chunk.text,
+    wire: {
+      path: file.path,
+      start_line: chunk.startLine,
+      end_line: chunk.endLine,
+      symbol: chunk.symbol,
+      kind: file.kind,
+      score: round(score),
+      reasons,
+      snippet: snippetFor(chunk.text, chunk.startLine, terms),
+    },
+  };
+}
 
 function searchUncached(repo: Repo, options: SearchOptions): SearchHits {
   const query = options.query?.trim() ?? '';
@@ -66,7 +91,7 @@ function searchUncached(repo: Repo, options: SearchOptions): SearchHits {
   checkQuery(query);
   const k = validK(options.k);
   const accept = pathFilter({ scope: options.scope, exclude: options.exclude });
-  if (options.regex) return { envelope: regexSearch(repo, query, k, accept, options.kind), texts: [] };
+  if (options.regex) return regexSearch(repo, query, k, accept, options.kind);
 
   const question = ask(query);
   const terms = question.read.terms.map((t) => t.term);
@@ -78,30 +103,11 @@ function searchUncached(repo: Repo, options: SearchOptions): SearchHits {
   // Hybrid retrieval (search/hybrid.ts): vector hits fused with the keyword ranking.
   const files = options.files ? hybridFiles(repo.store, repo.config, question, rankOptions, options.mode) : null;
   const chunks = files ? null : hybridChunks(repo.store, repo.config, question, rankOptions, options.mode);
-  const items: ResultItem[] = files
-    ? files.results.map((f) => ({
-        path: f.file.path,
-        start_line: f.best.chunk.startLine,
-        end_line: f.best.chunk.endLine,
-        symbol: f.best.chunk.symbol,
-        kind: f.file.kind,
-        score: round(f.score),
-        reasons: f.reasons,
-        snippet: snippetFor(f.best.chunk.text, f.best.chunk.startLine, termSet),
-      }))
-    : chunks!.results.map((r) => ({
-        path: r.file.path,
-        start_line: r.chunk.startLine,
-        end_line: r.chunk.endLine,
-        symbol: r.chunk.symbol,
-        kind: r.file.kind,
-        score: round(r.score),
-        reasons: r.reasons,
-        snippet: snippetFor(r.chunk.text, r.chunk.startLine, termSet),
-      }));
+  const hits = files
+    ? files.results.map((f) => hitOf(f.best.chunk, f.file, f.score, f.reasons, termSet))
+    : chunks!.results.map((r) => hitOf(r.chunk, r.file, r.score, r.reasons, termSet));
   const { mode, phase } = files ?? chunks!;
-  const texts = files ? files.results.map((f) => textOf(f.best.chunk)) : chunks!.results.map((r) => textOf(r.chunk));
-  return { envelope: { status: 'ok', mode, retrieval_phase: phase, query, total: items.length, results: items }, texts };
+  return { envelope: { status: 'ok', mode, retrieval_phase: phase, query, total: hits.length }, hits };
 }
 
 /**
@@ -155,11 +161,11 @@ function compileRegex(pattern: string): { test(line: string): boolean } {
 }
 
 /** A line scan over the indexed text: each chunk with matching lines is one result, scored by its match count. */
-function regexSearch(repo: Repo, pattern: string, k: number, accept: (p: string) => boolean, kinds?: string[]): SearchEnvelope {
+function regexSearch(repo: Repo, pattern: string, k: number, accept: (p: string) => boolean, kinds?: string[]): SearchHits {
   const re = compileRegex(pattern);
   const kindSet = kinds?.length ? new Set(kinds) : null;
   const fileKinds = new Map(repo.store.files.list().map((f) => [f.path, f.kind]));
-  const results: ResultItem[] = [];
+  const hits: Hit[] = [];
   const seenLines = new Set<string>(); // overlapping line windows must not count a line twice
   for (const chunk of repo.store.chunks.scan()) {
     if (!accept(chunk.path)) continue;
@@ -174,17 +180,23 @@ function regexSearch(repo: Repo, pattern: string, k: number, accept: (p: string)
       matched.push(numberedLine(lineNo, line.trimEnd()));
     });
     if (matched.length === 0) continue;
-    results.push({
-      path: chunk.path,
-      start_line: chunk.startLine,
-      end_line: chunk.endLine,
-      symbol: chunk.symbol,
-      kind,
-      score: matched.length,
-      reasons: [`regex:${matched.length}`],
-      snippet: matched.slice(0, 3).join('\n'),
+    hits.push({
+      chunkId: chunk.id,
+      breadcrumb: chunk.breadcrumb,
+      text: chunk.text,
+      wire: {
+        path: chunk.path,
+        start_line: chunk.startLine,
+        end_line: chunk.endLine,
+        symbol: chunk.symbol,
+        kind,
+        score: matched.length,
+        reasons: [`regex:${matched.length}`],
+        snippet: matched.slice(0, 3).join('\n'),
+      },
     });
   }
-  results.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path) || a.start_line - b.start_line);
-  return { status: 'ok', mode: 'keyword', query: pattern, total: results.length, results: results.slice(0, k) };
+  const order = (a: ResultItem, b: ResultItem) => b.score - a.score || a.path.localeCompare(b.path) || a.start_line - b.start_line;
+  hits.sort((a, b) => order(a.wire, b.wire));
+  return { envelope: { status: 'ok', mode: 'keyword', query: pattern, total: hits.length }, hits: hits.slice(0, k) };
 }

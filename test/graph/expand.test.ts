@@ -1,4 +1,4 @@
-/** Context expansion (engine expand over graph/expand.ts, search's `expand`) and locate's references from the graph. */
+/** Expansions (engine/expansions.ts over graph/nearby.ts, search's `expand`) and locate's references from the graph. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ContextEnvelope, type GatedSearchEnvelope, type Repo } from '../../src/engine/index.js';
 import { packContext } from '../../src/engine/context.js';
@@ -38,10 +38,11 @@ afterAll(() => fx.close());
 
 describe('expand', () => {
   const secondLine = () => FILES['src/big.ts']!.split('\n').findIndex((l) => l.includes('second(): number')) + 1;
+  const chunkAt = (line: number) => repo.store.chunks.ofFileId(repo.store.files.get('src/big.ts')!.id).find((c) => c.startLine <= line && line <= c.endLine)!;
 
   it('adds the neighbouring chunks and the other members of the class, each naming the chunk it was added for', () => {
-    const added = expand(repo, [{ path: 'src/big.ts', start_line: secondLine() }]);
-    const seed = repo.store.chunks.ofFileId(repo.store.files.get('src/big.ts')!.id).find((c) => c.startLine <= secondLine() && secondLine() <= c.endLine)!;
+    const seed = chunkAt(secondLine());
+    const added = expand(repo, [seed.id, seed.id]);
     expect(added.length).toBeGreaterThan(1);
     expect(added.every((a) => a.path === 'src/big.ts')).toBe(true);
     expect(added.some((a) => a.reasons.includes(`neighbor-of:src/big.ts:${seed.startLine}`))).toBe(true);
@@ -52,7 +53,7 @@ describe('expand', () => {
   });
 
   it('adds definitions from other files only when asked', () => {
-    const hit = [{ path: 'src/big.ts', start_line: secondLine() + 60 }];
+    const hit = [chunkAt(secondLine() + 60).id];
     expect(expand(repo, hit).some((a) => a.path === 'src/util.ts')).toBe(false);
     const withImports = expand(repo, hit, { imports: 2, neighbors: 0, siblings: 0 });
     expect(withImports.map((a) => [a.path, a.symbol])).toEqual([['src/util.ts', 'helper']]);
