@@ -34,13 +34,6 @@ function failure(err: unknown): ReadOutcome {
 }
 
 /**
- * Fault injection for tests: files whose path ends so fail to open with
- * EACCES. Root reads a chmod 000 file anyway, and a machine may let no other
- * user run node, so a test running as root cannot make a file unreadable.
- */
-const UNREADABLE_SUFFIX = process.env.SIGHTLINE_TEST_UNREADABLE_SUFFIX;
-
-/**
  * Read a file once and classify it. Never throws.
  *
  * - ENOENT (or a path component that stopped being a directory) -> 'vanished'
@@ -69,7 +62,6 @@ export async function readSourceInside(root: string, rel: string, maxFileBytes: 
 async function readOpened(abs: string, open: () => Promise<fsp.FileHandle>, maxFileBytes: number): Promise<ReadOutcome> {
   let fh: fsp.FileHandle | undefined;
   try {
-    if (UNREADABLE_SUFFIX && abs.endsWith(UNREADABLE_SUFFIX)) throw Object.assign(new Error(`EACCES: permission denied, open '${abs}'`), { code: 'EACCES' });
     fh = await open();
     const st = await fh.stat();
     if (st.isDirectory()) return { ok: false, reason: 'unreadable', detail: `${abs} is a directory` };

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { asUnprivileged, runCli } from '../helpers/cli.js';
+import { asUnprivileged, runCli, unreadableEnv } from '../helpers/cli.js';
 import { makeRepo, removeDir, SAMPLE_FILES, tempDir, useRepo } from '../helpers/fixture.js';
 
 const sample = useRepo();
@@ -132,7 +132,7 @@ describe('sightline CLI', () => {
       const r = asUnprivileged((user) => {
         for (const d of [repoDir, h]) fs.chmodSync(d, 0o777);
         return runCli(['index', repoDir, '--json'], { SIGHTLINE_HOME: h }, user);
-      }) ?? runCli(['index', repoDir, '--json'], { SIGHTLINE_HOME: h, SIGHTLINE_TEST_UNREADABLE_SUFFIX: '/secret.ts' });
+      }) ?? runCli(['index', repoDir, '--json'], { SIGHTLINE_HOME: h, ...unreadableEnv('/secret.ts') });
       expect(r.code, r.stderr).toBe(0);
       const s = JSON.parse(r.stdout);
       expect(s.added).toBe(1);

@@ -1,9 +1,15 @@
 /** Runs the built CLI (dist/) as a child process, the way users and CI do. */
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/src/cli/main.js');
+
+/** The environment of a child whose opens of paths ending with `suffix` fail with EACCES (faults/unreadable.mjs). */
+export function unreadableEnv(suffix: string): NodeJS.ProcessEnv {
+  const preload = pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'faults/unreadable.mjs')).href;
+  return { NODE_OPTIONS: `--import=${preload}`, FAULT_UNREADABLE_SUFFIX: suffix };
+}
 
 export interface CliResult {
   code: number;
