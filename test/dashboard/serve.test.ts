@@ -64,11 +64,11 @@ describe('serve --transport http serves the dashboard too', () => {
     expect((await fetch(`${origin()}/mcp`, { method: 'POST' })).status).toBe(401);
     expect((await fetch(`${origin()}/api/repositories`)).status).toBe(401);
     const repos = await fetch(`${origin()}/api/repositories`, { headers: bearer() });
-    expect(await repos.json()).toEqual({ status: 'ok', repositories: [{ id: 'default', root }] });
+    expect(await repos.json()).toMatchObject({ status: 'ok', workspace: null, repositories: [{ id: path.basename(root), root }] });
     const signIn = await fetch(`${origin()}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: server.token }) });
     expect(signIn.status).toBe(200);
     const cookie = signIn.headers.get('set-cookie')!;
-    expect(cookie).toMatch(/^sightline_[0-9a-f]{12}=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/);
+    expect(cookie).toMatch(/^sightline_[0-9a-f]{12}=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=43200; HttpOnly; SameSite=Strict$/);
     expect((await fetch(`${origin()}/api/health`, { headers: { cookie: cookie.split(';')[0]! } })).status).toBe(200);
     const bad = await fetch(`${origin()}/api/file?path=../outside.ts`, { headers: bearer() });
     expect(bad.status).toBe(400);
