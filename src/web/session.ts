@@ -40,14 +40,17 @@ export class Sessions<C> {
   /** `now` is the clock the limits are measured by (tests pass their own). */
   constructor(private readonly limits: SessionLimits, private readonly now: () => number = Date.now) {}
 
-  /** Opens a session for `caller` and sets its cookie on `res`; the browser drops it when the lifetime ends, as the server does. */
+  /**
+   * Opens a session for `caller` and sets its cookie on `res`. The cookie has no Max-Age of its own: the server decides
+   * when a session ends, so it can tell the page it expired (a cookie the browser dropped would look like no sign-in).
+   */
   open(res: ServerResponse, caller: C): void {
     const now = this.now();
     for (const [id, s] of this.held) if (this.ended(s, now)) this.held.delete(id);
     if (this.held.size >= MAX_SESSIONS) this.held.delete(this.held.keys().next().value!);
     const id = randomBytes(32).toString('base64url');
     this.held.set(id, { name: randomUUID(), caller, openedAt: now, seenAt: now });
-    res.setHeader('set-cookie', `${this.cookie}=${id}; Path=/; Max-Age=${Math.ceil(this.limits.maxMs / 1000)}; HttpOnly; SameSite=Strict`);
+    res.setHeader('set-cookie', `${this.cookie}=${id}; Path=/; HttpOnly; SameSite=Strict`);
   }
 
   /**

@@ -32,6 +32,7 @@ const signOutButton = document.getElementById('sign-out') as HTMLButtonElement;
 let stopView: (() => void) | void;
 /** Whether the page holds a session: views are drawn only then. */
 let live = false;
+const TOKEN_FRAGMENT = /^#token=(.+)$/;
 /** The picked repository survives a reload of this tab. */
 const PICKED = 'sightline-repo';
 
@@ -128,7 +129,7 @@ function buildTabs(): void {
 }
 
 async function start(): Promise<void> {
-  const fragment = /^#token=(.+)$/.exec(location.hash);
+  const fragment = TOKEN_FRAGMENT.exec(location.hash);
   if (fragment) {
     // Out of the address bar and the history before anything else happens.
     history.replaceState(null, '', `${location.pathname}#health`);
@@ -152,10 +153,11 @@ async function start(): Promise<void> {
   showRepositories(listed);
   live = true;
   buildTabs();
-  window.addEventListener('hashchange', () => void route());
   await route();
 }
 
+// A printed URL pasted into this tab again is only a change of fragment: sign in with it as on a fresh load.
+window.addEventListener('hashchange', () => (TOKEN_FRAGMENT.test(location.hash) ? location.reload() : void route()));
 // Any call answered 401 (the session expired or ended): say so, and how to sign in again.
 window.addEventListener(SIGNED_OUT, (e) => signedOut('Not signed in', (e as CustomEvent<string>).detail));
 start().catch((err) => main.replaceChildren(errorBox(err)));
