@@ -100,7 +100,7 @@ describe('sign-out and expiry in Chromium', () => {
     const [cookie] = await browser.context.cookies(server.url.origin);
     return `${cookie!.name}=${cookie!.value}`;
   };
-  const health = (cookie: string) => fetch(new URL('/api/repositories', server.url.origin), { headers: { cookie } });
+  const listed = (cookie: string) => fetch(new URL('/api/repositories', server.url.origin), { headers: { cookie } });
 
   async function signedIn(): Promise<Page> {
     await browser.context.clearCookies();
@@ -113,13 +113,13 @@ describe('sign-out and expiry in Chromium', () => {
   it('signs out from the button: the server forgets the session and the browser its cookie', async () => {
     const page = await signedIn();
     const cookie = await cookieHeader();
-    expect((await health(cookie)).status).toBe(200);
+    expect((await listed(cookie)).status).toBe(200);
     await page.getByTestId('sign-out').click();
     await expect.poll(() => page.getByTestId('signed-out').textContent(), WAIT).toContain('Signed out');
     expect(await page.getByTestId('signed-out').textContent()).toContain('it ends in #token=');
     expect(await browser.context.cookies(server.url.origin)).toEqual([]);
     expect(await page.getByTestId('sign-out').isHidden()).toBe(true);
-    const replayed = await health(cookie);
+    const replayed = await listed(cookie);
     expect(replayed.status).toBe(401);
     expect((await replayed.json()).error).toMatch(/^sign in first: open the URL the server printed/);
     await page.close();
@@ -136,13 +136,13 @@ describe('sign-out and expiry in Chromium', () => {
     await page.waitForTimeout(Math.max(0, started + LIFETIME_MS + 500 - Date.now()));
     await page.evaluate(() => (location.hash = 'contents')); // the next view asks the API
     await expect.poll(() => page.getByTestId('signed-out').textContent(), WAIT).toContain('the session expired: open the URL the server printed');
-    const expired = await health(cookie);
+    const expired = await listed(cookie);
     expect(expired.status).toBe(401);
     expect((await expired.json()).error).toMatch(/^sign in first/); // forgotten once it was found expired
     // Opening the printed URL again signs in afresh.
     await page.goto(server.url.href);
     await page.getByTestId('view-health').waitFor(WAIT);
-    expect((await health(await cookieHeader())).status).toBe(200);
+    expect((await listed(await cookieHeader())).status).toBe(200);
     await page.close();
   }, 60_000);
 });
