@@ -5,7 +5,9 @@
  * live index phase); the page itself is built by Vite from web/ at the
  * repository's top into dist/web. It mounts on the guarded HTTP server of the
  * network transports (mcp/transports/network.ts), after its Host and Origin
- * checks; access is the bearer token, exchanged once for a session cookie.
+ * checks; access is the bearer token, exchanged once for a session cookie
+ * that ends when idle, when old, or at sign-out. Each caller sees the
+ * repositories its grants let it read; every view is for the one `?repo=` names.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { classified, describeError, SightlineError } from '../errors/index.js';

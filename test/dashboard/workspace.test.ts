@@ -89,6 +89,7 @@ describe('sightline dashboard --workspace', () => {
     await page.getByTestId('repo-picker').selectOption('widgets');
     await page.evaluate(() => (location.hash = 'health'));
     await expect.poll(() => page.getByTestId('health-files').textContent(), WAIT).toBe(String(stats.widgets!.files));
+    await expect.poll(() => page.getByTestId('job-status').textContent(), WAIT).toBe('completed'); // its event stream: /api/events?repo=widgets
     await page.reload();
     await expect.poll(() => page.getByTestId('health-files').textContent(), WAIT).toBe(String(stats.widgets!.files));
     expect(await page.getByTestId('repo-picker').inputValue()).toBe('widgets');
