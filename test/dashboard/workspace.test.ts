@@ -5,7 +5,8 @@
  * picker lists both and each view follows the pick; the refine envelope is
  * shown with its distribution and suggestions, and a suggestion runs the
  * narrowed search. Under `serve --workspace --tokens`, a caller granted one
- * repository sees that one only; an empty workspace says nothing_registered.
+ * repository sees that one only; an empty workspace says nothing_registered,
+ * and a repository whose code index was reset says what indexes it again.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -155,7 +156,7 @@ describe('a workspace server under a tokens file', () => {
   });
 });
 
-describe('an empty workspace', () => {
+describe('a workspace with nothing to show', () => {
   it('says nothing is registered, and how to add a repository', async () => {
     const empty = tempDir('sightline-workspace-');
     const server = await startDashboard(['--workspace', empty, '--no-watch'], env());
@@ -170,6 +171,25 @@ describe('an empty workspace', () => {
     } finally {
       await server.stop();
       removeDir(empty);
+    }
+  }, 60_000);
+
+  it('answers a repository whose code index was reset with what indexes it again, and does not index it itself', async () => {
+    const root = tempDir('sightline-workspace-');
+    writeFiles(path.join(root, 'kept'), { 'a.ts': 'export const a = 1;\n' });
+    for (const verb of [['add', 'kept'], ['reset', 'kept']]) expect(runCli(['workspace', ...verb, '--workspace', root], env()).code).toBe(0);
+    const server = await startDashboard(['--workspace', root, '--no-watch'], env());
+    try {
+      const ask = (pathname: string) => fetch(new URL(pathname, server.url.origin), { headers: { authorization: `Bearer ${server.token}` } });
+      const listed = await (await ask('/api/repositories')).json();
+      expect(listed.repositories).toMatchObject([{ id: 'kept', root: null }]);
+      const health = await ask('/api/health?repo=kept');
+      expect(health.status).toBe(400);
+      expect((await health.json()).error).toMatch(/the code index of kept was reset; add_repo \(or `sightline workspace add`\) indexes it again/);
+      expect((await (await ask('/api/repositories')).json()).repositories[0].job).toBe('none');
+    } finally {
+      await server.stop();
+      removeDir(root);
     }
   }, 60_000);
 });

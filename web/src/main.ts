@@ -67,7 +67,7 @@ function showRepositories(r: Repositories): void {
   const root = h('span', { 'data-testid': 'repo-root' }, first.root ?? '');
   const picker = h(
     'select',
-    { 'aria-label': 'repository', 'data-testid': 'repo-picker' },
+    { 'data-testid': 'repo-picker' }, // labelled by the <label> around it
     ...rows.map((x) => h('option', { value: x.id, selected: x.id === first.id }, x.problem ? `${x.id} (cannot open)` : x.id)),
   );
   picker.addEventListener('change', () => {
