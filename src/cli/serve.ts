@@ -32,7 +32,7 @@ interface ServeFlags extends EmbedderFlags {
   store?: string;
 }
 
-interface DashboardFlags extends Omit<ServeFlags, 'transport' | 'enableWrites' | 'logFile' | 'workspace' | 'tokens'> {
+interface DashboardFlags extends Omit<ServeFlags, 'transport' | 'enableWrites' | 'logFile' | 'tokens'> {
   toolLog?: string;
   json?: boolean;
 }
@@ -159,6 +159,7 @@ export function registerDashboard(program: Command): void {
     .option('--host <host>', 'address to listen on; beyond loopback needs --allow-remote', '127.0.0.1')
     .option('--port <port>', 'port to listen on; 0 picks a free one', port, 8766)
     .addOption(repoOption())
+    .option('--workspace <root>', 'show every repository registered under this root, with a picker (`sightline workspace add` registers them)')
     .option('--config <file>', 'config file (default: <repo>/sightline.config.json)')
     .option('--tool-log <file>', 'the tool log a `serve --log-file` writes, charted in the usage view')
     .option('--access-log', 'one line per HTTP request on stderr: client, request line, status')
@@ -171,6 +172,7 @@ export function registerDashboard(program: Command): void {
       examples(
         'sightline dashboard                          # http://127.0.0.1:8766/#token=…',
         'sightline dashboard --repo ../api --port 0   # any free port',
+        'sightline dashboard --workspace ~/src        # every repository registered there, with a picker',
         'sightline dashboard --tool-log agent.ndjson  # chart what a `serve --log-file agent.ndjson` logged',
       ) +
         `\nOpen the printed URL: the page trades the token in its #fragment for a session cookie. serve --transport http serves the same page at /.\n`,
@@ -180,7 +182,7 @@ export function registerDashboard(program: Command): void {
         transport: 'http',
         dashboardOnly: true,
         toolLog: o.toolLog,
-        announce: (url, root) => emit(o, { status: 'ok', url, repo: root }, (v) => v.url),
+        announce: (url, root) => emit(o, { status: 'ok', url, [o.workspace ? 'workspace' : 'repo']: root }, (v) => v.url),
       }),
     );
 }

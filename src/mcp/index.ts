@@ -40,9 +40,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   if (options.transport === 'stdio') return serveStdio(runtime);
   const routes = options.dashboardOnly ? null : options.transport === 'http' ? streamableHttpRoutes(runtime) : sseRoutes(runtime);
   if (routes) runtime.countSessionsWith(routes.sessions);
-  // The dashboard shows one repository: a workspace server does not mount it (yet).
-  const oneRepo = options.served.kind === 'repo';
-  const dashboard = oneRepo && (options.dashboardOnly || options.transport === 'http') ? { toolLog: options.toolLog ?? options.logFile } : undefined;
+  const dashboard = options.dashboardOnly || options.transport === 'http' ? { toolLog: options.toolLog ?? options.logFile } : undefined;
   return serveNetwork(runtime, routes, { host: options.host, port: options.port, accessLog: options.accessLog, dashboard, announce: options.announce });
 }
 

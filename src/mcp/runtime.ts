@@ -4,7 +4,7 @@
  * log and the tools on offer. Each session gets its own McpServer (see
  * server.ts) over this one runtime, built for the caller it authenticated as.
  */
-import { loadConfig } from '../config/index.js';
+import { loadConfig, type Config } from '../config/index.js';
 import { VERSION } from '../engine/index.js';
 import { UsageMeter } from '../budget/index.js';
 import type { RepoUnit, Workspace } from '../workspace/index.js';
@@ -52,6 +52,8 @@ export class Runtime {
   readonly server: ServerFacts;
   /** The network transports' cap and idle timeout on client sessions, from the configuration. */
   readonly sessionLimits: SessionLimits;
+  /** The server's configuration: the repository's, or in a workspace the environment's (the dashboard's session limits). */
+  readonly config: Config;
   /** The tools of this server before grants: mutating ones only with --enable-writes. */
   private readonly repoTools: ToolDefinition[];
   private readonly workspaceTools: WorkspaceToolDefinition[];
@@ -60,7 +62,7 @@ export class Runtime {
   constructor(readonly options: RuntimeOptions) {
     this.env = options.env ?? process.env;
     const { served } = options;
-    const config = served.kind === 'repo' ? served.unit.engine.repo.config : loadConfig({ env: this.env, warn: options.warn });
+    const config = (this.config = served.kind === 'repo' ? served.unit.engine.repo.config : loadConfig({ env: this.env, warn: options.warn }));
     this.sessionLimits = { max: config.maxClientSessions, idleMs: config.clientSessionIdleMs };
     this.sessionCount = () => (options.transport === 'stdio' ? 1 : 0);
     const count = () => this.sessionCount();

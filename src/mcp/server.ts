@@ -110,13 +110,7 @@ async function repoAnswer(runtime: Runtime, caller: Caller, tool: ToolDefinition
   const { engine } = unit;
   const context: ToolContext = { engine, server: runtime.server, env: runtime.env, usage: runtime.usage, upkeep: unit.upkeep, session };
   const phase = () => engine.job.retrievalPhase;
-  const answerOnce = async (): Promise<Answered> => {
-    if (tool.readsIndex) {
-      const building = await engine.whenReady();
-      if (building) return { envelope: building, phase: phase() };
-    }
-    return { envelope: await runtime.limiter.run(() => tool.run(own, context)), phase: phase() };
-  };
+  const answerOnce = async (): Promise<Answered> => ({ envelope: await runWhenReady(runtime, tool, own, context), phase: phase() });
   try {
     return await answerOnce();
   } catch (err) {
@@ -127,6 +121,19 @@ async function repoAnswer(runtime: Runtime, caller: Caller, tool: ToolDefinition
     runtime.options.warn(`${recoveredSentence(recovery)}; rebuilding it in the background (health says how far)`);
     return answerOnce();
   }
+}
+
+/**
+ * Runs one tool as every call runs: a tool that reads the index first waits
+ * until it is searchable (or answers that it is still building), outside the
+ * tool-body limit; the body then runs inside it. The dashboard's calls too.
+ */
+export async function runWhenReady(runtime: Runtime, tool: ToolDefinition, args: Record<string, unknown>, context: ToolContext): Promise<object> {
+  if (tool.readsIndex) {
+    const building = await context.engine.whenReady();
+    if (building) return building;
+  }
+  return runtime.limiter.run(() => tool.run(args, context));
 }
 
 /** Records every answer's exact cost as sent, and what it replaced (whole files a context bundle delivered); returns the latter. */

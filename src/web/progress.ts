@@ -40,7 +40,7 @@ export class JobEvents {
   private last = '';
   private start: PhaseStart = { phase: null, atMs: 0, done: 0 };
 
-  constructor(private readonly job: IndexJob, private readonly warn: (message: string) => void) {}
+  constructor(readonly job: IndexJob, private readonly warn: (message: string) => void) {}
 
   /** Opens an event stream on `res` and sends the job as it is now. */
   subscribe(res: ServerResponse, headers: Record<string, string>): void {
@@ -114,4 +114,25 @@ function eta(start: PhaseStart, done: number, total: number, now: number): numbe
   if (progressed <= 0 || total <= done) return null;
   const perFile = (now - start.atMs) / progressed;
   return Math.round(((total - done) * perFile) / 1000);
+}
+
+/** One event source per repository shown, made when a page first follows it. */
+export class RepoEvents {
+  private readonly byRepo = new Map<string, JobEvents>();
+
+  constructor(private readonly warn: (message: string) => void) {}
+
+  of(view: { id: string; job: IndexJob }): JobEvents {
+    const known = this.byRepo.get(view.id);
+    if (known?.job === view.job) return known;
+    known?.close(); // the repository was served anew (reset, then added again): follow its new job
+    const fresh = new JobEvents(view.job, this.warn);
+    this.byRepo.set(view.id, fresh);
+    return fresh;
+  }
+
+  close(): void {
+    for (const events of this.byRepo.values()) events.close();
+    this.byRepo.clear();
+  }
 }

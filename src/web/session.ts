@@ -2,9 +2,10 @@
  * The dashboard's sign-in: the page reads the bearer token from the URL's
  * fragment (a fragment never reaches a server, a log or a Referer), POSTs it
  * once, and gets a random session id in an HttpOnly, SameSite=Strict cookie,
- * so script cannot read it and no other site can send it. API calls then
- * carry the cookie, or (for scripts) the same Authorization: Bearer header as
- * the MCP endpoint.
+ * so script cannot read it and no other site can send it. A session belongs
+ * to the caller whose token opened it, ends after `idleMs` unused or `maxMs`
+ * after it began, whichever comes first, and on sign-out; the server forgets
+ * it then, so the cookie is worth nothing even if a browser kept it.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -12,33 +13,73 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 /** Sessions a server keeps at most; signing in past it forgets the oldest. */
 const MAX_SESSIONS = 64;
 
-export class Sessions {
-  /** Cookie secret → the session's public name (the secret itself is never stored or passed on). */
-  private readonly ids = new Map<string, string>();
+export interface SessionLimits {
+  /** A session unused this long ends (config dashboardSessionIdleMs). */
+  idleMs: number;
+  /** A session ends this long after it was opened, however used (config dashboardSessionMaxMs). */
+  maxMs: number;
+}
+
+/** A live session: its public name (the gate counts refusals by it) and who opened it. */
+export interface Session<C> {
+  name: string;
+  caller: C;
+}
+
+interface Held<C> extends Session<C> {
+  openedAt: number;
+  seenAt: number;
+}
+
+export class Sessions<C> {
+  /** Cookie secret → the session (the secret itself is never passed on). */
+  private readonly held = new Map<string, Held<C>>();
   /** A name of this server's own, so two servers on one host (cookies ignore ports) keep their cookies apart. */
   readonly cookie = `sightline_${randomBytes(6).toString('hex')}`;
 
-  /** `bearer` checks an Authorization header against the server's token (the MCP endpoint's check). */
-  constructor(private readonly bearer: (authorization: string | undefined) => boolean) {}
+  /** `now` is the clock the limits are measured by (tests pass their own). */
+  constructor(private readonly limits: SessionLimits, private readonly now: () => number = Date.now) {}
 
-  /** True when `offered` is the server's token. */
-  tokenMatches(offered: unknown): boolean {
-    return typeof offered === 'string' && this.bearer(`Bearer ${offered}`);
-  }
-
-  /** Opens a session and sets its cookie on `res`. */
-  open(res: ServerResponse): void {
+  /**
+   * Opens a session for `caller` and sets its cookie on `res`. The cookie has no Max-Age of its own: the server decides
+   * when a session ends, so it can tell the page it expired (a cookie the browser dropped would look like no sign-in).
+   */
+  open(res: ServerResponse, caller: C): void {
+    const now = this.now();
+    for (const [id, s] of this.held) if (this.ended(s, now)) this.held.delete(id);
+    if (this.held.size >= MAX_SESSIONS) this.held.delete(this.held.keys().next().value!);
     const id = randomBytes(32).toString('base64url');
-    if (this.ids.size >= MAX_SESSIONS) this.ids.delete(this.ids.keys().next().value!);
-    this.ids.set(id, randomUUID());
+    this.held.set(id, { name: randomUUID(), caller, openedAt: now, seenAt: now });
     res.setHeader('set-cookie', `${this.cookie}=${id}; Path=/; HttpOnly; SameSite=Strict`);
   }
 
-  /** The public name of the request's session when it holds a live one (or the bearer token); null otherwise. */
-  of(req: IncomingMessage): string | null {
-    if (this.bearer(req.headers.authorization)) return 'bearer';
+  /**
+   * The request's session when its cookie names a live one (using it restarts
+   * the idle clock); 'expired' when it named one that ended by time (now
+   * forgotten); null when it names none.
+   */
+  of(req: IncomingMessage): Session<C> | 'expired' | null {
     const id = cookieValue(req.headers.cookie, this.cookie);
-    return id === null ? null : (this.ids.get(id) ?? null);
+    const held = id === null ? undefined : this.held.get(id);
+    if (!held) return null;
+    const now = this.now();
+    if (this.ended(held, now)) {
+      this.held.delete(id!);
+      return 'expired';
+    }
+    held.seenAt = now;
+    return { name: held.name, caller: held.caller };
+  }
+
+  /** Signs out: forgets the request's session (if any) and clears its cookie on `res`. */
+  end(req: IncomingMessage, res: ServerResponse): void {
+    const id = cookieValue(req.headers.cookie, this.cookie);
+    if (id !== null) this.held.delete(id);
+    res.setHeader('set-cookie', `${this.cookie}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict`);
+  }
+
+  private ended(s: Held<C>, now: number): boolean {
+    return now - s.seenAt >= this.limits.idleMs || now - s.openedAt >= this.limits.maxMs;
   }
 }
 

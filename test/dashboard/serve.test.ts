@@ -64,7 +64,7 @@ describe('serve --transport http serves the dashboard too', () => {
     expect((await fetch(`${origin()}/mcp`, { method: 'POST' })).status).toBe(401);
     expect((await fetch(`${origin()}/api/repositories`)).status).toBe(401);
     const repos = await fetch(`${origin()}/api/repositories`, { headers: bearer() });
-    expect(await repos.json()).toEqual({ status: 'ok', repositories: [{ id: 'default', root }] });
+    expect(await repos.json()).toMatchObject({ status: 'ok', workspace: null, repositories: [{ id: path.basename(root), root }] });
     const signIn = await fetch(`${origin()}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: server.token }) });
     expect(signIn.status).toBe(200);
     const cookie = signIn.headers.get('set-cookie')!;

@@ -12,7 +12,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { logAccess } from '../access-log.js';
 import { resolveToken, TOKEN_ENV } from '../auth.js';
-import { grantOn, singleToken, type Caller } from '../grants.js';
+import { singleToken, type Caller } from '../grants.js';
 import { allowedHostnames, hostAllowed, hostnameOf, originAllowed } from '../guards.js';
 import { dashboardSite, type Site } from '../../web/index.js';
 import { dashboardContext } from '../dashboard.js';
@@ -63,13 +63,8 @@ export async function serveNetwork(runtime: Runtime, routes: Routes | null, opti
   const single = runtime.options.auth ? null : resolveToken(runtime.env);
   const auth = runtime.options.auth ?? singleToken(single!);
   const allowed = allowedHostnames(options.host);
-  // The dashboard signs in with the token an MCP client sends: with a tokens file, a caller granted the served repository.
-  const shown = runtime.options.served.kind === 'repo' ? runtime.options.served.unit.id : null;
-  const bearer = (authorization: string | undefined) => {
-    const caller = auth.authenticate(authorization);
-    return caller !== null && shown !== null && grantOn(caller, shown) !== null;
-  };
-  const site: Site | null = options.dashboard ? dashboardSite(dashboardContext(runtime, bearer, options.dashboard.toolLog)) : null;
+  // The dashboard signs in with the token an MCP client sends, and shows each caller what its grants let it read.
+  const site: Site | null = options.dashboard ? dashboardSite(dashboardContext(runtime, auth, options.dashboard.toolLog)) : null;
 
   const gate = async (req: IncomingMessage, res: ServerResponse) => {
     if (!hostAllowed(req.headers.host, allowed)) return reject(res, 421, 'the Host header does not name this server');
@@ -120,7 +115,7 @@ export async function serveNetwork(runtime: Runtime, routes: Routes | null, opti
     // With a tokens file each caller signs in with their own.
     const pinned = single?.pinned ?? true;
     const url = pinned ? `${origin}/#token=` : `${origin}/#token=${single!.token}`;
-    if (pinned) info(`  Open the dashboard at ${url} followed by the token pinned by ${TOKEN_ENV}`);
+    if (pinned) info(`  Open the dashboard at ${url} followed by ${single ? `the token pinned by ${TOKEN_ENV}` : 'your caller\'s token from the tokens file'}`);
     if (options.announce && !pinned) options.announce(url);
     else if (!pinned) info(`  Dashboard: ${url}`);
   }

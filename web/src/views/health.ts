@@ -4,7 +4,7 @@
  * since indexing), doctor's checks with their fixes, the embedder and the
  * retrieval phase.
  */
-import { get } from '../api.js';
+import { apiUrl, get } from '../api.js';
 import { ago, badge, errorBox, fmt, h, later, section, table, tiles } from '../dom.js';
 
 interface JobEvent {
@@ -92,7 +92,7 @@ function staleness(c: Changed): HTMLElement {
 export async function renderHealth(panel: HTMLElement): Promise<() => void> {
   const job = jobCard();
   panel.append(job.el);
-  const events = new EventSource('/api/events');
+  const events = new EventSource(apiUrl('/api/events'));
   let lastStatus = '';
   const rest = h('div', { class: 'stack' });
   panel.append(rest);

@@ -6,22 +6,13 @@
  * JSON below. Refresh runs the same call again, against the files as they
  * are now.
  */
+import type { Citation } from '../../../src/cite/probe.js';
+import type { ResultItem } from '../../../src/engine/envelope.js';
 import { post } from '../api.js';
 import { badge, errorBox, fmt, h, section, table } from '../dom.js';
 
-interface Result {
-  path: string;
-  start_line: number;
-  end_line: number;
-  symbol: string | null;
-  kind: string;
-  score: number;
-  reasons: string[];
-  snippet?: string;
-  tokens?: number;
-  citation_status: string;
-  citation_note?: string;
-}
+/** What search returns per location, with the citation every cited answer carries. */
+type Result = ResultItem & Citation & { tokens?: number };
 
 /** A narrower call the gate measured (budget/gate.ts). */
 interface Suggestion {
@@ -91,12 +82,12 @@ function refine(a: Answer, run: (args: Args) => void, base: Args): HTMLElement {
   return section(
     `The gate asks to refine: ${a.reason ?? ''}`,
     h('p', { 'data-testid': 'refine-note' }, a.note ?? ''),
-    table('Where the hits are', ['directory', 'hits', 'files'], (a.distribution ?? []).map((d) => [h('code', {}, d.dir), fmt(d.hits), fmt(d.files)]), { numeric: [1, 2] }),
+    table('Where the hits are', ['directory', 'hits', 'files'], (a.distribution ?? []).map((d) => [h('code', {}, d.dir), fmt(d.hits), fmt(d.files)]), { numeric: [1, 2], testid: 'distribution' }),
     table(
       'Narrower calls, each counted by running it',
       ['', 'suggestion', 'would yield', 'tokens'],
       (a.suggestions ?? []).map((s) => [h('button', { type: 'button', onclick: () => run(narrowed(base, s)) }, 'Run'), s.hint, fmt(s.would_yield), fmt(s.est_tokens)]),
-      { numeric: [2, 3] },
+      { numeric: [2, 3], testid: 'suggestions' },
     ),
   );
 }

@@ -4,6 +4,7 @@
  * tool log over time with its slowest calls, and agent memory: topics, and
  * the claims held on records with their holders and lease expiries.
  */
+import type { ToolLogSummary } from '../../../src/web/tool-log.js';
 import { get } from '../api.js';
 import { timeline } from '../charts.js';
 import { ago, badge, fmt, h, later, section, table, tiles } from '../dom.js';
@@ -17,18 +18,7 @@ interface Totals {
 
 interface UsageView {
   ledger: (Totals & { window_seconds: number; tools: Record<string, Totals> }) | null;
-  log: {
-    file: string | null;
-    note?: string;
-    calls: number;
-    errors: number;
-    tokens_sent: number;
-    reads_replaced_tokens: number;
-    net_saved_tokens: number;
-    buckets: { t: number; calls: number; errors: number; tokens_sent: number; reads_replaced_tokens: number }[];
-    by_tool: Record<string, { calls: number; errors: number; tokens_sent: number; reads_replaced_tokens: number }>;
-    slowest: { ts: string; tool: string; ms: number; outcome: string; tokens_sent: number; error?: string }[];
-  };
+  log: ToolLogSummary;
 }
 
 interface MemoryView {
