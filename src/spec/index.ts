@@ -1,0 +1,20 @@
+/**
+ * One declaration per verb (in the manner of ripgrep's flags/defs.rs): the
+ * MCP tool's name, title, description and arguments, the CLI verb's name,
+ * positionals, flags and examples, and the reference in docs/tools.md, all
+ * made from it. Below both faces; it knows commander and zod, not cli/ or mcp/.
+ */
+import { CONTEXT } from './context.js';
+import type { VerbSpec } from './define.js';
+import { CHANGED, EXPLORE, RELATED } from './graph.js';
+import { LIST_FILES, LOCATE, OUTLINE, READ, SEARCH, STATS } from './retrieval.js';
+
+/** Every verb declared here, in the order the reference lists them. */
+export const VERBS: readonly VerbSpec[] = [SEARCH, CONTEXT, LOCATE, EXPLORE, RELATED, CHANGED, READ, OUTLINE, LIST_FILES, STATS];
+
+export { CONTEXT, CHANGED, EXPLORE, LIST_FILES, LOCATE, OUTLINE, READ, RELATED, SEARCH, STATS };
+export { FILE_KINDS, LOCATE_KINDS, SEARCH_MODES } from './retrieval.js';
+export { arg, cliArgs, flagName, limitsOf, mcpArgs, verb, type ArgSpec, type ArgType, type Face, type Guide, type VerbSpec } from './define.js';
+export { flag, inputShape, oneOf, schemaFor, optionalText, positiveInt, stringList, text, toolFace, wholeNumber, type InputShape } from './zod.js';
+export { addVerb, collect, examples, flagsOf, negated, parsePositiveInt } from './commander.js';
+export { reference, splice } from './markdown.js';
