@@ -4,7 +4,9 @@
  * numbers, comma lists, choices); what the verb does with them is cli/.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { usageError } from '../errors/index.js';
 import { cliArgs, flagName, withLimits, type ArgSpec, type VerbSpec } from './define.js';
+import type { Wire } from './zod.js';
 
 export function parsePositiveInt(value: string): number {
   const n = Number(value);
@@ -27,6 +29,13 @@ function collectChoices(choices: readonly string[]) {
   };
 }
 
+/** Repeatable `name=value` (values may hold commas, unlike `collect`). */
+function pairs(value: string, previous: [string, string][] = []): [string, string][] {
+  const eq = value.indexOf('=');
+  if (eq < 1) throw new InvalidArgumentError('expected name=value');
+  return [...previous, [value.slice(0, eq), value.slice(eq + 1)]];
+}
+
 export function examples(...lines: readonly string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 }
@@ -45,10 +54,11 @@ const REPEATABLE = ' (repeatable, or comma-separated)';
 
 /** The CLI help line: the flag's own text, its limits, and that a list repeats. */
 export function helpOf(a: ArgSpec): string {
-  const text = a.cli ?? a.doc;
+  const text = a.cli ?? a.doc.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase()); // CLI help lines start lower-case
   if (negated(a)) return text; // --no-<flag> says the default itself
-  const line = withLimits(text, a);
+  const line = withLimits(text, a) + (a.required && !a.positional ? ' (required)' : '');
   if (a.type === 'choices') return `${line} (${a.choices!.join(', ')};${REPEATABLE.slice(2)}`;
+  if (a.type === 'links' || a.type === 'fields') return `${line} (repeatable)`;
   return a.type === 'list' ? line + REPEATABLE : line;
 }
 
@@ -58,6 +68,7 @@ export function optionOf(a: ArgSpec): Option {
   if (a.type === 'list') option.argParser(collect);
   if (a.type === 'choice') option.choices(a.choices ?? []);
   if (a.type === 'choices') option.argParser(collectChoices(a.choices ?? []));
+  if (a.type === 'links' || a.type === 'fields') option.argParser(pairs);
   return option;
 }
 
@@ -74,4 +85,36 @@ export function addVerb(program: Command, spec: VerbSpec): Command {
   const cmd = program.command(usage).description(spec.summary);
   for (const a of args) if (!a.positional) cmd.addOption(optionOf(a));
   return spec.examples.length ? cmd.addHelpText('after', examples(...spec.examples)) : cmd;
+}
+
+/** commander's name for a flag's value: --lapse-seconds is lapseSeconds, --no-expand is expand. */
+const attribute = (a: ArgSpec) => flagName(a).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+function toWire(a: ArgSpec, value: unknown): unknown {
+  if (a.type === 'fields') return Object.fromEntries(value as [string, string][]);
+  if (a.type !== 'links') return value;
+  const map: Record<string, string[]> = {};
+  for (const [relation, target] of value as [string, string][]) (map[relation] ??= []).push(target);
+  return map;
+}
+
+/**
+ * A CLI call's arguments by wire name, as the MCP tool's body receives them, so both faces hand
+ * the engine the same object. CLI-only flags stay with the verb; a required flag left out is a
+ * usage error (commander checks only positionals).
+ */
+export function wireArgs<A extends readonly ArgSpec[]>(spec: VerbSpec<A>, positionals: readonly unknown[], options: object): Wire<A> {
+  const wire: Record<string, unknown> = {};
+  let next = 0;
+  for (const a of cliArgs(spec)) {
+    const given = a.positional ? positionals[next++] : (options as Record<string, unknown>)[attribute(a)];
+    const value = a.positional?.variadic ? (given as string[]).join(' ') || undefined : given;
+    if (a.face === 'cli') continue;
+    if (value === undefined) {
+      if (a.required) throw usageError(`${flagsOf(a)} is required: ${helpOf(a)}`);
+      continue;
+    }
+    wire[a.name] = toWire(a, value);
+  }
+  return wire as Wire<A>;
 }

@@ -6,7 +6,8 @@
  */
 import { budgetDefaults } from '../budget/index.js';
 
-export type ArgType = 'text' | 'int' | 'flag' | 'list' | 'choice' | 'choices';
+/** `links` maps a relation to target keys (CLI: repeatable relation=key); `fields` maps a name among `choices` to a string (CLI: name=value). */
+export type ArgType = 'text' | 'int' | 'flag' | 'list' | 'choice' | 'choices' | 'links' | 'fields';
 
 /** Which faces take an argument. One face alone needs `only`: why the other has none. */
 export type Face = 'both' | 'mcp' | 'cli';
@@ -25,6 +26,8 @@ export interface ArgSpec<N extends string = string, V = unknown, F extends Face 
   readonly cli?: string;
   /** A valid value, shown in the validation message of a bad one. */
   readonly example?: string | number;
+  /** The validation message of a value of the wrong type, when the one made from `example` would not say enough. */
+  readonly message?: string;
   /** What the engine uses when the argument is left out (stated in help; never sent on its behalf). */
   readonly default?: string | number | boolean;
   /** An inclusive range the MCP schema enforces. */
@@ -49,6 +52,7 @@ export interface ArgOptions {
   doc: string;
   cli?: string;
   example?: string | number;
+  message?: string;
   required?: boolean;
   face?: Face;
   only?: string;
@@ -79,6 +83,9 @@ export const arg = {
     make<N, Value<O, T[number]>, FaceOf<O>>(name, 'choice', o, { choices }),
   choices: <N extends string, const T extends readonly [string, ...string[]], const O extends ArgOptions>(name: N, choices: T, o: O) =>
     make<N, Value<O, T[number][]>, FaceOf<O>>(name, 'choices', o, { choices }),
+  links: <N extends string, const O extends ArgOptions>(name: N, o: O) => make<N, Value<O, Record<string, string[]>>, FaceOf<O>>(name, 'links', o),
+  fields: <N extends string, const T extends readonly [string, ...string[]], const O extends ArgOptions>(name: N, names: T, o: O) =>
+    make<N, Value<O, Record<string, string>>, FaceOf<O>>(name, 'fields', o, { choices: names }),
   /** Every budgeted verb's max_tokens: what it bounds and what happens past it; the limits are the gate's. */
   maxTokens: (what: string, cut: string, cliWhat = what) =>
     make<'max_tokens', number | undefined, 'both'>('max_tokens', 'int', { doc: `Token budget for ${what} ({limits}): ${cut}`, cli: `trim ${cliWhat} to this many tokens`, example: 2000 }, { budget: true }),

@@ -7,14 +7,22 @@
 import { CONTEXT } from './context.js';
 import type { VerbSpec } from './define.js';
 import { CHANGED, EXPLORE, RELATED } from './graph.js';
+import { CLAIM, CLAIM_STATUS, FORGET, LIST_TOPICS, NEIGHBORS, RECALL, RELEASE_CLAIM, REMEMBER, RENEW_CLAIM, SCAN, UPDATE } from './memory.js';
 import { LIST_FILES, LOCATE, OUTLINE, READ, SEARCH, STATS } from './retrieval.js';
 
 /** Every verb declared here, in the order the reference lists them. */
-export const VERBS: readonly VerbSpec[] = [SEARCH, CONTEXT, LOCATE, EXPLORE, RELATED, CHANGED, READ, OUTLINE, LIST_FILES, STATS];
+export const VERBS: readonly VerbSpec[] = [
+  SEARCH, CONTEXT, LOCATE, EXPLORE, RELATED, CHANGED, READ, OUTLINE, LIST_FILES, STATS,
+  RECALL, LIST_TOPICS, NEIGHBORS, SCAN, CLAIM_STATUS, REMEMBER, UPDATE, FORGET, CLAIM, RENEW_CLAIM, RELEASE_CLAIM,
+];
+
+/** The memory verbs, whose CLI faces share one action (cli/memory.ts). */
+export const MEMORY_VERBS = { REMEMBER, UPDATE, FORGET, RECALL, LIST_TOPICS, NEIGHBORS, SCAN, CLAIM, RENEW_CLAIM, RELEASE_CLAIM, CLAIM_STATUS };
 
 export { CONTEXT, CHANGED, EXPLORE, LIST_FILES, LOCATE, OUTLINE, READ, RELATED, SEARCH, STATS };
+export { CLAIM, CLAIM_STATUS, FORGET, LIST_TOPICS, NEIGHBORS, RECALL, RELEASE_CLAIM, REMEMBER, RENEW_CLAIM, SCAN, UPDATE };
 export { FILE_KINDS, LOCATE_KINDS, SEARCH_MODES } from './retrieval.js';
 export { arg, cliArgs, flagName, limitsOf, mcpArgs, verb, type ArgSpec, type ArgType, type Face, type Guide, type VerbSpec } from './define.js';
-export { flag, inputShape, oneOf, schemaFor, optionalText, positiveInt, stringList, text, toolFace, wholeNumber, type InputShape } from './zod.js';
-export { addVerb, collect, examples, flagsOf, negated, parsePositiveInt } from './commander.js';
+export { flag, inputShape, oneOf, schemaFor, optionalText, positiveInt, stringList, text, toolFace, wholeNumber, type InputShape, type Wire } from './zod.js';
+export { addVerb, collect, examples, flagsOf, negated, parsePositiveInt, wireArgs } from './commander.js';
 export { reference, splice } from './markdown.js';

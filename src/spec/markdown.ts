@@ -28,6 +28,10 @@ function typeOf(a: ArgSpec): string {
       return `one of ${choices}`;
     case 'choices':
       return `list of ${choices}`;
+    case 'links':
+      return 'map of relation to keys';
+    case 'fields':
+      return `map of ${choices} to strings`;
   }
 }
 

@@ -41,12 +41,22 @@ export function oneOf<const T extends readonly [string, ...string[]]>(name: stri
   return z.enum(values, says(`${name} must be one of ${values.join(', ')}`));
 }
 
+export function linkMap(name: string) {
+  const message = `${name} must map a relation to target keys, e.g. {"about": ["file:src/a.ts", "symbol:src/a.ts#parse"]}`;
+  return z.record(z.string(says(message)), z.array(z.string(says(message)), says(message)), says(message)).optional();
+}
+
+function fieldMap(name: string, names: readonly string[]) {
+  return z.record(z.string(), z.string(says(`each ${name.replace(/s$/, '')} value must be a string`)), says(`${name} must map field names (${names.join(', ')}) to strings`)).optional();
+}
+
 function schemaOf(a: ArgSpec): z.ZodType {
   const example = a.example ?? '';
   const choices = (a.choices ?? []) as unknown as readonly [string, ...string[]];
   const need = <T extends z.ZodType>(s: z.ZodOptional<T>) => (a.required ? s.unwrap() : s);
   switch (a.type) {
     case 'text':
+      if (a.message) return need(z.string(says(a.message)).optional());
       return a.required ? text(a.name, String(example)) : optionalText(a.name, String(example));
     case 'int':
       return need(a.bounds ? wholeNumber(a.name, a.bounds[0], a.bounds[1], Number(example)) : positiveInt(a.name, Number(example)));
@@ -58,6 +68,10 @@ function schemaOf(a: ArgSpec): z.ZodType {
       return need(oneOf(a.name, choices).optional());
     case 'choices':
       return need(z.array(oneOf(a.name, choices)).optional());
+    case 'links':
+      return need(linkMap(a.name));
+    case 'fields':
+      return need(fieldMap(a.name, choices));
   }
 }
 
@@ -69,6 +83,9 @@ export function describe(a: ArgSpec): string {
 
 type McpArg<A extends readonly ArgSpec[]> = Extract<A[number], ArgSpec<string, unknown, Exclude<Face, 'cli'>>>;
 type ValueOf<X> = X extends ArgSpec<string, infer V> ? V : never;
+
+/** The arguments a tool's body receives (and a CLI verb hands the same function), by wire name. */
+export type Wire<A extends readonly ArgSpec[]> = { [X in McpArg<A> as X['name']]: ValueOf<X> };
 
 /** The zod shape of a spec's MCP arguments, typed by what each outputs. */
 export type InputShape<A extends readonly ArgSpec[]> = { [X in McpArg<A> as X['name']]: z.ZodType<ValueOf<X>> };

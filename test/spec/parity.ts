@@ -41,7 +41,7 @@ function toolProblems(spec: VerbSpec, faces: Faces): string[] {
       continue;
     }
     if (schema.description !== describeArg(a)) problems.push(`${spec.tool}.${a.name}: the tool's description is not the spec's`);
-    if (a.choices && !same(enumOf(schema), a.choices)) problems.push(`${spec.tool}.${a.name}: the tool's choices ${JSON.stringify(enumOf(schema))} are not the spec's ${JSON.stringify(a.choices)}`);
+    if ((a.type === 'choice' || a.type === 'choices') && !same(enumOf(schema), a.choices)) problems.push(`${spec.tool}.${a.name}: the tool's choices ${JSON.stringify(enumOf(schema))} are not the spec's ${JSON.stringify(a.choices)}`);
   }
   return problems;
 }

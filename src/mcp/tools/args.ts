@@ -3,14 +3,8 @@
  * validation messages say what to send instead), and the refusal of
  * arguments a tool does not take.
  */
-import { arg, schemaFor } from '../../spec/index.js';
+export { flag, optionalText, positiveInt, stringList, text } from '../../spec/index.js';
 
-export { flag, oneOf, optionalText, positiveInt, stringList, text } from '../../spec/index.js';
-
-/** Every budgeted tool's max_tokens: what it bounds, then the defaults from the budget limits. */
-export function maxTokens(what: string, cut: string) {
-  return schemaFor(arg.maxTokens(what, cut));
-}
 /** Edits (insert, delete, substitute, swap two neighbours) between two names. */
 function editDistance(a: string, b: string): number {
   const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
