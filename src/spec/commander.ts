@@ -53,8 +53,11 @@ export function flagsOf(a: ArgSpec): string {
 const REPEATABLE = ' (repeatable, or comma-separated)';
 
 /** The CLI help line: the flag's own text, its limits, and that a list repeats. */
+/** The flag's own text: its CLI help, else its doc (CLI help lines start lower-case). */
+const ownText = (a: ArgSpec) => a.cli ?? a.doc.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase());
+
 export function helpOf(a: ArgSpec): string {
-  const text = a.cli ?? a.doc.replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase()); // CLI help lines start lower-case
+  const text = ownText(a);
   if (negated(a)) return text; // --no-<flag> says the default itself
   const line = withLimits(text, a) + (a.required && !a.positional ? ' (required)' : '');
   if (a.type === 'choices') return `${line} (${a.choices!.join(', ')};${REPEATABLE.slice(2)}`;
@@ -111,7 +114,7 @@ export function wireArgs<A extends readonly ArgSpec[]>(spec: VerbSpec<A>, positi
     const value = a.positional?.variadic ? (given as string[]).join(' ') || undefined : given;
     if (a.face === 'cli') continue;
     if (value === undefined) {
-      if (a.required) throw usageError(`${flagsOf(a)} is required: ${helpOf(a)}`);
+      if (a.required) throw usageError(`${flagsOf(a)} is required: ${ownText(a)}`);
       continue;
     }
     wire[a.name] = toWire(a, value);

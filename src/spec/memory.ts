@@ -4,7 +4,7 @@
  * hands the same wire-named arguments (`wireArgs`) to the same functions the
  * tools call.
  */
-import { DEFAULT_LEASE_SECONDS, KINDS, MAX_LEASE_SECONDS, MAX_NEIGHBOR_DEPTH, MAX_NEIGHBOR_NODES, MAX_PAGE_SIZE, MEMORY_FIELDS, SCAN_SCOPES } from '../memory/index.js';
+import { DEFAULT_LAPSE_SECONDS, DEFAULT_LEASE_SECONDS, KINDS, MAX_LEASE_SECONDS, MAX_NEIGHBOR_DEPTH, MAX_NEIGHBOR_NODES, MAX_PAGE_SIZE, MEMORY_FIELDS, SCAN_SCOPES } from '../memory/index.js';
 import { arg, verb } from './define.js';
 
 const EXAMPLE_KEY = '"memory:backlog/item-7"';
@@ -97,14 +97,14 @@ export const FORGET = verb({
   command: 'forget',
   title: 'Forget memory',
   description:
-    'Delete a memory record now, or with lapse let it expire in lapse_seconds (default 60) so readers drain; a lapse never shortens a later expiry. ' +
+    `Delete a memory record now, or with lapse let it expire in lapse_seconds (default ${DEFAULT_LAPSE_SECONDS}) so readers drain; a lapse never shortens a later expiry. ` +
     "Works even when the stored value cannot be decoded. A claimed record needs the claim's fencing_token.",
   summary: 'delete a memory record, or --lapse it so readers drain',
   guide: { when: 'retire a memory record that is wrong or done with', call: '{key: "memory:auth/old-note"}' },
   args: [
     memoryKey(),
     arg.flag('lapse', { doc: 'Expire it in lapse_seconds instead of deleting now', cli: 'expire in --lapse-seconds instead of deleting now' }),
-    arg.int('lapse_seconds', { doc: 'The lapse window', example: 60, default: 60 }),
+    arg.int('lapse_seconds', { doc: 'The lapse window', example: 60, default: DEFAULT_LAPSE_SECONDS }),
     fencingToken(),
     enableWrites(),
   ],
