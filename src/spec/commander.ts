@@ -65,7 +65,7 @@ export function helpOf(a: ArgSpec): string {
   return a.type === 'list' ? line + REPEATABLE : line;
 }
 
-export function optionOf(a: ArgSpec): Option {
+function optionOf(a: ArgSpec): Option {
   const option = new Option(flagsOf(a), helpOf(a));
   if (a.type === 'int') option.argParser(parsePositiveInt);
   if (a.type === 'list') option.argParser(collect);

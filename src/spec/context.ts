@@ -3,7 +3,7 @@ import { defaultConfig } from '../config/index.js';
 import { MAX_BUDGET_TOKENS, MAX_TOP, MIN_BUDGET_TOKENS } from '../engine/index.js';
 import { arg, verb } from './define.js';
 
-export const CONTEXT_DETAILS = ['paths', 'outline', 'slices', 'auto'] as const;
+const CONTEXT_DETAILS = ['paths', 'outline', 'slices', 'auto'] as const;
 
 export const CONTEXT = verb({
   tool: 'context',

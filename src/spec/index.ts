@@ -21,8 +21,7 @@ export const MEMORY_VERBS = { REMEMBER, UPDATE, FORGET, RECALL, LIST_TOPICS, NEI
 
 export { CONTEXT, CHANGED, EXPLORE, LIST_FILES, LOCATE, OUTLINE, READ, RELATED, SEARCH, STATS };
 export { CLAIM, CLAIM_STATUS, FORGET, LIST_TOPICS, NEIGHBORS, RECALL, RELEASE_CLAIM, REMEMBER, RENEW_CLAIM, SCAN, UPDATE };
-export { FILE_KINDS, LOCATE_KINDS, SEARCH_MODES } from './retrieval.js';
-export { arg, cliArgs, flagName, limitsOf, mcpArgs, verb, type ArgSpec, type ArgType, type Face, type Guide, type VerbSpec } from './define.js';
-export { flag, inputShape, oneOf, schemaFor, optionalText, positiveInt, stringList, text, toolFace, wholeNumber, type InputShape, type Wire } from './zod.js';
-export { addVerb, collect, examples, flagsOf, negated, parsePositiveInt, wireArgs } from './commander.js';
+export { arg, cliArgs, flagName, limitsOf, mcpArgs, verb, type ArgSpec, type Face, type Guide, type VerbSpec } from './define.js';
+export { describe as describeArg, flag, inputShape, optionalText, positiveInt, stringList, text, toolFace, type Wire } from './zod.js';
+export { addVerb, collect, examples, negated, parsePositiveInt, wireArgs } from './commander.js';
 export { reference, splice } from './markdown.js';

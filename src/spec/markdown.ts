@@ -7,8 +7,8 @@ import { flagsOf, helpOf, usageOf } from './commander.js';
 import { type ArgSpec, type VerbSpec } from './define.js';
 import { describe } from './zod.js';
 
-export const BEGIN = '<!-- reference: generated from src/spec by `npm run docs:tools`; do not edit by hand -->';
-export const END = '<!-- end of reference -->';
+const BEGIN = '<!-- reference: generated from src/spec by `npm run docs:tools`; do not edit by hand -->';
+const END = '<!-- end of reference -->';
 
 const code = (s: string) => `\`${s}\``;
 const cell = (s: string) => s.replace(/\|/g, '\\|');

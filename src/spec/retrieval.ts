@@ -2,9 +2,9 @@
 import { DEFAULT_K } from '../engine/index.js';
 import { arg, verb } from './define.js';
 
-export const FILE_KINDS = ['code', 'test', 'doc', 'config', 'generated'] as const;
-export const SEARCH_MODES = ['hybrid', 'keyword', 'semantic'] as const;
-export const LOCATE_KINDS = ['definition', 'reference', 'any'] as const;
+const FILE_KINDS = ['code', 'test', 'doc', 'config', 'generated'] as const;
+const SEARCH_MODES = ['hybrid', 'keyword', 'semantic'] as const;
+const LOCATE_KINDS = ['definition', 'reference', 'any'] as const;
 
 /** The gate's session: over MCP it is the client's connection, so only the CLI names one. */
 export const gateSession = () =>

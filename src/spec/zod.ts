@@ -23,7 +23,7 @@ export function positiveInt(name: string, example: number) {
   return z.number(says(message)).int(says(message)).min(1, says(message)).optional();
 }
 
-export function wholeNumber(name: string, min: number, max: number, example: number) {
+function wholeNumber(name: string, min: number, max: number, example: number) {
   const message = says(`${name} must be a whole number from ${min} to ${max}, e.g. ${example}`);
   return z.number(message).int(message).min(min, message).max(max, message).optional();
 }
@@ -37,11 +37,11 @@ export function stringList(name: string, example: string) {
   return z.array(z.string(says(message)), says(message)).optional();
 }
 
-export function oneOf<const T extends readonly [string, ...string[]]>(name: string, values: T) {
+function oneOf<const T extends readonly [string, ...string[]]>(name: string, values: T) {
   return z.enum(values, says(`${name} must be one of ${values.join(', ')}`));
 }
 
-export function linkMap(name: string) {
+function linkMap(name: string) {
   const message = `${name} must map a relation to target keys, e.g. {"about": ["file:src/a.ts", "symbol:src/a.ts#parse"]}`;
   return z.record(z.string(says(message)), z.array(z.string(says(message)), says(message)), says(message)).optional();
 }
@@ -91,7 +91,7 @@ export type Wire<A extends readonly ArgSpec[]> = { [X in McpArg<A> as X['name']]
 export type InputShape<A extends readonly ArgSpec[]> = { [X in McpArg<A> as X['name']]: z.ZodType<ValueOf<X>> };
 
 /** One argument's schema, described. */
-export function schemaFor<V>(a: ArgSpec<string, V>): z.ZodType<V> {
+function schemaFor<V>(a: ArgSpec<string, V>): z.ZodType<V> {
   return schemaOf(a).describe(describe(a)) as z.ZodType<V>;
 }
 

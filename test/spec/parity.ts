@@ -5,8 +5,7 @@
  */
 import type { Command, Option } from 'commander';
 import { z } from 'zod';
-import { cliArgs, flagName, mcpArgs, negated, type ArgSpec, type VerbSpec } from '../../src/spec/index.js';
-import { describe as describeArg } from '../../src/spec/zod.js';
+import { cliArgs, describeArg, flagName, mcpArgs, negated, type ArgSpec, type VerbSpec } from '../../src/spec/index.js';
 
 export interface Faces {
   tools: readonly { name: string; inputSchema: z.ZodRawShape }[];
