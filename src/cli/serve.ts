@@ -61,23 +61,28 @@ function stop(message: string, code: number): never {
   process.exit(code);
 }
 
+/** What serve and dashboard share: where to listen, the config, the access log, remote binds and the watcher. */
+function networkOptions(cmd: Command, defaultPort: number): Command {
+  return cmd
+    .option('--host <host>', 'address to listen on (serve: with http or sse); beyond loopback needs --allow-remote', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (serve: with http or sse); 0 picks a free one', port, defaultPort)
+    .option('--config <file>', 'config file (default: <repo>/sightline.config.json)')
+    .option('--access-log', 'one line per HTTP request on stderr: client, request line, status')
+    .option('--allow-remote', 'allow --host beyond 127.0.0.1, localhost and ::1 (unencrypted: prefer an SSH tunnel)')
+    .option('--watch', 'keep the index current while serving: index on file changes, reconcile periodically (the default; config `watch`)')
+    .option('--no-watch', 'serve the index as it is: no watcher, no reconcile (answers still re-index a file they find changed)');
+}
+
 export function registerServe(program: Command): void {
-  storeOption(embedderOptions(program.command('serve')))
+  networkOptions(storeOption(embedderOptions(program.command('serve'))), 8765)
     .description('serve the repository to AI coding agents over MCP (stdio, Streamable HTTP or SSE)')
     .addOption(new Option('--transport <name>', 'stdio for an editor that spawns the server; http or sse to listen on a port').choices(['stdio', 'http', 'sse']).default('stdio'))
-    .option('--host <host>', 'address to listen on (http, sse); beyond loopback needs --allow-remote', '127.0.0.1')
-    .option('--port <port>', 'port to listen on (http, sse); 0 picks a free one', port, 8765)
     .addOption(repoOption())
     .option('--workspace <root>', 'serve every repository registered under this root (add them with add_repo or `sightline workspace add`); tools take `repo`')
     .option('--tokens <file>', 'JSON file of callers: bearer token, name, read or write grant per repository id or * (http, sse; docs/security.md)')
-    .option('--config <file>', 'config file (default: <repo>/sightline.config.json)')
     .option('--enable-writes', 'offer the index tool, which updates the index')
     .option('--tool-concurrency <n>', `tool calls that run at once (default 2; env ${TOOL_CONCURRENCY_ENV})`)
-    .option('--access-log', 'one line per HTTP request on stderr: client, request line, status')
     .option('--log-file <file>', 'append every tool call, result and error as JSON lines')
-    .option('--allow-remote', 'allow --host beyond 127.0.0.1, localhost and ::1 (unencrypted: prefer an SSH tunnel)')
-    .option('--watch', 'keep the index current while serving: index on file changes, reconcile periodically (the default; config `watch`)')
-    .option('--no-watch', 'serve the index as it is: no watcher, no reconcile (answers still re-index a file they find changed)')
     .addHelpText(
       'after',
       [
@@ -154,18 +159,11 @@ async function start(o: Omit<ServeFlags, 'transport'>, how: Start): Promise<void
 }
 
 export function registerDashboard(program: Command): void {
-  storeOption(embedderOptions(program.command('dashboard')))
+  networkOptions(storeOption(embedderOptions(program.command('dashboard'))), 8766)
     .description('serve the dashboard on loopback: index health, contents, the module graph, search as agents see it, usage; prints its URL')
-    .option('--host <host>', 'address to listen on; beyond loopback needs --allow-remote', '127.0.0.1')
-    .option('--port <port>', 'port to listen on; 0 picks a free one', port, 8766)
     .addOption(repoOption())
     .option('--workspace <root>', 'show every repository registered under this root, with a picker (`sightline workspace add` registers them)')
-    .option('--config <file>', 'config file (default: <repo>/sightline.config.json)')
     .option('--tool-log <file>', 'the tool log a `serve --log-file` writes, charted in the usage view')
-    .option('--access-log', 'one line per HTTP request on stderr: client, request line, status')
-    .option('--allow-remote', 'allow --host beyond 127.0.0.1, localhost and ::1 (unencrypted: prefer an SSH tunnel)')
-    .option('--watch', 'keep the index current while serving (the default; config `watch`)')
-    .option('--no-watch', 'show the index as it is: no watcher, no reconcile')
     .option('--json', 'print the URL as one JSON object')
     .addHelpText(
       'after',

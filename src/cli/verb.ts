@@ -3,9 +3,9 @@
  * repository, printing text or one JSON object, and mapping errors to exit
  * codes (0 ok, 1 internal error, 2 usage, 3 corrupt index, 4 disk refused, 5 claim conflict).
  */
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
-import { budgetDefaults, type RefineEnvelope } from '../budget/index.js';
+import type { RefineEnvelope } from '../budget/index.js';
 import { openEngine, recoveredSentence, type Engine, type Recovered } from '../engine/index.js';
 import { describeError, exitCodeOf } from '../errors/index.js';
 import { renderRefine } from './render-budget.js';
@@ -25,20 +25,8 @@ export interface CommonOptions extends EmbedderFlags {
   config?: string;
 }
 
-export function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
-  return n;
-}
-
-/** Every budgeted verb's --max-tokens, its defaults from the budget limits. */
-export function maxTokensOption(what: string): Option {
-  return new Option('--max-tokens <n>', `trim ${what} to this many tokens (${budgetDefaults()})`).argParser(positiveInt);
-}
-
-export function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
-}
+/** Flag parsing and help examples are the spec's, for the verbs it does not declare too. */
+export { collect, examples, parsePositiveInt as positiveInt } from '../spec/index.js';
 
 function print(text: string): void {
   process.stdout.write(text.endsWith('\n') ? text : text + '\n');
@@ -125,12 +113,6 @@ export function embedderFlags(o: EmbedderFlags): Partial<Config> {
 /** Calls without --session share one (or SIGHTLINE_SESSION's), so the gate opens on the CLI too after refusals in a row. */
 export function gateSession(o: { session?: string }): string {
   return o.session ?? (process.env.SIGHTLINE_SESSION?.trim() || 'cli');
-}
-
-export const SESSION_HELP = 'count refusals under this name (default: $SIGHTLINE_SESSION, else one session for all CLI calls): after 3 in a row the gate opens';
-
-export function examples(...lines: string[]): string {
-  return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 }
 
 /** Renders an answer, or the gate's refine answer in its place. */

@@ -1,44 +1,9 @@
 /**
- * Argument schemas whose validation messages say what to send instead: the
- * SDK reports them as "Invalid arguments for tool <name>: <message> at <arg>".
+ * Argument schemas for the tools not yet declared in src/spec (their
+ * validation messages say what to send instead), and the refusal of
+ * arguments a tool does not take.
  */
-import { z } from 'zod';
-import { budgetDefaults } from '../../budget/index.js';
-
-const says = (message: string) => ({ error: message });
-
-/** A required string with something in it. */
-export function text(name: string, example: string) {
-  const message = `${name} must be a non-empty string, e.g. ${example}`;
-  return z.string(says(message)).trim().min(1, says(message));
-}
-
-export function optionalText(name: string, example: string) {
-  return z.string(says(`${name} must be a string, e.g. ${example}`)).optional();
-}
-
-export function positiveInt(name: string, example: number) {
-  const message = `${name} must be a positive whole number (not a string), e.g. ${example}`;
-  return z.number(says(message)).int(says(message)).min(1, says(message)).optional();
-}
-
-export function flag(name: string) {
-  return z.boolean(says(`${name} must be true or false (not a string)`)).optional();
-}
-
-export function stringList(name: string, example: string) {
-  const message = `${name} must be an array of strings, e.g. ${example}`;
-  return z.array(z.string(says(message)), says(message)).optional();
-}
-
-export function oneOf<const T extends readonly [string, ...string[]]>(name: string, values: T) {
-  return z.enum(values, says(`${name} must be one of ${values.join(', ')}`));
-}
-
-/** Every budgeted tool's max_tokens: what it bounds, then the defaults from the budget limits. */
-export function maxTokens(what: string, cut: string) {
-  return positiveInt('max_tokens', 2000).describe(`Token budget for ${what} (${budgetDefaults()}): ${cut}.`);
-}
+export { flag, optionalText, positiveInt, stringList, text } from '../../spec/index.js';
 
 /** Edits (insert, delete, substitute, swap two neighbours) between two names. */
 function editDistance(a: string, b: string): number {
