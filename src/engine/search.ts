@@ -52,12 +52,14 @@ export interface Hit {
 export interface SearchHits {
   envelope: Omit<SearchEnvelope, 'results'>;
   hits: Hit[];
+  /** The answer as sent, made once: a repeated question gets the cached answer itself. */
+  sent?: SearchEnvelope;
 }
 
 /** The answer as sent. Answers repeat from a per-repository cache until the index or the configuration changes (search/cache.ts). */
 export function search(repo: Repo, options: SearchOptions): SearchEnvelope {
-  const { envelope, hits } = searchHits(repo, options);
-  return { ...envelope, results: hits.map((h) => h.wire) };
+  const answer = searchHits(repo, options);
+  return (answer.sent ??= { ...answer.envelope, results: answer.hits.map((h) => h.wire) });
 }
 
 export function searchHits(repo: Repo, options: SearchOptions): SearchHits {
