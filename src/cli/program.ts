@@ -17,7 +17,7 @@ import * as render from './render.js';
 import { registerRetrieval } from './retrieval.js';
 import { registerDashboard, registerServe } from './serve.js';
 import { registerWorkspace } from './workspace.js';
-import { collect, common, emit, examples, positiveInt, sayRecovered, sayWaiting, withEngine, type CommonOptions } from './verb.js';
+import { common, emit, examples, sayRecovered, sayWaiting, walkFilterOptions, walkFilters, withEngine, type CommonOptions, type WalkFilterFlags } from './verb.js';
 
 /**
  * Commander's own refusals (an unknown option, a bad choice, a missing argument) are usage
@@ -39,30 +39,20 @@ export function buildProgram(): Command {
     .addHelpText('after', examples('sightline search "where are files walked"', 'sightline locate Store --kind definition', 'sightline index --dry-run'));
 
   common(
-    program
+    walkFilterOptions(program
       .command('index [path]')
       .description('index a repository incrementally (only changed files are read)')
       .option('--force', 'drop the index and rebuild it from scratch')
       .option('--dry-run', 'show what would be indexed, write nothing')
-      .option('--no-gitignore', 'ignore .gitignore and .git/info/exclude rules')
-      .option('--include <glob>', 'only files matching (repeatable, or comma-separated)', collect)
-      .option('--exclude <glob>', 'skip files matching (repeatable, or comma-separated)', collect)
-      .option('--max-file-bytes <n>', 'skip files larger than this', positiveInt)
-      .addHelpText('after', examples('sightline index', 'sightline index ../other-repo --force', 'sightline index --dry-run --exclude "**/*.min.js"')),
-  ).action(async (path: string | undefined, o: CommonOptions & { force?: boolean; dryRun?: boolean; gitignore: boolean; include?: string[]; exclude?: string[]; maxFileBytes?: number }) => {
-    const flags = {
-      gitignore: o.gitignore === false ? false : undefined,
-      include: o.include,
-      exclude: o.exclude,
-      maxFileBytes: o.maxFileBytes,
-    };
+      .addHelpText('after', examples('sightline index', 'sightline index ../other-repo --force', 'sightline index --dry-run --exclude "**/*.min.js"'))),
+  ).action(async (path: string | undefined, o: CommonOptions & WalkFilterFlags & { force?: boolean; dryRun?: boolean }) => {
     await withEngine({ ...o, repo: path ?? o.repo }, async ({ repo }) => {
       if (o.dryRun) return emit(o, await dryRun(repo), render.renderDryRun);
       const bar = progressBar();
       const summary: IndexSummary = await repo.index({ force: o.force, onProgress: bar.update, onRecovered: sayRecovered, onWait: sayWaiting });
       bar.done();
       emit(o, { status: 'ok', ...summary }, () => render.renderIndexSummary(summary));
-    }, flags);
+    }, walkFilters(o));
   });
 
   registerRetrieval(program);

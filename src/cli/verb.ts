@@ -25,6 +25,8 @@ export interface CommonOptions extends EmbedderFlags {
   config?: string;
 }
 
+import { collect, parsePositiveInt } from '../spec/index.js';
+
 /** Flag parsing and help examples are the spec's, for the verbs it does not declare too. */
 export { collect, examples, parsePositiveInt as positiveInt } from '../spec/index.js';
 
@@ -104,6 +106,27 @@ export function embedderOptions(cmd: Command): Command {
   return cmd
     .addOption(new Option('--embedder <name>', 'semantic retrieval: builtin, onnx, http or none (docs/semantic.md)').choices(['builtin', 'onnx', 'http', 'none']))
     .option('--model-dir <dir>', 'the onnx embedder\'s model folder');
+}
+
+/** The walk's filters, which `index` and `workspace add` take alike (a repository is walked the same way either way). */
+export interface WalkFilterFlags {
+  gitignore: boolean;
+  include?: string[];
+  exclude?: string[];
+  maxFileBytes?: number;
+}
+
+export function walkFilterOptions(cmd: Command): Command {
+  return cmd
+    .option('--no-gitignore', 'ignore .gitignore and .git/info/exclude rules')
+    .option('--include <glob>', 'only files matching (repeatable, or comma-separated)', collect)
+    .option('--exclude <glob>', 'skip files matching (repeatable, or comma-separated)', collect)
+    .option('--max-file-bytes <n>', 'skip files larger than this', parsePositiveInt);
+}
+
+/** The filters as configuration: --no-gitignore turns the rules off, its absence leaves the configured value. */
+export function walkFilters(o: WalkFilterFlags): { gitignore?: false; include?: string[]; exclude?: string[]; maxFileBytes?: number } {
+  return { gitignore: o.gitignore === false ? false : undefined, include: o.include, exclude: o.exclude, maxFileBytes: o.maxFileBytes };
 }
 
 export function embedderFlags(o: EmbedderFlags): Partial<Config> {

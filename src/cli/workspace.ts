@@ -7,7 +7,7 @@
  */
 import { Option, type Command } from 'commander';
 import { Workspace, type AddRequest, type RepoRow } from '../workspace/index.js';
-import { collect, embedderFlags, embedderOptions, emit, examples, fail, positiveInt, type EmbedderFlags } from './verb.js';
+import { embedderFlags, embedderOptions, emit, examples, fail, walkFilterOptions, walkFilters, type EmbedderFlags, type WalkFilterFlags } from './verb.js';
 
 const WORKSPACE_ENV = 'SIGHTLINE_WORKSPACE';
 
@@ -59,20 +59,16 @@ export function registerWorkspace(program: Command): void {
       });
     });
 
-  workspaceOptions(verb.command('add [path]').description('register a directory under the root (or --git a source) and index it; again: update it'))
+  walkFilterOptions(workspaceOptions(verb.command('add [path]').description('register a directory under the root (or --git a source) and index it; again: update it'))
     .option('--git <url-or-path>', 'index a commit of this git repository (a URL, or a path under the root) instead of a directory')
     .option('--ref <ref>', 'with --git: branch, tag or commit (default HEAD)')
     .option('--refresh <interval>', 'with --git: how often a server fetches it, e.g. 30s, 5m, 1h (default 5m)')
-    .option('--id <id>', 'the repository id (default: the last segment of the path or URL)')
-    .option('--no-gitignore', 'ignore .gitignore and .git/info/exclude rules')
-    .option('--include <glob>', 'only files matching (repeatable, or comma-separated)', collect)
-    .option('--exclude <glob>', 'skip files matching (repeatable, or comma-separated)', collect)
-    .option('--max-file-bytes <n>', 'skip files larger than this', positiveInt)
+    .option('--id <id>', 'the repository id (default: the last segment of the path or URL)'))
     .addHelpText('after', examples('sightline workspace add services/api', 'sightline workspace add --git ../mirrors/web.git --id web --ref main', 'sightline workspace add libs/core --exclude "**/*.gen.ts" --json'))
-    .action(async (dir: string | undefined, o: WorkspaceFlags & { git?: string; ref?: string; refresh?: string; id?: string; gitignore: boolean; include?: string[]; exclude?: string[]; maxFileBytes?: number }) => {
+    .action(async (dir: string | undefined, o: WorkspaceFlags & WalkFilterFlags & { git?: string; ref?: string; refresh?: string; id?: string }) => {
       const request: AddRequest = {
         path: dir, git: o.git, ref: o.ref, refresh: o.refresh, id: o.id,
-        include: o.include, exclude: o.exclude, gitignore: o.gitignore === false ? false : undefined, max_file_bytes: o.maxFileBytes,
+        include: o.include, exclude: o.exclude, gitignore: walkFilters(o).gitignore, max_file_bytes: o.maxFileBytes,
       };
       await withWorkspace(o, async (workspace) => {
         const added = await workspace.add(request, { wait: true });

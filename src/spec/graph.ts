@@ -1,7 +1,7 @@
 /** The code graph's verbs: explore, related, changed. */
 import { EXPLORE_RELATIONS, MAX_DEPTH } from '../engine/index.js';
 import { arg, verb } from './define.js';
-import { gateSession } from './retrieval.js';
+import { gateSession, repoFile } from './retrieval.js';
 
 export const EXPLORE = verb({
   tool: 'explore',
@@ -75,7 +75,7 @@ export const RELATED = verb({
   summary: "a file's neighbourhood: the files it uses, the files that use it, and the tests that cover it (indexes on first use)",
   guide: { when: "see a file's neighbourhood: the files it uses, the files that use it, and its tests", call: '{path: "src/store/files.ts"}' },
   args: [
-    arg.text('path', { required: true, positional: { label: 'path' }, doc: 'A file path relative to the repository root', example: '"src/auth/session.ts"' }),
+    repoFile('path'),
     arg.maxTokens('the whole answer', 'lists are filled imports, tests, external, dependents, and what is cut is counted in omitted', 'the answer'),
   ],
   examples: ['sightline related src/store/files.ts', 'sightline related app/models/user.py --json --max-tokens 2000'],

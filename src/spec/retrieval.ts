@@ -15,6 +15,10 @@ export const gateSession = () =>
     metavar: 'id',
   });
 
+/** The file a per-file verb is about, its positional named `label` in the CLI's usage. */
+export const repoFile = (label: string) =>
+  arg.text('path', { required: true, positional: { label }, doc: 'A file path relative to the repository root', example: '"src/auth/session.ts"' });
+
 const scope = (example: string, doc = 'Only results under this directory or glob') =>
   arg.text('scope', { doc, cli: 'only under this directory or glob', example, metavar: 'dir-or-glob' });
 
@@ -142,7 +146,7 @@ export const OUTLINE = verb({
   summary: "a file's definitions, nested, with line spans",
   guide: { when: "see a file's definitions before reading it", call: '{path: "src/auth/session.ts"}' },
   args: [
-    arg.text('path', { required: true, positional: { label: 'file' }, doc: 'A file path relative to the repository root', example: '"src/auth/session.ts"' }),
+    repoFile('file'),
     arg.maxTokens('the whole answer', 'definitions past it are counted in omitted', 'the answer'),
   ],
   examples: ['sightline outline src/engine/search.ts', 'sightline outline src/big.ts --max-tokens 500 --json'],
