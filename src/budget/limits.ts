@@ -1,5 +1,6 @@
 /** The gate's limits, taken from the configuration (see config/index.ts for the knobs). */
-import { defaultConfig, type Config } from '../config/index.js';
+import type { Config } from '../config/index.js';
+import { defaultConfig } from '../config/defaults.js';
 
 export interface GateLimits {
   /** More distinct files than this is too broad. */

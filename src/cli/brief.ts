@@ -5,7 +5,7 @@
  * So it always exits 0 and says any problem on stdout, where the agent sees it.
  */
 import type { Command } from 'commander';
-import { openEngine, type BriefEnvelope, type Engine } from '../engine/index.js';
+import type { BriefEnvelope, Engine } from '../engine/index.js';
 import { describeError } from '../errors/index.js';
 import { common, embedderFlags, emit, examples, type CommonOptions } from './verb.js';
 
@@ -39,6 +39,7 @@ export function registerBrief(program: Command): void {
   ).action(async (o: CommonOptions) => {
     let engine: Engine | undefined;
     try {
+      const { openEngine } = await import('../engine/index.js');
       engine = openEngine(o.repo, { configPath: o.config, flags: embedderFlags(o) });
       emit(o, engine.brief(), renderBrief);
     } catch (err) {

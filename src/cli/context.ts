@@ -1,7 +1,7 @@
 /** `sightline context "<task>"`: one budgeted bundle of what a task needs (see engine/context.ts). */
 import type { Command } from 'commander';
 import type { ContextDetail } from '../engine/index.js';
-import { addVerb, CONTEXT } from '../spec/index.js';
+import { addVerb, CONTEXT } from '../spec/cli.js';
 import { renderContext } from './render-budget.js';
 import { common, emit, readyToQuery, withEngine, type CommonOptions } from './verb.js';
 

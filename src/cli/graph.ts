@@ -1,7 +1,7 @@
 /** The code graph's verbs: `explore`, `related <path>`, `changed [path]` (see engine/explore.ts, related.ts, changed.ts). */
 import type { Command } from 'commander';
 import type { ExploreRelation } from '../engine/index.js';
-import { addVerb, CHANGED, EXPLORE, RELATED } from '../spec/index.js';
+import { addVerb, CHANGED, EXPLORE, RELATED } from '../spec/cli.js';
 import { renderChanged, renderExplore, renderRelated } from './render-graph.js';
 import { common, emit, gateSession, orRefine, readyToQuery, withEngine, type CommonOptions } from './verb.js';
 

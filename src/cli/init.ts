@@ -6,8 +6,7 @@
  * nothing; --json prints the plan as one object.
  */
 import type { Command } from 'commander';
-import { resolveRepoRoot } from '../engine/index.js';
-import { applyInit, planInit, type InitPlan } from '../mcp/index.js';
+import type { InitPlan } from '../mcp/index.js';
 import { examples, fail, repoOption } from './verb.js';
 
 interface InitFlags {
@@ -62,8 +61,9 @@ export function registerInit(program: Command): void {
       examples('sightline init', 'sightline init --dry-run', 'sightline init --codex --hooks', 'sightline init --repo ../service --json') +
         '\nThe server command is `sightline` when that is a global install of this CLI (npm link, npm install -g .), else this Node and CLI by absolute path.\n',
     )
-    .action((o: InitFlags) => {
+    .action(async (o: InitFlags) => {
       try {
+        const [{ resolveRepoRoot }, { applyInit, planInit }] = await Promise.all([import('../engine/index.js'), import('../mcp/index.js')]);
         const plan = planInit(resolveRepoRoot(o.repo), { codex: o.codex, hooks: o.hooks });
         if (!o.dryRun) applyInit(plan);
         process.stdout.write(o.json ? JSON.stringify(planJson(plan, o)) + '\n' : renderPlan(plan, o));

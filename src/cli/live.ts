@@ -4,7 +4,7 @@
  * problems or the index is unreadable, 4 the disk refused, 1 anything else.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { doctor, jobStatus, openEngine, recoveredSentence, reset, type Engine, type DoctorEnvelope, type IndexJobStatus, type PassResult, type ResetEnvelope } from '../engine/index.js';
+import type { Engine, DoctorEnvelope, IndexJobStatus, PassResult, Recovered, ResetEnvelope } from '../engine/index.js';
 import { describeError } from '../errors/index.js';
 import { common, embedderFlags, emit, examples, fail, sayWaiting, withEngine, type CommonOptions } from './verb.js';
 
@@ -40,7 +40,7 @@ function renderDoctor(d: DoctorEnvelope): string {
   return [`index ${d.index_path}`, ...rows, d.healthy ? 'healthy' : 'problems found; run the fixes above'].join('\n');
 }
 
-function renderReset(r: ResetEnvelope): string {
+function renderReset(r: ResetEnvelope, recoveredSentence: (r: Recovered) => string): string {
   if (!r.existed) return `no index to drop for ${r.repo}`;
   if (!r.dropped) return `${recoveredSentence(r.recovered!)}; rebuild it with \`sightline index\``;
   return `dropped the index of ${r.repo}: ${r.dropped.files} files, ${r.dropped.chunks} chunks, ${r.dropped.symbols} symbols; rebuild it with \`sightline index\``;
@@ -70,6 +70,7 @@ export function registerLive(program: Command): void {
     // Held open until a signal stops the watch, so not withEngine (which closes when its body returns).
     let engine: Engine;
     try {
+      const { openEngine } = await import('../engine/index.js');
       engine = openEngine(flags.repo, { configPath: flags.config, flags: { ...embedderFlags(flags), watchDebounceMs: o.debounce, reconcileIntervalMs: o.reconcile } });
     } catch (err) {
       fail(err, flags.json);
@@ -98,7 +99,8 @@ export function registerLive(program: Command): void {
       .description("the index job, from any process: status, phase, live counts, attempts, times, and why it failed")
       .addHelpText('after', examples('sightline status', 'sightline status --repo ../service --json')),
   ).action((o: CommonOptions) =>
-    withEngine(o, ({ repo }) => {
+    withEngine(o, async ({ repo }) => {
+      const { jobStatus } = await import('../engine/index.js');
       const s = jobStatus(repo);
       emit(o, { status: 'ok', job: s }, () => renderStatus(s));
     }),
@@ -110,7 +112,8 @@ export function registerLive(program: Command): void {
       .description('check the index: integrity, orphan rows, files missing chunks, chunks missing terms, schema version, the last pass; suggests a fix for each problem')
       .addHelpText('after', examples('sightline doctor', 'sightline doctor --json') + '\nExit code 0 when healthy, 3 when a problem was found.\n'),
   ).action((o: CommonOptions) =>
-    withEngine(o, ({ repo }) => {
+    withEngine(o, async ({ repo }) => {
+      const { doctor } = await import('../engine/index.js');
       const report = doctor(repo);
       emit(o, report, renderDoctor);
       process.exitCode = report.healthy ? 0 : 3;
@@ -122,5 +125,10 @@ export function registerLive(program: Command): void {
       .command('reset')
       .description('drop the index of a repository (waits for a running pass); `sightline index` builds it again')
       .addHelpText('after', examples('sightline reset', 'sightline reset --repo ../service --json')),
-  ).action((o: CommonOptions) => withEngine(o, async ({ repo }) => emit(o, await reset(repo, { onWait: sayWaiting }), renderReset)));
+  ).action((o: CommonOptions) =>
+    withEngine(o, async ({ repo }) => {
+      const { recoveredSentence, reset } = await import('../engine/index.js');
+      emit(o, await reset(repo, { onWait: sayWaiting }), (r) => renderReset(r, recoveredSentence));
+    }),
+  );
 }

@@ -9,32 +9,35 @@
 import type { Command } from 'commander';
 import type { Engine } from '../engine/index.js';
 import { usageError } from '../errors/index.js';
-import * as memory from '../memory/index.js';
-import { addVerb, MEMORY_VERBS as V, wireArgs, type ArgSpec, type VerbSpec, type Wire } from '../spec/index.js';
+import { addVerb, MEMORY_VERBS as V, wireArgs, type ArgSpec, type VerbSpec } from '../spec/cli.js';
+import type { Wire } from '../spec/index.js';
 import { common, emit, withEngine, type CommonOptions } from './verb.js';
+
+/** The memory module, loaded when a verb runs (not when the CLI starts). */
+type Memory = typeof import('../memory/index.js');
 
 interface MemoryVerb {
   spec: VerbSpec;
-  run(engine: Engine, args: object): object | Promise<object>;
+  run(engine: Engine, args: object, memory: Memory): object | Promise<object>;
 }
 
 /** Pairs a spec with the body its tool has, typed by the spec's arguments. */
-function memoryVerb<A extends readonly ArgSpec[]>(spec: VerbSpec<A>, run: (engine: Engine, args: Wire<A>) => object | Promise<object>): MemoryVerb {
+function memoryVerb<A extends readonly ArgSpec[]>(spec: VerbSpec<A>, run: (engine: Engine, args: Wire<A>, memory: Memory) => object | Promise<object>): MemoryVerb {
   return { spec, run: run as MemoryVerb['run'] };
 }
 
 const VERBS: MemoryVerb[] = [
-  memoryVerb(V.REMEMBER, (engine, a) => memory.remember(engine.memory, a)),
-  memoryVerb(V.UPDATE, (engine, a) => memory.update(engine.memory, a)),
-  memoryVerb(V.FORGET, (engine, a) => memory.forget(engine.memory, a)),
+  memoryVerb(V.REMEMBER, (engine, a, memory) => memory.remember(engine.memory, a)),
+  memoryVerb(V.UPDATE, (engine, a, memory) => memory.update(engine.memory, a)),
+  memoryVerb(V.FORGET, (engine, a, memory) => memory.forget(engine.memory, a)),
   memoryVerb(V.RECALL, (engine, a) => engine.recall(a)),
-  memoryVerb(V.LIST_TOPICS, (engine) => memory.listTopics(engine.memory)),
+  memoryVerb(V.LIST_TOPICS, (engine, _a, memory) => memory.listTopics(engine.memory)),
   memoryVerb(V.NEIGHBORS, (engine, a) => engine.neighbors(a)),
-  memoryVerb(V.SCAN, (engine, a) => memory.scan(engine.memory, a)),
-  memoryVerb(V.CLAIM, (engine, a) => memory.claim(engine.memory, a)),
-  memoryVerb(V.RENEW_CLAIM, (engine, a) => memory.renewClaim(engine.memory, a)),
-  memoryVerb(V.RELEASE_CLAIM, (engine, a) => memory.releaseClaim(engine.memory, a)),
-  memoryVerb(V.CLAIM_STATUS, (engine, a) => memory.claimStatus(engine.memory, a)),
+  memoryVerb(V.SCAN, (engine, a, memory) => memory.scan(engine.memory, a)),
+  memoryVerb(V.CLAIM, (engine, a, memory) => memory.claim(engine.memory, a)),
+  memoryVerb(V.RENEW_CLAIM, (engine, a, memory) => memory.renewClaim(engine.memory, a)),
+  memoryVerb(V.RELEASE_CLAIM, (engine, a, memory) => memory.releaseClaim(engine.memory, a)),
+  memoryVerb(V.CLAIM_STATUS, (engine, a, memory) => memory.claimStatus(engine.memory, a)),
 ];
 
 /** Text for a person: one `name  value` line per field, nested values as JSON. */
@@ -52,7 +55,7 @@ export function registerMemory(program: Command): void {
       const o = params[params.length - 2] as CommonOptions & { enableWrites?: boolean };
       await withEngine(o, async (engine) => {
         if (mutating && !o.enableWrites) throw usageError(`${spec.command} changes memory; pass --enable-writes`);
-        emit(o, await run(engine, wireArgs(spec, params.slice(0, -2), o)), renderText);
+        emit(o, await run(engine, wireArgs(spec, params.slice(0, -2), o), await import('../memory/index.js')), renderText);
       });
     });
   }

@@ -5,7 +5,8 @@
  * index, 4 disk refused, 5 a memory write refused by a claim.
  */
 import { Command, type CommanderError } from 'commander';
-import { dryRun, VERSION, type IndexSummary } from '../engine/index.js';
+import type { IndexSummary } from '../engine/index.js';
+import { VERSION } from '../engine/version.js';
 import { registerBrief } from './brief.js';
 import { registerContext } from './context.js';
 import { registerGraph } from './graph.js';
@@ -47,9 +48,10 @@ export function buildProgram(): Command {
       .addHelpText('after', examples('sightline index', 'sightline index ../other-repo --force', 'sightline index --dry-run --exclude "**/*.min.js"'))),
   ).action(async (path: string | undefined, o: CommonOptions & WalkFilterFlags & { force?: boolean; dryRun?: boolean }) => {
     await withEngine({ ...o, repo: path ?? o.repo }, async ({ repo }) => {
+      const { dryRun, recoveredSentence } = await import('../engine/index.js');
       if (o.dryRun) return emit(o, await dryRun(repo), render.renderDryRun);
       const bar = progressBar();
-      const summary: IndexSummary = await repo.index({ force: o.force, onProgress: bar.update, onRecovered: sayRecovered, onWait: sayWaiting });
+      const summary: IndexSummary = await repo.index({ force: o.force, onProgress: bar.update, onRecovered: sayRecovered(recoveredSentence), onWait: sayWaiting });
       bar.done();
       emit(o, { status: 'ok', ...summary }, () => render.renderIndexSummary(summary));
     }, walkFilters(o));

@@ -12,7 +12,7 @@ import type {
   SearchEnvelope,
   StatsEnvelope,
 } from '../engine/index.js';
-import { describeSkips } from '../walk/index.js';
+import { describeSkips } from '../walk/skips.js'; // a leaf: rendering stays on the CLI's start path without the walker
 
 const indent = (text: string, pad = '    ') => text.split('\n').map((l) => pad + l).join('\n');
 

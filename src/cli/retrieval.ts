@@ -1,7 +1,7 @@
 /** The retrieval verbs, declared in src/spec: search, locate, outline, read, list-files, stats. */
 import type { Command } from 'commander';
 import type { LocateKind, SearchMode } from '../engine/index.js';
-import { addVerb, LIST_FILES, LOCATE, OUTLINE, READ, SEARCH, STATS } from '../spec/index.js';
+import { addVerb, LIST_FILES, LOCATE, OUTLINE, READ, SEARCH, STATS } from '../spec/cli.js';
 import * as render from './render.js';
 import { common, emit, gateSession, orRefine, readyToQuery, withEngine, type CommonOptions } from './verb.js';
 

@@ -9,11 +9,12 @@
  */
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { loadConfig } from '../config/index.js';
 import { describeError, exitCodeOf, usageError } from '../errors/index.js';
-import { defaultId, openRepoUnit, Workspace } from '../workspace/index.js';
+import type { Authenticator, Served, TransportName } from '../mcp/index.js';
+// Leaves of mcp/ (constants only), so declaring the verbs does not load the server.
+import { TOKEN_ENV } from '../mcp/auth.js';
+import { TOOL_CONCURRENCY_ENV } from '../mcp/concurrency.js';
 import { embedderFlags, embedderOptions, emit, examples, repoOption, storeOption, type EmbedderFlags } from './verb.js';
-import { bindRefusal, isLoopbackHost, resolveToolConcurrency, serve, tokensFile, TOKEN_ENV, TOOL_CONCURRENCY_ENV, type Authenticator, type Served, type TransportName } from '../mcp/index.js';
 
 interface ServeFlags extends EmbedderFlags {
   transport: TransportName;
@@ -104,6 +105,11 @@ export function registerServe(program: Command): void {
 
 /** Opens what is served (one repository, or every one of a workspace) and serves until a signal stops it. */
 async function start(o: Omit<ServeFlags, 'transport'>, how: Start): Promise<void> {
+  const [{ loadConfig }, { defaultId, openRepoUnit, Workspace }, { bindRefusal, isLoopbackHost, resolveToolConcurrency, serve, tokensFile }] = await Promise.all([
+    import('../config/index.js'),
+    import('../workspace/index.js'),
+    import('../mcp/index.js'),
+  ]);
   if (how.transport !== 'stdio') {
     const refusal = bindRefusal(o.host, Boolean(o.allowRemote));
     if (refusal) stop(refusal, 2); // a flag the caller must add: usage

@@ -2,11 +2,17 @@
  * What every repository verb shares: the common flags, opening the
  * repository, printing text or one JSON object, and mapping errors to exit
  * codes (0 ok, 1 internal error, 2 usage, 3 corrupt index, 4 disk refused, 5 claim conflict).
+ *
+ * The CLI's start path: this file and every verb's declaration load only
+ * commander, src/spec's cli door and leaf files of constants. What a verb runs
+ * (the engine, the MCP server, a workspace) is imported when its action runs,
+ * so `sightline --version` or `--help` does not load the engine
+ * (test/cli/start.test.ts checks which modules load).
  */
 import { Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
 import type { RefineEnvelope } from '../budget/index.js';
-import { openEngine, recoveredSentence, type Engine, type Recovered } from '../engine/index.js';
+import type { Engine, Recovered } from '../engine/index.js';
 import { describeError, exitCodeOf } from '../errors/index.js';
 import { renderRefine } from './render-budget.js';
 import { progressBar } from './progress.js';
@@ -25,10 +31,10 @@ export interface CommonOptions extends EmbedderFlags {
   config?: string;
 }
 
-import { collect, parsePositiveInt } from '../spec/index.js';
+import { collect, parsePositiveInt } from '../spec/cli.js';
 
 /** Flag parsing and help examples are the spec's, for the verbs it does not declare too. */
-export { collect, examples, parsePositiveInt as positiveInt } from '../spec/index.js';
+export { collect, examples, parsePositiveInt as positiveInt } from '../spec/cli.js';
 
 function print(text: string): void {
   process.stdout.write(text.endsWith('\n') ? text : text + '\n');
@@ -50,6 +56,7 @@ export function fail(err: unknown, json: boolean | undefined): never {
 export async function withEngine(options: CommonOptions, body: (engine: Engine) => Promise<void> | void, openFlags = {}): Promise<void> {
   let engine: Engine | undefined;
   try {
+    const { openEngine } = await import('../engine/index.js');
     engine = openEngine(options.repo, { configPath: options.config, flags: { ...embedderFlags(options), databaseUrl: options.store, ...openFlags } });
     await body(engine);
   } catch (err) {
@@ -64,9 +71,9 @@ export function sayWaiting(holder: { pid: number; host: string }): void {
   process.stderr.write(`sightline: waiting for another indexer (pid ${holder.pid} on ${holder.host}) to finish with this repository\n`);
 }
 
-/** Said on stderr when `index --force` found the index damaged. */
-export function sayRecovered(r: Recovered): void {
-  process.stderr.write(`sightline: ${recoveredSentence(r)}\n`);
+/** Said on stderr when `index --force` found the index damaged (the sentence is the engine's). */
+export function sayRecovered(sentence: (r: Recovered) => string): (r: Recovered) => void {
+  return (r) => process.stderr.write(`sightline: ${sentence(r)}\n`);
 }
 
 /** Before a query: the first index built in the foreground (with a progress bar), then the query embedder started. */

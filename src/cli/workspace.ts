@@ -6,7 +6,7 @@
  * 3 an unreadable index, 4 the disk refused, 1 anything else.
  */
 import { Option, type Command } from 'commander';
-import { Workspace, type AddRequest, type RepoRow } from '../workspace/index.js';
+import type { AddRequest, RepoRow, Workspace } from '../workspace/index.js';
 import { embedderFlags, embedderOptions, emit, examples, fail, walkFilterOptions, walkFilters, type EmbedderFlags, type WalkFilterFlags } from './verb.js';
 
 const WORKSPACE_ENV = 'SIGHTLINE_WORKSPACE';
@@ -25,6 +25,7 @@ function workspaceOptions(cmd: Command): Command {
 async function withWorkspace(o: WorkspaceFlags, body: (workspace: Workspace) => Promise<void>): Promise<void> {
   let workspace: Workspace | undefined;
   try {
+    const { Workspace } = await import('../workspace/index.js');
     workspace = await Workspace.open({ root: o.workspace, flags: embedderFlags(o), live: false, warn: (m) => process.stderr.write(`sightline: warning: ${m}\n`) });
     await body(workspace);
     await workspace.close();

@@ -4,12 +4,12 @@
  * `sightline.config.json` in the repository root, or the path given by --config.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { SightlineError } from '../errors/index.js';
+import { defaultConfig } from './defaults.js';
 
-const DEFAULT_EXCLUDE_DIRS = ['.git', 'node_modules', 'dist', 'build', 'target', '.venv', 'vendor', '__pycache__'];
+export { defaultConfig, NEARNESS_WEIGHT } from './defaults.js';
 
 /** Numeric knobs with their allowed range: values outside are clamped with a warning. */
 const RANGES = {
@@ -101,61 +101,6 @@ export const ConfigSchema = z.object({
 export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigKey = keyof Config;
 
-/** The semantic signal's weight in fusion when no config sets it (search/weigh.ts's FUSION_WEIGHTS takes it from here). */
-export const NEARNESS_WEIGHT = 0.15;
-
-export function defaultConfig(): Config {
-  return {
-    home: path.join(os.homedir(), '.cache', 'sightline'),
-    gitignore: true,
-    include: [],
-    exclude: [],
-    excludeDirs: [...DEFAULT_EXCLUDE_DIRS],
-    maxFileBytes: 1_048_576,
-    toolConcurrency: 2,
-    maxClientSessions: 1_000,
-    clientSessionIdleMs: 1_800_000,
-    dashboardSessionIdleMs: 3_600_000,
-    dashboardSessionMaxMs: 43_200_000,
-    watchDebounceMs: 300,
-    reconcileIntervalMs: 600_000,
-    retryBaseMs: 5_000,
-    retryMaxMs: 600_000,
-    watch: true,
-    firstIndexWaitMs: 5_000,
-    embedderWaitMs: 10_000,
-    maxFiles: 25,
-    maxHits: 120,
-    maxTokens: 6_000,
-    minRelevance: 0.35,
-    absoluteMaxTokens: 24_000,
-    compoundMargin: 0.15,
-    maxRefusals: 3,
-    contextBudgetTokens: 8_192,
-    contextTop: 10,
-    contextDetail: 'auto',
-    // Semantic retrieval: defaults and their reasons are in src/search/fusion.ts and cutoff.ts.
-    embedder: 'builtin',
-    modelDir: '',
-    embedUrl: '',
-    embedModel: '',
-    embedDimensions: 0,
-    embedBatchSize: 64,
-    embedConcurrency: 2,
-    fusionK0: 10,
-    fusionKeywordWeight: 1,
-    fusionSemanticWeight: 0.25,
-    nearnessWeight: NEARNESS_WEIGHT,
-    cutoffRelative: 0.3,
-    cutoffFloor: 0.05,
-    cutoffOutlierRatio: 3,
-    cutoffSafeHarbor: 3,
-    queryCacheSize: 50,
-    expandImports: 2,
-    databaseUrl: '',
-    teamRepo: '',
-  };
-}
 
 export interface LoadConfigOptions {
   repoRoot?: string;

@@ -25,6 +25,7 @@ import type { SearchEnvelope } from './envelope.js';
 import { citationProbe } from './gated.js';
 import type { IndexReadiness } from './jobs.js';
 import type { Repo } from './repo.js';
+import { MAX_BUDGET_TOKENS, MAX_TOP, MIN_BUDGET_TOKENS } from './limits.js';
 export type ContextDetail = 'paths' | 'outline' | 'slices';
 
 export interface ContextOptions {
@@ -115,9 +116,6 @@ export interface ContextEnvelope {
 /** Remembered entries take at most this share of a bundle's budget: the code is what the bundle is for. */
 const MEMORY_SHARE = 1 / 8;
 
-export const MIN_BUDGET_TOKENS = 128;
-export const MAX_BUDGET_TOKENS = 200_000;
-export const MAX_TOP = 50;
 /** Ranked files considered per entry wanted, so reused files can be skipped and small ones fill the budget. */
 const CANDIDATES_PER_ENTRY = 4;
 /** Room for what differs between a fail-closed answer and the retry (numbers, notes). */

@@ -14,8 +14,8 @@ import { limitsOf, narrowings, runGate, type GatedFields, type GateOptions } fro
 import { repoPath } from './paths.js';
 import type { Repo } from './repo.js';
 import { LineReader } from './indexed-lines.js';
+import { EXPLORE_RELATIONS, MAX_DEPTH } from './limits.js';
 
-export const EXPLORE_RELATIONS = ['callers', 'callees', 'dependencies', 'dependents', 'impact', 'overview', 'auto'] as const;
 export type ExploreRelation = (typeof EXPLORE_RELATIONS)[number];
 type Walked = Exclude<ExploreRelation, 'overview' | 'auto'>;
 
@@ -83,7 +83,6 @@ export interface ExploreOverviewEnvelope extends Overview {
 }
 
 export const DEFAULT_EXPLORE_RESULTS = 50;
-export const MAX_DEPTH = 3;
 const MAX_ANCHOR_SYMBOLS = 10;
 const RELEVANCE: Record<string, number> = { exact: 1, import: 0.9, name: 0.6 };
 const KIND_ORDER: Record<string, number> = { code: 0, config: 1, generated: 2, test: 3, doc: 4 };

@@ -16,7 +16,8 @@ import { citationProbe, limitsOf, narrowings, runGate, type GatedFields, type Ga
 import { definitionIntent } from './locate.js';
 import { coverage, heldTerms, queryWeights, rarity, termsOf } from './relevance.js';
 import type { Repo } from './repo.js';
-import { DEFAULT_K, searchHits, type SearchHits, type SearchOptions } from './search.js';
+import { DEFAULT_K } from './limits.js';
+import { searchHits, type SearchHits, type SearchOptions } from './search.js';
 
 export type CitedResult = ResultItem & Citation & { tokens: number };
 

@@ -8,6 +8,7 @@ import { round, type ResultItem, type SearchEnvelope } from './envelope.js';
 import type { StoredChunk } from '../store/index.js';
 import type { Repo } from './repo.js';
 import { numberedLine, snippetFor } from './snippet.js';
+import { DEFAULT_K } from './limits.js';
 
 export interface SearchOptions {
   query: string;
@@ -27,7 +28,6 @@ export interface SearchOptions {
   mode?: SearchMode;
 }
 
-export const DEFAULT_K = 10;
 const MAX_K = 500;
 
 function validK(k: number | undefined): number {

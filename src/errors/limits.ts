@@ -4,7 +4,7 @@
  * argument. Each bound keeps one request's work linear and small; the list
  * and its refusals are in docs/security.md ("Limits and refusals").
  */
-import { MAX_PATH_CHARS } from '../walk/index.js';
+import { MAX_PATH_CHARS } from '../walk/paths.js'; // a leaf: errors stays off the walk's dependencies (ignore, picomatch, xxhash)
 import { usageError } from './index.js';
 
 export const LIMITS = {

@@ -12,13 +12,10 @@ import { checkName, parseKey } from './keys.js';
 import { evaluateLinks, targetsOf } from './links.js';
 import { fieldValues, isLive, liveLinks, liveTags } from './record.js';
 import type { StoredRecord } from './types.js';
+import { MAX_NEIGHBOR_DEPTH, MAX_NEIGHBOR_NODES, MAX_PAGE_SIZE, SCAN_SCOPES } from './limits.js';
 
-export const SCAN_SCOPES = ['files', 'symbols', 'memory', 'memory_topic'] as const;
 export type ScanScope = (typeof SCAN_SCOPES)[number];
-export const MAX_PAGE_SIZE = 500;
 const DEFAULT_PAGE_SIZE = 100;
-export const MAX_NEIGHBOR_DEPTH = 3;
-export const MAX_NEIGHBOR_NODES = 100;
 
 export async function listTopics(memory: Memory) {
   const topics = await memory.store.topics(Date.now());

@@ -10,10 +10,9 @@ import { usageError } from '../errors/index.js';
 import { iso, type Memory } from './handle.js';
 import { parseMemoryKey } from './keys.js';
 import { checkSeconds, isLive } from './record.js';
+import { DEFAULT_LEASE_SECONDS, MAX_LEASE_SECONDS } from './limits.js';
 import type { ClaimRow, Clock, Decision, RecordState, Waiter } from './types.js';
 
-export const DEFAULT_LEASE_SECONDS = 30;
-export const MAX_LEASE_SECONDS = 1800;
 const MAX_WAIT_SECONDS = 600;
 /** A queued waiter that stopped polling this long ago has gone (its process died). */
 export const WAITER_STALE_MS = 2000;

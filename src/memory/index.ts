@@ -18,10 +18,11 @@ export function openMemory(store: () => Store, root: string, budget: (requested?
 export type { Memory } from './handle.js';
 export type { CodeIndex, CodeNode } from './code.js';
 export type { ClaimRow, Clock, Decision, MemoryStore, PageQuery, RecordState, StoredRecord, Waiter } from './types.js';
+export { DEFAULT_LAPSE_SECONDS, DEFAULT_LEASE_SECONDS, MAX_LEASE_SECONDS, MAX_NEIGHBOR_DEPTH, MAX_NEIGHBOR_NODES, MAX_PAGE_SIZE, SCAN_SCOPES } from './limits.js';
 export { KINDS, MEMORY_FIELDS, type Kind, type MemoryField } from './types.js';
-export { remember, update, forget, recall, DEFAULT_LAPSE_SECONDS, type RememberInput, type UpdateInput, type ForgetInput } from './records.js';
-export { claim, renewClaim, releaseClaim, claimStatus, DEFAULT_LEASE_SECONDS, MAX_LEASE_SECONDS } from './claims.js';
-export { listTopics, neighbors, scan, SCAN_SCOPES, MAX_PAGE_SIZE, MAX_NEIGHBOR_DEPTH, MAX_NEIGHBOR_NODES, type NeighborsInput, type ScanInput } from './browse.js';
+export { remember, update, forget, recall, type RememberInput, type UpdateInput, type ForgetInput } from './records.js';
+export { claim, renewClaim, releaseClaim, claimStatus } from './claims.js';
+export { listTopics, neighbors, scan, type NeighborsInput, type ScanInput } from './browse.js';
 export { ClaimConflict, fenceOutcome, type FenceReason } from './fence.js';
 export { join, LIMITS } from './record.js';
 export { findMemory, type MemoryHit } from './find.js';

@@ -12,6 +12,7 @@ import { tickTime } from './hlc.js';
 import { memoryKey, newId, parseKey, parseMemoryKey, checkName } from './keys.js';
 import { evaluateLinks, parseLinks, type LinkMap } from './links.js';
 import { checkFields, checkSeconds, checkTags, delta, emptyRecord, fieldValues, isLive, join, LIMITS, liveLinks, liveTags, type Patch } from './record.js';
+import { DEFAULT_LAPSE_SECONDS } from './limits.js';
 import { KINDS, type Kind, type RecordState, type StoredRecord } from './types.js';
 
 export interface RememberInput {
@@ -46,7 +47,6 @@ export interface ForgetInput {
   fencing_token?: number;
 }
 
-export const DEFAULT_LAPSE_SECONDS = 60;
 const MAX_LAPSE_SECONDS = 86_400;
 
 function checkKind(kind: string | undefined): Kind {

@@ -1,6 +1,6 @@
 /** The context verb: one budgeted bundle of what a task needs. */
-import { defaultConfig } from '../config/index.js';
-import { MAX_BUDGET_TOKENS, MAX_TOP, MIN_BUDGET_TOKENS } from '../engine/index.js';
+import { defaultConfig } from '../config/defaults.js';
+import { MAX_BUDGET_TOKENS, MAX_TOP, MIN_BUDGET_TOKENS } from '../engine/limits.js';
 import { arg, verb } from './define.js';
 
 const CONTEXT_DETAILS = ['paths', 'outline', 'slices', 'auto'] as const;

@@ -4,7 +4,7 @@
  * an example for validation messages, the default and the limits). zod.ts,
  * commander.ts and markdown.ts read these; nothing here knows a face.
  */
-import { budgetDefaults } from '../budget/index.js';
+import { budgetDefaults } from '../budget/limits.js';
 
 /** `links` maps a relation to target keys (CLI: repeatable relation=key); `fields` maps a name among `choices` to a string (CLI: name=value). */
 export type ArgType = 'text' | 'int' | 'flag' | 'list' | 'choice' | 'choices' | 'links' | 'fields';

@@ -1,5 +1,5 @@
 /** The code graph's verbs: explore, related, changed. */
-import { EXPLORE_RELATIONS, MAX_DEPTH } from '../engine/index.js';
+import { EXPLORE_RELATIONS, MAX_DEPTH } from '../engine/limits.js';
 import { arg, verb } from './define.js';
 import { gateSession, repoFile } from './retrieval.js';
 

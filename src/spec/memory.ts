@@ -4,7 +4,8 @@
  * hands the same wire-named arguments (`wireArgs`) to the same functions the
  * tools call.
  */
-import { DEFAULT_LAPSE_SECONDS, DEFAULT_LEASE_SECONDS, KINDS, MAX_LEASE_SECONDS, MAX_NEIGHBOR_DEPTH, MAX_NEIGHBOR_NODES, MAX_PAGE_SIZE, MEMORY_FIELDS, SCAN_SCOPES } from '../memory/index.js';
+import { DEFAULT_LAPSE_SECONDS, DEFAULT_LEASE_SECONDS, MAX_LEASE_SECONDS, MAX_NEIGHBOR_DEPTH, MAX_NEIGHBOR_NODES, MAX_PAGE_SIZE, SCAN_SCOPES } from '../memory/limits.js';
+import { KINDS, MEMORY_FIELDS } from '../memory/types.js';
 import { arg, verb } from './define.js';
 
 const EXAMPLE_KEY = '"memory:backlog/item-7"';

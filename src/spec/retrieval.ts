@@ -1,5 +1,5 @@
 /** The retrieval verbs: search, locate, read, outline, list_files, stats. */
-import { DEFAULT_K } from '../engine/index.js';
+import { DEFAULT_K } from '../engine/limits.js';
 import { arg, verb } from './define.js';
 
 const FILE_KINDS = ['code', 'test', 'doc', 'config', 'generated'] as const;

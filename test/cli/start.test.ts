@@ -1,0 +1,34 @@
+/**
+ * The CLI's start path (cli/verb.ts): declaring the verbs loads commander,
+ * src/spec's cli door and leaves of constants; what a verb runs is imported
+ * when it runs. Checked by the modules a child process loads, not by time.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadedModules } from '../helpers/cli.js';
+
+/** Modules whose load means the start path pulled in what only a running verb needs. */
+const HEAVY = [
+  /^dist\/src\/(engine|mcp|workspace|memory|store|index|parse|search|embed|graph|team|web)\/index\.js$/,
+  /^dist\/src\/config\/index\.js$/,
+  /^dist\/src\/walk\/(index|walker)\.js$/,
+  /^node_modules\/(zod|better-sqlite3|web-tree-sitter|@modelcontextprotocol|gpt-tokenizer|pg|onnxruntime-node|@parcel)\//,
+];
+const heavy = (modules: string[]) => modules.filter((m) => HEAVY.some((re) => re.test(m)));
+
+describe('the CLI start path', () => {
+  it('--version and --help load no engine, server, database, parser or schema library', () => {
+    for (const args of [['--version'], ['--help'], ['search', '--help'], ['serve', '--help'], ['remember', '--help']]) {
+      const run = loadedModules(args);
+      expect(run.code, args.join(' ')).toBe(0);
+      expect(run.modules.length, 'the probe saw the CLI load').toBeGreaterThan(5);
+      expect(run.modules).toContain('dist/src/cli/main.js');
+      expect(heavy(run.modules), args.join(' ')).toEqual([]);
+    }
+  });
+
+  it('a verb that runs loads what it needs when it runs', () => {
+    const run = loadedModules(['stats', '--repo', '/nonexistent/sightline-start-test', '--json']);
+    expect(run.code).toBe(2); // the missing path is refused by the engine, so the engine was loaded
+    expect(run.modules).toContain('dist/src/engine/index.js');
+  });
+});
