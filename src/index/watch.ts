@@ -11,7 +11,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import watcher from '@parcel/watcher';
+import type { Event } from '@parcel/watcher';
 import { createPathFilter, type PathFilter, type WalkOptions } from '../walk/index.js';
 
 export interface WatchOptions {
@@ -109,7 +109,7 @@ export async function watchTree(options: WatchOptions): Promise<TreeWatcher> {
     return (await filter.admits(rel, true)) && (await holdsIndexable(abs, rel)) ? { rel, scope: 'tree' } : null;
   };
 
-  const onEvents = async (err: Error | null, events: watcher.Event[]) => {
+  const onEvents = async (err: Error | null, events: Event[]) => {
     if (err) return options.onError(err);
     let relevant = false;
     for (const e of events) {
@@ -125,6 +125,7 @@ export async function watchTree(options: WatchOptions): Promise<TreeWatcher> {
   const excludeDirs = options.walk.excludeDirs ?? [];
   // Excluded directories are not even watched (inotify watches are a finite resource),
   // except .git/info, whose exclude file is a rule file.
+  const { default: watcher } = await import('@parcel/watcher'); // native, and only a watching process needs it
   const subscription = await watcher.subscribe(root, (err, events) => void onEvents(err, events).catch(options.onError), {
     ignore: [...excludeDirs.filter((d) => d !== '.git').flatMap((d) => [`**/${d}`, `**/${d}/**`]), '**/.git/objects/**', ...ignorePaths],
   });
