@@ -58,7 +58,7 @@ export function registerLive(program: Command): void {
     program
       .command('watch [path]')
       .description('keep the index current: index on file changes (debounced), and reconcile periodically for what events miss')
-      .option('--debounce <ms>', 'quiet time after a change before a pass (default 300; config watchDebounceMs)', milliseconds)
+      .option('--debounce <ms>', 'the longest quiet time a burst of changes waits for before a pass (default 300; config watchDebounceMs; a lone change waits watchSettleMs, 30)', milliseconds)
       .option('--reconcile <ms>', 'mean interval of the jittered full reconcile, 0 for none (default 600000; config reconcileIntervalMs)', milliseconds)
       .addHelpText(
         'after',

@@ -26,6 +26,7 @@ export function defaultConfig(): Config {
     dashboardSessionIdleMs: 3_600_000,
     dashboardSessionMaxMs: 43_200_000,
     watchDebounceMs: 300,
+    watchSettleMs: 30,
     reconcileIntervalMs: 600_000,
     retryBaseMs: 5_000,
     retryMaxMs: 600_000,

@@ -28,6 +28,7 @@ export async function keepLive(repo: Repo, job: IndexJob, options: LiveOptions):
   const watcher = await watchTree({
     walk: { root: repo.root, gitignore: config.gitignore, include: config.include, exclude: config.exclude, excludeDirs: config.excludeDirs },
     debounceMs: options.debounceMs ?? config.watchDebounceMs,
+    settleMs: config.watchSettleMs,
     ignorePaths: [config.home], // an index kept inside the repository must not wake its own watcher
     scan: (paths) => job.start({ paths: paths ?? undefined }),
     onError: options.onError,

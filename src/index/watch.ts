@@ -1,8 +1,8 @@
 /**
  * File-system events to index passes. Events for paths the walker would not
  * index (default excludes, gitignored, outside the include globs) are dropped;
- * any other starts a debounce timer, and when the tree has been quiet for the
- * debounce (or events kept coming for `maxWaitMs`) one scan is requested, of
+ * any other starts a debounce timer, and when the tree has been quiet long
+ * enough (see `debounce`; or events kept coming for `maxWaitMs`) one scan is requested, of
  * the files that changed (a scoped pass: no walk), or of the whole tree when a
  * directory appeared or ignore rules changed. The scan is the repository's
  * index job, which never runs twice at once and merges requests made during a
@@ -17,7 +17,10 @@ import { createPathFilter, type PathFilter, type WalkOptions } from '../walk/ind
 export interface WatchOptions {
   /** The walk's rules: what the watcher ignores is exactly what the walker skips. */
   walk: WalkOptions;
+  /** The quiet time a burst of events waits for: the debounce's ceiling. */
   debounceMs: number;
+  /** The quiet time an isolated change waits for (default: debounceMs, a fixed debounce). */
+  settleMs?: number;
   /** A stream of events never holds a scan back longer than this (default 10 × debounce, at least 2 s). */
   maxWaitMs?: number;
   /** Absolute paths whose events never count (an index kept inside the repository). */
@@ -41,22 +44,40 @@ export interface Debounced {
   cancel(): void;
 }
 
+export interface DebounceTimes {
+  /** The wait after a poke that follows a quiet tree: an isolated save is searchable this soon. */
+  settleMs: number;
+  /** The longest wait: each poke that comes within this of the one before doubles the wait, up to it. */
+  quietMs: number;
+  /** A series of pokes that never pauses still fires this long after its first. */
+  maxWaitMs: number;
+}
+
 /**
- * Calls `fire` once pokes stop for `quietMs`, or `maxWaitMs` after the first
- * poke of a series if they never stop, whichever comes first.
+ * Calls `fire` once pokes stop for the current wait, adapted to how they come:
+ * a poke after a quiet spell waits `settleMs`; a poke close behind another
+ * doubles the wait, up to `quietMs`, so a burst (a branch switch, an install)
+ * is coalesced into one or two passes while a lone edit is indexed at once.
+ * Firing early costs little: the index job merges requests made during a pass
+ * into one more. A series fires at the latest `maxWaitMs` after its first poke.
  */
-export function debounce(quietMs: number, maxWaitMs: number, fire: () => void): Debounced {
+export function debounce(times: DebounceTimes, fire: () => void): Debounced {
+  const settleMs = Math.min(times.settleMs, times.quietMs);
   let timer: NodeJS.Timeout | undefined;
   let firstAt: number | undefined;
+  let lastPokeAt = -Infinity;
+  let wait = settleMs;
   return {
     poke() {
       const now = Date.now();
+      wait = now - lastPokeAt < times.quietMs ? Math.min(times.quietMs, Math.max(1, wait) * 2) : settleMs;
+      lastPokeAt = now;
       firstAt ??= now;
       clearTimeout(timer);
       timer = setTimeout(() => {
         timer = firstAt = undefined;
         fire();
-      }, Math.min(quietMs, firstAt + maxWaitMs - now));
+      }, Math.min(wait, firstAt + times.maxWaitMs - now));
     },
     cancel() {
       clearTimeout(timer);
@@ -72,7 +93,7 @@ export async function watchTree(options: WatchOptions): Promise<TreeWatcher> {
   let scans = 0;
   /** What changed since the last scan was requested: files, or null for "walk the tree". */
   let changed: Set<string> | null = new Set();
-  const debounced = debounce(options.debounceMs, maxWaitMs, () => {
+  const debounced = debounce({ settleMs: options.settleMs ?? options.debounceMs, quietMs: options.debounceMs, maxWaitMs }, () => {
     scans++;
     const paths = changed && [...changed];
     changed = new Set();

@@ -37,11 +37,12 @@ function manualTask() {
 
 describe('debounce', () => {
   afterEach(() => vi.useRealTimers());
+  const fixed = (quietMs: number, maxWaitMs: number) => ({ settleMs: quietMs, quietMs, maxWaitMs });
 
   it('fires once, the quiet period after the last of a stream of pokes', () => {
     vi.useFakeTimers();
     const fire = vi.fn();
-    const d = debounce(300, 3_000, fire);
+    const d = debounce(fixed(300, 3_000), fire);
     for (let i = 0; i < 10; i++) {
       d.poke();
       vi.advanceTimersByTime(40);
@@ -58,12 +59,64 @@ describe('debounce', () => {
   it('a stream that never pauses fires every maxWait, not never', () => {
     vi.useFakeTimers();
     const fire = vi.fn();
-    const d = debounce(300, 1_000, fire);
+    const d = debounce(fixed(300, 1_000), fire);
     for (let t = 0; t < 2_500; t += 50) {
       d.poke();
       vi.advanceTimersByTime(50);
     }
     expect(fire).toHaveBeenCalledTimes(2);
+  });
+
+  it('a lone change after a quiet spell fires after the settle time, not the debounce', () => {
+    vi.useFakeTimers();
+    const fire = vi.fn();
+    const d = debounce({ settleMs: 30, quietMs: 300, maxWaitMs: 3_000 }, fire);
+    d.poke();
+    vi.advanceTimersByTime(29);
+    expect(fire).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(fire).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1_000); // quiet again: the next lone change settles as fast
+    d.poke();
+    vi.advanceTimersByTime(30);
+    expect(fire).toHaveBeenCalledTimes(2);
+  });
+
+  it('a burst doubles the wait per close poke, up to the debounce, and is coalesced', () => {
+    vi.useFakeTimers();
+    const fire = vi.fn();
+    const d = debounce({ settleMs: 30, quietMs: 300, maxWaitMs: 3_000 }, fire);
+    for (let i = 0; i < 200; i++) {
+      d.poke(); // 200 events 5 ms apart: a checkout rewriting files
+      vi.advanceTimersByTime(5);
+    }
+    expect(fire).toHaveBeenCalledTimes(0); // the first poke's 30 ms were cut short by the second
+    vi.advanceTimersByTime(294);
+    expect(fire).toHaveBeenCalledTimes(0); // waits the whole debounce after the last poke
+    vi.advanceTimersByTime(1);
+    expect(fire).toHaveBeenCalledTimes(1);
+  });
+
+  it('pokes a little further apart than the settle time get one early pass, then one after the stream', () => {
+    vi.useFakeTimers();
+    const fire = vi.fn();
+    const d = debounce({ settleMs: 30, quietMs: 300, maxWaitMs: 3_000 }, fire);
+    for (let i = 0; i < 10; i++) {
+      d.poke();
+      vi.advanceTimersByTime(40);
+    }
+    expect(fire).toHaveBeenCalledTimes(1); // after the first: it came after a quiet spell
+    vi.advanceTimersByTime(300);
+    expect(fire).toHaveBeenCalledTimes(2);
+  });
+
+  it('never waits longer than the debounce, even when the settle time is set above it', () => {
+    vi.useFakeTimers();
+    const fire = vi.fn();
+    const d = debounce({ settleMs: 5_000, quietMs: 100, maxWaitMs: 3_000 }, fire);
+    d.poke();
+    vi.advanceTimersByTime(100);
+    expect(fire).toHaveBeenCalledTimes(1);
   });
 });
 
