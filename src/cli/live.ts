@@ -6,6 +6,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Engine, DoctorEnvelope, IndexJobStatus, PassResult, Recovered, ResetEnvelope } from '../engine/index.js';
 import { describeError } from '../errors/index.js';
+import { addVerb, INDEX_STATUS } from '../spec/cli.js';
 import { common, embedderFlags, emit, examples, fail, sayWaiting, withEngine, type CommonOptions } from './verb.js';
 
 const say = (message: string) => process.stderr.write(`sightline: ${message}\n`);
@@ -93,12 +94,7 @@ export function registerLive(program: Command): void {
     }
   });
 
-  common(
-    program
-      .command('status')
-      .description("the index job, from any process: status, phase, live counts, attempts, times, and why it failed")
-      .addHelpText('after', examples('sightline status', 'sightline status --repo ../service --json')),
-  ).action((o: CommonOptions) =>
+  common(addVerb(program, INDEX_STATUS)).action((o: CommonOptions) =>
     withEngine(o, async ({ repo }) => {
       const { jobStatus } = await import('../engine/index.js');
       const s = jobStatus(repo);

@@ -18,7 +18,8 @@ import * as render from './render.js';
 import { registerRetrieval } from './retrieval.js';
 import { registerDashboard, registerServe } from './serve.js';
 import { registerWorkspace } from './workspace.js';
-import { common, emit, examples, sayRecovered, sayWaiting, walkFilterOptions, walkFilters, withEngine, type CommonOptions, type WalkFilterFlags } from './verb.js';
+import { addVerb, INDEX } from '../spec/cli.js';
+import { common, emit, examples, sayRecovered, sayWaiting, walkFilters, withEngine, type CommonOptions, type WalkFilterFlags } from './verb.js';
 
 /**
  * Commander's own refusals (an unknown option, a bad choice, a missing argument) are usage
@@ -39,14 +40,7 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .addHelpText('after', examples('sightline search "where are files walked"', 'sightline locate Store --kind definition', 'sightline index --dry-run'));
 
-  common(
-    walkFilterOptions(program
-      .command('index [path]')
-      .description('index a repository incrementally (only changed files are read)')
-      .option('--force', 'drop the index and rebuild it from scratch')
-      .option('--dry-run', 'show what would be indexed, write nothing')
-      .addHelpText('after', examples('sightline index', 'sightline index ../other-repo --force', 'sightline index --dry-run --exclude "**/*.min.js"'))),
-  ).action(async (path: string | undefined, o: CommonOptions & WalkFilterFlags & { force?: boolean; dryRun?: boolean }) => {
+  common(addVerb(program, INDEX)).action(async (path: string | undefined, o: CommonOptions & WalkFilterFlags & { force?: boolean; dryRun?: boolean }) => {
     await withEngine({ ...o, repo: path ?? o.repo }, async ({ repo }) => {
       const { dryRun, recoveredSentence } = await import('../engine/index.js');
       if (o.dryRun) return emit(o, await dryRun(repo), render.renderDryRun);

@@ -31,7 +31,7 @@ export interface CommonOptions extends EmbedderFlags {
   config?: string;
 }
 
-import { collect, parsePositiveInt } from '../spec/cli.js';
+import { addOptions, WALK_FILTERS } from '../spec/cli.js';
 
 /** Flag parsing and help examples are the spec's, for the verbs it does not declare too. */
 export { collect, examples, parsePositiveInt as positiveInt } from '../spec/cli.js';
@@ -123,12 +123,9 @@ export interface WalkFilterFlags {
   maxFileBytes?: number;
 }
 
+/** The walk filters as `index` declares them (spec WALK_FILTERS), for `workspace add`. */
 export function walkFilterOptions(cmd: Command): Command {
-  return cmd
-    .option('--no-gitignore', 'ignore .gitignore and .git/info/exclude rules')
-    .option('--include <glob>', 'only files matching (repeatable, or comma-separated)', collect)
-    .option('--exclude <glob>', 'skip files matching (repeatable, or comma-separated)', collect)
-    .option('--max-file-bytes <n>', 'skip files larger than this', parsePositiveInt);
+  return addOptions(cmd, WALK_FILTERS);
 }
 
 /** The filters as configuration: --no-gitignore turns the rules off, its absence leaves the configured value. */

@@ -81,12 +81,17 @@ export function usageOf(a: ArgSpec): string {
   return a.required ? `<${label}>` : `[${label}]`;
 }
 
+/** Adds the options of these arguments (not their positionals) to a command, for a verb another spec's arguments are shared with. */
+export function addOptions(cmd: Command, args: readonly ArgSpec[]): Command {
+  for (const a of args) if (!a.positional) cmd.addOption(optionOf(a));
+  return cmd;
+}
+
 /** Adds the spec's verb to the program: positionals, options and examples (the common options and the action are the caller's). */
 export function addVerb(program: Command, spec: VerbSpec): Command {
   const args = cliArgs(spec);
   const usage = [spec.command, ...args.filter((a) => a.positional).map(usageOf)].join(' ');
-  const cmd = program.command(usage).description(spec.summary);
-  for (const a of args) if (!a.positional) cmd.addOption(optionOf(a));
+  const cmd = addOptions(program.command(usage).description(spec.summary), args);
   return spec.examples.length ? cmd.addHelpText('after', examples(...spec.examples)) : cmd;
 }
 

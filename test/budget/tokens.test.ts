@@ -4,7 +4,6 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { countTokens } from '../../src/budget/index.js';
 import { buildRankTable, RankTable } from '../../src/budget/ranks.js';
-import { RANKS_FILE } from '../../dist/src/budget/ranks.js';
 
 const { encode } = createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as {
   encode: (text: string, options: { disallowedSpecial: Set<string> }) => number[];
@@ -64,6 +63,8 @@ describe('countTokens', () => {
 
 describe('the rank table', () => {
   const built = buildRankTable();
+  /** Where the built counter reads it (ranks.ts's RANKS_FILE, from dist/src/budget). */
+  const RANKS_FILE = path.resolve(import.meta.dirname, '../../dist/data/o200k.ranks');
 
   it('finds every token of the tiktoken file at its rank, and nothing else', () => {
     const table = new RankTable(built);

@@ -17,9 +17,9 @@ describe('each verb is declared once', () => {
     expect(parityProblems(VERBS, faces())).toEqual([]);
   });
 
-  it('covers the retrieval, graph and memory verbs, each argument with a CLI flag unless it says why not', () => {
+  it('covers the retrieval, graph, index and memory verbs, each argument with a CLI flag unless it says why not', () => {
     expect(VERBS.map((v) => v.tool)).toEqual([
-      ...['search', 'context', 'locate', 'explore', 'related', 'changed', 'read', 'outline', 'list_files', 'stats'],
+      ...['search', 'context', 'locate', 'explore', 'related', 'changed', 'read', 'outline', 'list_files', 'stats', 'index', 'index_status'],
       ...['recall', 'list_topics', 'neighbors', 'scan', 'claim_status', 'remember', 'update', 'forget', 'claim', 'renew_claim', 'release_claim'],
     ]);
     for (const v of VERBS) for (const a of v.args) if (a.face !== 'both') expect(a.only, `${v.tool}.${a.name}`).toBeTruthy();
