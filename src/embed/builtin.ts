@@ -26,12 +26,12 @@ interface Header {
 }
 
 export interface StaticModel {
-  space: FeatureSpace;
-  dims: number;
-  scales: Float32Array;
-  rows: Int8Array;
+  readonly space: FeatureSpace;
+  readonly dims: number;
+  readonly scales: Float32Array;
+  readonly rows: Int8Array;
   /** Short content digest: retraining the model changes the identity. */
-  digest: string;
+  readonly digest: string;
 }
 
 /** models/builtin.bin of this package, found from this module upward (works from src/ and dist/src/). */
@@ -55,16 +55,29 @@ export function loadStaticModel(file: string): StaticModel {
   const scalesAt = 12 + headerLen;
   const rowsAt = scalesAt + rowCount * 4;
   if (buf.length !== rowsAt + rowCount * header.dims) throw new SightlineError('usage', `${file} is truncated`);
-  // Copy out of the file buffer so typed arrays are aligned.
-  const scales = new Float32Array(rowCount);
-  for (let i = 0; i < rowCount; i++) scales[i] = buf.readFloatLE(scalesAt + i * 4);
-  const rows = new Int8Array(buf.buffer.slice(buf.byteOffset + rowsAt, buf.byteOffset + buf.length));
+  // The tables are decoded on the first embedding: a pass with nothing to embed,
+  // or a keyword search, needs only the identity (name, width, digest).
+  let tables: Pick<StaticModel, 'space' | 'scales' | 'rows'> | undefined;
+  const decoded = () => {
+    if (tables) return tables;
+    // Copy out of the file buffer so typed arrays are aligned.
+    const scales = new Float32Array(rowCount);
+    for (let i = 0; i < rowCount; i++) scales[i] = buf.readFloatLE(scalesAt + i * 4);
+    const rows = new Int8Array(buf.buffer.slice(buf.byteOffset + rowsAt, buf.byteOffset + buf.length));
+    return (tables = { space: { vocab: new Map(header.vocab.map((t, i) => [t, i])), buckets: header.buckets }, scales, rows });
+  };
   return {
-    space: { vocab: new Map(header.vocab.map((t, i) => [t, i])), buckets: header.buckets },
     dims: header.dims,
-    scales,
-    rows,
     digest: `${header.name}@${digest(buf).slice(0, 12)}`,
+    get space() {
+      return decoded().space;
+    },
+    get scales() {
+      return decoded().scales;
+    },
+    get rows() {
+      return decoded().rows;
+    },
   };
 }
 
