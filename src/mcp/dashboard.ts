@@ -32,7 +32,7 @@ function view(runtime: Runtime, unit: RepoUnit): RepoView {
       if (!tool) throw new SightlineError('internal', `the dashboard asked for ${name}, which is no read-only tool`);
       const parsed = strictInput(tool).safeParse(args);
       if (!parsed.success) throw usageError(parsed.error.issues.map((i) => i.message).join('; '));
-      const context = { engine: looking, server: runtime.server, env: runtime.env, usage: runtime.usage, upkeep: unit.upkeep, session };
+      const context = { engine: looking, server: runtime.server, usage: runtime.usage, upkeep: unit.upkeep, session };
       return runWhenReady(runtime, tool, parsed.data, context);
     },
   };

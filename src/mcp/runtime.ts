@@ -83,7 +83,7 @@ export class Runtime {
     const workspace = options.served.kind === 'workspace';
     this.workspaceTools = workspace ? WORKSPACE_TOOLS.filter(offered) : [];
     const replaced = new Set(WORKSPACE_TOOLS.map((t) => t.name));
-    this.repoTools = TOOLS.filter((t) => offered(t) && (t.available?.({ env: this.env }) ?? true) && !(workspace && replaced.has(t.name)));
+    this.repoTools = TOOLS.filter((t) => offered(t) && !(workspace && replaced.has(t.name)));
   }
 
   get workspace(): Workspace | null {

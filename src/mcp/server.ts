@@ -108,7 +108,7 @@ async function repoAnswer(runtime: Runtime, caller: Caller, tool: ToolDefinition
     throw new SightlineError('usage', `the code index of ${unit.id} was reset; add_repo indexes it again (its memory was kept and memory tools answer meanwhile)`);
   }
   const { engine } = unit;
-  const context: ToolContext = { engine, server: runtime.server, env: runtime.env, usage: runtime.usage, upkeep: unit.upkeep, session };
+  const context: ToolContext = { engine, server: runtime.server, usage: runtime.usage, upkeep: unit.upkeep, session };
   const phase = () => engine.job.retrievalPhase;
   const answerOnce = async (): Promise<Answered> => ({ envelope: await runWhenReady(runtime, tool, own, context), phase: phase() });
   try {

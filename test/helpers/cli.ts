@@ -20,6 +20,12 @@ export function loadedModules(args: string[]): CliResult & { modules: string[] }
   return { ...result, modules };
 }
 
+/** The environment of a server child that offers a tool `test_slow` sleeping `ms` (faults/slow-tool.mjs). */
+export function slowToolEnv(ms: number): Record<string, string> {
+  const preload = pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'faults/slow-tool.mjs')).href;
+  return { NODE_OPTIONS: `--import=${preload}`, FAULT_SLOW_TOOL_MS: String(ms) };
+}
+
 export interface CliResult {
   code: number;
   stdout: string;

@@ -4,12 +4,13 @@
  * answering meanwhile, even at N=1 over stdio.
  */
 import { describe, expect, it } from 'vitest';
+import { slowToolEnv } from '../helpers/cli.js';
 import { useRepo } from '../helpers/fixture.js';
 import { call, connectNetwork, connectStdio, startNetworkServer, stop, type Connected } from './harness.js';
 
 const sample = useRepo();
 
-const SLOW_MS = '150';
+const SLOW = slowToolEnv(150);
 
 /** Fires `count` slow calls spread over the clients, plus a tools/list and a cheap call in the middle. */
 async function burst(clients: Connected[], count: number) {
@@ -28,7 +29,7 @@ async function burst(clients: Connected[], count: number) {
 
 describe('tool concurrency', () => {
   it('N=2 over http: 20 slow calls from two sessions never run more than 2 bodies, and the rest still answers', async () => {
-    const server = await startNetworkServer('http', ['--repo', sample.root, '--tool-concurrency', '2'], { SIGHTLINE_HOME: sample.home, SIGHTLINE_TEST_SLOW_TOOL_MS: SLOW_MS });
+    const server = await startNetworkServer('http', ['--repo', sample.root, '--tool-concurrency', '2'], { SIGHTLINE_HOME: sample.home, ...SLOW });
     const clients = [await connectNetwork(server), await connectNetwork(server)];
     try {
       const { peak, listed, cheap } = await burst(clients, 20);
@@ -43,8 +44,8 @@ describe('tool concurrency', () => {
   });
 
   it('N=2 over stdio and sse hold the same bound', async () => {
-    const stdio = await connectStdio(['--repo', sample.root], { SIGHTLINE_HOME: sample.home, SIGHTLINE_TEST_SLOW_TOOL_MS: SLOW_MS });
-    const server = await startNetworkServer('sse', ['--repo', sample.root], { SIGHTLINE_HOME: sample.home, SIGHTLINE_TEST_SLOW_TOOL_MS: SLOW_MS });
+    const stdio = await connectStdio(['--repo', sample.root], { SIGHTLINE_HOME: sample.home, ...SLOW });
+    const server = await startNetworkServer('sse', ['--repo', sample.root], { SIGHTLINE_HOME: sample.home, ...SLOW });
     const sse = await connectNetwork(server);
     try {
       expect((await burst([stdio], 8)).peak).toBe(2);
@@ -57,7 +58,7 @@ describe('tool concurrency', () => {
   });
 
   it('N=1 over stdio still answers: one body at a time, tools/list and a cheap call go through', async () => {
-    const conn = await connectStdio(['--repo', sample.root, '--tool-concurrency', '1'], { SIGHTLINE_HOME: sample.home, SIGHTLINE_TEST_SLOW_TOOL_MS: SLOW_MS });
+    const conn = await connectStdio(['--repo', sample.root, '--tool-concurrency', '1'], { SIGHTLINE_HOME: sample.home, ...SLOW });
     try {
       const { peak, listed, cheap } = await burst([conn], 6);
       expect(peak).toBe(1);

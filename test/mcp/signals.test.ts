@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCli, slowToolEnv } from '../helpers/cli.js';
 import { SAMPLE_FILES, useRepo } from '../helpers/fixture.js';
 import { call, connectNetwork, spawnCli, startNetworkServer, waitForStderr, type NetworkTransport } from './harness.js';
 
@@ -83,7 +83,7 @@ describe.each<NetworkTransport>(['http', 'sse'])('%s', (transport) => {
   });
 
   it('SIGTERM lets a call in flight answer before it exits 143', async () => {
-    const server = await startNetworkServer(transport, ['--repo', sample.root], { SIGHTLINE_HOME: sample.home, SIGHTLINE_TEST_SLOW_TOOL_MS: '700' });
+    const server = await startNetworkServer(transport, ['--repo', sample.root], { SIGHTLINE_HOME: sample.home, ...slowToolEnv(700) });
     const conn = await connectNetwork(server);
     const slow = call(conn.client, 'test_slow');
     await new Promise((r) => setTimeout(r, 200)); // the body is running

@@ -24,7 +24,6 @@ import { outlineTool } from './outline.js';
 import { readTool } from './read.js';
 import { relatedTool } from './related.js';
 import { searchTool } from './search.js';
-import { slowTool } from './slow.js';
 import { startIndexTool } from './start-index.js';
 import { statsTool } from './stats.js';
 import { addRepoTool } from './add-repo.js';
@@ -59,7 +58,6 @@ export const TOOLS: ToolDefinition[] = [
   claimTool,
   renewClaimTool,
   releaseClaimTool,
-  slowTool,
 ];
 
 /** The tools of workspace mode that work on the workspace; one named like a repository tool (health) replaces it there. */

@@ -27,7 +27,6 @@ export interface ToolContext {
   /** The repository the call is about (in a workspace, the one its `repo` argument names). */
   engine: Engine;
   server: ServerFacts;
-  env: NodeJS.ProcessEnv;
   /** What answering cost and saved over the last hour (the `stats` tool reports it). */
   usage: UsageMeter;
   /** The client session the call came in on: the gate counts refusals and `context` keeps receipts per session. */
@@ -64,8 +63,6 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   readsIndex?: boolean;
   /** Runs an index pass: like a read of the index, refused on a workspace repository whose index was reset (add_repo re-arms it). */
   writesIndex?: boolean;
-  /** Whether this server offers the tool at all (test-only tools look at the environment). */
-  available?(context: { env: NodeJS.ProcessEnv }): boolean;
   run(args: z.output<z.ZodObject<Shape>>, context: ToolContext): object | Promise<object>;
 }
 
@@ -74,7 +71,7 @@ export function defineTool<Shape extends z.ZodRawShape>(tool: ToolDefinition<Sha
 }
 
 /** A tool of workspace mode that works on the workspace itself rather than on one repository. */
-export interface WorkspaceToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> extends Omit<ToolDefinition<Shape>, 'run' | 'readsIndex' | 'writesIndex' | 'available'> {
+export interface WorkspaceToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> extends Omit<ToolDefinition<Shape>, 'run' | 'readsIndex' | 'writesIndex'> {
   run(args: z.output<z.ZodObject<Shape>>, context: WorkspaceContext): object | Promise<object>;
 }
 

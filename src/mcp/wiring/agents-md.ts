@@ -17,11 +17,6 @@ export const GUIDE_FILES = [
   { file: 'AGENTS.md', for: 'agents' },
 ] as const;
 
-/** Tools every server offers, plus the mutating ones (noted); environment-dependent (test-only) tools are left out. */
-export function guidedTools(tools: readonly ToolDefinition[] = TOOLS): ToolDefinition[] {
-  return tools.filter((t) => t.available === undefined);
-}
-
 function row(t: ToolDefinition): string {
   const cell = (s: string) => s.replace(/\|/g, '\\|');
   const writes = t.mutating ? ' (only when the server runs with `--enable-writes`)' : '';
@@ -37,7 +32,7 @@ its answers are ranked, fit a token budget and cite exact lines.
 
 | When you want to… | Call |
 |---|---|
-${guidedTools(tools).map(row).join('\n')}
+${tools.map(row).join('\n')}
 
 Start with \`locate\` when you know a name, \`search\` when you do not, and \`context\` when you have a whole task; then \`read\` only the hits you need.
 Paths are relative to the repository root.

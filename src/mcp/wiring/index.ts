@@ -15,7 +15,7 @@ import { CLI_PATH, resolveLaunch, startable, type Launch } from './command.js';
 import { mergeServerEntry } from './json-config.js';
 import type { FileChange } from './jsonc.js';
 
-export { agentGuide, BEGIN_MARKER, END_MARKER, guidedTools } from './agents-md.js';
+export { agentGuide, BEGIN_MARKER, END_MARKER } from './agents-md.js';
 export { BRIEF_VERB } from './claude-hooks.js';
 export { CLI_PATH, resolveLaunch, type Launch } from './command.js';
 
