@@ -60,10 +60,10 @@ export function loadStaticModel(file: string): StaticModel {
   let tables: Pick<StaticModel, 'space' | 'scales' | 'rows'> | undefined;
   const decoded = () => {
     if (tables) return tables;
-    // Copy out of the file buffer so typed arrays are aligned.
-    const scales = new Float32Array(rowCount);
-    for (let i = 0; i < rowCount; i++) scales[i] = buf.readFloatLE(scalesAt + i * 4);
-    const rows = new Int8Array(buf.buffer.slice(buf.byteOffset + rowsAt, buf.byteOffset + buf.length));
+    // The scales are copied out (a Float32Array must be 4-byte aligned; the file's floats are
+    // little-endian, as typed arrays are on every platform Node runs on); int8 rows need no alignment.
+    const scales = new Float32Array(buf.buffer.slice(buf.byteOffset + scalesAt, buf.byteOffset + rowsAt));
+    const rows = new Int8Array(buf.buffer, buf.byteOffset + rowsAt, rowCount * header.dims);
     return (tables = { space: { vocab: new Map(header.vocab.map((t, i) => [t, i])), buckets: header.buckets }, scales, rows });
   };
   return {
