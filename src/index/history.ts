@@ -9,6 +9,7 @@
 import { execFile } from 'node:child_process';
 import { indexText } from '../terms/index.js';
 import type { CommitRecord, Store } from '../store/index.js';
+import { readGitHead, type GitHead } from './git-head.js';
 
 /** Newest commits kept: enough to cover years of a busy project, cheap to list again. */
 const MAX_COMMITS = 5000;
@@ -57,8 +58,13 @@ async function readCommits(root: string, hashes: string[]): Promise<{ commit: Co
   return commits;
 }
 
-/** Where `root` stands in git: its prefix in the work tree and HEAD (null: not a work tree, or no commit yet). Never touches the index. */
-export async function gitHead(root: string): Promise<{ prefix: string; head: string } | null> {
+/**
+ * Where `root` stands in git: its prefix in the work tree and HEAD (null: not a work tree, or no commit yet).
+ * Read from git's files when their layout is the usual one (git-head.ts), else asked of git. Never touches the index.
+ */
+export async function gitHead(root: string): Promise<GitHead | null> {
+  const reading = readGitHead(root);
+  if (reading !== 'ask-git') return reading;
   const prefix = await git(root, ['rev-parse', '--show-prefix']);
   const head = prefix === null ? null : (await git(root, ['rev-parse', '--verify', '-q', 'HEAD']))?.trim() || null;
   return head === null ? null : { prefix: prefix!, head };
