@@ -14,19 +14,19 @@ function fail(code: string, p: string): NodeJS.ErrnoException {
 
 vi.mock('node:fs', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:fs')>();
-  const stat = ((p: string, ...rest: unknown[]) => {
-    const cb = rest[rest.length - 1] as (e: unknown, s?: unknown) => void;
+  // The walker stats a directory's files synchronously.
+  const statSync = ((p: string, ...rest: unknown[]) => {
     const code = failures.get(String(p));
-    if (code) return process.nextTick(cb, fail(code, String(p)));
-    return (actual.stat as (...a: unknown[]) => void)(p, ...rest);
-  }) as typeof actual.stat;
+    if (code) throw fail(code, String(p));
+    return (actual.statSync as (...a: unknown[]) => unknown)(p, ...rest);
+  }) as typeof actual.statSync;
   const readdir = ((p: string, ...rest: unknown[]) => {
     const cb = rest[rest.length - 1] as (e: unknown, s?: unknown) => void;
     const code = failures.get(String(p));
     if (code) return process.nextTick(cb, fail(code, String(p)));
     return (actual.readdir as (...a: unknown[]) => void)(p, ...rest);
   }) as typeof actual.readdir;
-  return { ...actual, default: { ...actual, stat, readdir }, stat, readdir };
+  return { ...actual, default: { ...actual, statSync, readdir }, statSync, readdir };
 });
 
 const { walk } = await import('../../src/walk/index.js');
