@@ -25,4 +25,4 @@ export { listTopics, neighbors, scan, SCAN_SCOPES, MAX_PAGE_SIZE, MAX_NEIGHBOR_D
 export { ClaimConflict, fenceOutcome, type FenceReason } from './fence.js';
 export { join, LIMITS } from './record.js';
 export { findMemory, type MemoryHit } from './find.js';
-export { containsPattern, decodeRecord, recordWords } from './codec.js';
+export { containsPattern, decodeClaim, decodeRecord, recordWords, type ClaimDbRow, type RecordRow } from './codec.js';
