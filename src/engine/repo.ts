@@ -7,10 +7,10 @@ import path from 'node:path';
 import { loadConfig, type Config } from '../config/index.js';
 import { isCorruption, usageError } from '../errors/index.js';
 import { indexRepository, runIndexJob, type IndexProgress, type IndexSummary, type JobOptions } from '../index/index.js';
-import { gateLimits, trimBudget } from '../budget/index.js';
+import { gateLimits, trimBudget, type BudgetSessions } from '../budget/index.js';
 import { openMemory, type Memory } from '../memory/index.js';
 import { findDamage, rebuildDamaged, Store, type Rebuilt } from '../store/index.js';
-import { checkDatabaseUrl, teamMemoryStore } from '../team/index.js';
+import { checkDatabaseUrl, teamMemoryStore, teamSessions } from '../team/index.js';
 import { digest } from '../walk/index.js';
 
 export interface OpenRepoOptions {
@@ -58,6 +58,7 @@ export function recoveredSentence(r: Recovered): string {
 export class Repo {
   private store_: Store | null = null;
   private memory_: Memory | null = null;
+  private teamSessions_: BudgetSessions | null = null;
 
   private constructor(
     readonly root: string,
@@ -98,6 +99,14 @@ export class Repo {
     const { databaseUrl } = this.config;
     this.memory_ ??= openMemory(() => this.store, this.root, (requested) => trimBudget(gateLimits(this.config), requested), databaseUrl ? teamMemoryStore(databaseUrl, this.teamName) : undefined);
     return this.memory_;
+  }
+
+  /** Budget sessions: in the team database when `databaseUrl` is set (shared by every server), else in the index file. */
+  get sessions(): BudgetSessions {
+    const { databaseUrl } = this.config;
+    if (!databaseUrl) return this.store.sessions;
+    this.teamSessions_ ??= teamSessions(databaseUrl, this.teamName);
+    return this.teamSessions_;
   }
 
   /** True when an index exists and has at least been started. */

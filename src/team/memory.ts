@@ -16,8 +16,8 @@ import type { ClaimDbRow, Clock, Decision, MemoryStore, PageQuery, RecordRow, Re
 import { containsPattern, decodeClaim as claimOf, decodeRecord as decode, recordWords } from '../memory/index.js';
 import { digest } from '../walk/index.js';
 import { MEMORY_COMPONENT } from './memory-schema.js';
-import { LOCK_CLASS, migrateOnce } from './migrate.js';
-import { describeDbError, inTransaction, teamPool } from './pool.js';
+import { componentQuery, LOCK_CLASS, migrateOnce } from './migrate.js';
+import { describeDbError, inTransaction, NOW_MS, teamPool } from './pool.js';
 
 interface WaiterDbRow {
   id: string;
@@ -25,8 +25,6 @@ interface WaiterDbRow {
   enqueued_at_ms: number;
   seen_at_ms: number;
 }
-
-const NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::float8';
 
 /** One round trip: the database's time, the record, its claim and its waiters in arrival order. */
 const STATE = `SELECT ${NOW_MS} AS now_ms,
@@ -63,13 +61,8 @@ export class PostgresMemoryStore implements MemoryStore {
     return migrateOnce(this.url, MEMORY_COMPONENT);
   }
 
-  private async query<R extends pg.QueryResultRow>(sql: string, args: unknown[]): Promise<R[]> {
-    await this.ready();
-    try {
-      return (await (await teamPool(this.url)).query<R>(sql, args)).rows;
-    } catch (err) {
-      throw describeDbError(this.url, err);
-    }
+  private query<R extends pg.QueryResultRow>(sql: string, args: unknown[]): Promise<R[]> {
+    return componentQuery<R>(this.url, MEMORY_COMPONENT, sql, args);
   }
 
   private async state(c: pg.ClientBase | pg.Pool, key: string): Promise<{ state: RecordState; nowMs: number }> {

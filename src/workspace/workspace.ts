@@ -48,6 +48,8 @@ export class Workspace {
 
   private constructor(
     readonly root: string,
+    /** The workspace's own knobs (flags > environment > config file): where indexes live, the team database. */
+    readonly config: Config,
     readonly home: string,
     private readonly dir: string,
     private readonly registry: WorkspaceRegistry,
@@ -56,10 +58,11 @@ export class Workspace {
 
   static async open(options: WorkspaceOptions): Promise<Workspace> {
     const root = resolveRepoRoot(options.root);
-    const { home } = loadConfig({ flags: options.flags, env: options.env, configPath: options.configPath, warn: options.warn });
+    const config = loadConfig({ flags: options.flags, env: options.env, configPath: options.configPath, warn: options.warn });
+    const { home } = config;
     const dir = path.join(path.resolve(home), 'workspaces', digest(root).slice(0, 16));
     const registry = options.registry ?? new SqliteRegistry(path.join(dir, 'registry.db'));
-    const workspace = new Workspace(root, path.resolve(home), dir, registry, options);
+    const workspace = new Workspace(root, config, path.resolve(home), dir, registry, options);
     if (options.live) await workspace.sync();
     return workspace;
   }
