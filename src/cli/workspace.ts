@@ -7,17 +7,18 @@
  */
 import { Option, type Command } from 'commander';
 import { Workspace, type AddRequest, type RepoRow } from '../workspace/index.js';
-import { embedderFlags, embedderOptions, emit, examples, fail, walkFilterOptions, walkFilters, type EmbedderFlags, type WalkFilterFlags } from './verb.js';
+import { embedderFlags, embedderOptions, emit, examples, fail, storeOption, walkFilterOptions, walkFilters, type EmbedderFlags, type WalkFilterFlags } from './verb.js';
 
 const WORKSPACE_ENV = 'SIGHTLINE_WORKSPACE';
 
 interface WorkspaceFlags extends EmbedderFlags {
   workspace: string;
   json?: boolean;
+  store?: string;
 }
 
 function workspaceOptions(cmd: Command): Command {
-  return embedderOptions(cmd)
+  return storeOption(embedderOptions(cmd))
     .addOption(new Option('--workspace <root>', 'the workspace root').env(WORKSPACE_ENV).default('.'))
     .option('--json', 'one JSON object on stdout');
 }
@@ -25,7 +26,7 @@ function workspaceOptions(cmd: Command): Command {
 async function withWorkspace(o: WorkspaceFlags, body: (workspace: Workspace) => Promise<void>): Promise<void> {
   let workspace: Workspace | undefined;
   try {
-    workspace = await Workspace.open({ root: o.workspace, flags: embedderFlags(o), live: false, warn: (m) => process.stderr.write(`sightline: warning: ${m}\n`) });
+    workspace = await Workspace.open({ root: o.workspace, flags: { ...embedderFlags(o), databaseUrl: o.store }, live: false, warn: (m) => process.stderr.write(`sightline: warning: ${m}\n`) });
     await body(workspace);
     await workspace.close();
   } catch (err) {

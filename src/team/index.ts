@@ -27,5 +27,5 @@ export function teamUsage(url: string): UsageLedger {
 }
 
 export { checkDatabaseUrl, closeTeamPools, redactUrl } from './pool.js';
-export { migrateOnce, LOCK_CLASS, type SchemaComponent } from './migrate.js';
+export { componentQuery, migrateOnce, LOCK_CLASS, type SchemaComponent } from './migrate.js';
 export { MEMORY_COMPONENT } from './memory-schema.js';

@@ -14,6 +14,7 @@ import { repoHealth, repoRow, type RepoHealth, type RepoRow } from './facts.js';
 import { gitPlace, materialise } from './git.js';
 import type { RegisteredRepo, WorkspaceRegistry } from './registry.js';
 import { checkAdd, describeSource, sameSource, type AddRequest } from './source.js';
+import { PostgresRegistry } from './postgres-registry.js';
 import { SqliteRegistry } from './sqlite-registry.js';
 import { openRepoUnit, type RepoUnit, type UnitSpec } from './unit.js';
 
@@ -25,7 +26,7 @@ export interface WorkspaceOptions {
   env?: NodeJS.ProcessEnv;
   /** serve: keep every repository indexed; the CLI: open on demand, index in the foreground. */
   live: boolean;
-  /** Default: the SQLite registry under $SIGHTLINE_HOME. */
+  /** Default: the team database's with a `databaseUrl`, else the SQLite registry under $SIGHTLINE_HOME. */
   registry?: WorkspaceRegistry;
   warn: (message: string) => void;
 }
@@ -61,7 +62,7 @@ export class Workspace {
     const config = loadConfig({ flags: options.flags, env: options.env, configPath: options.configPath, warn: options.warn });
     const { home } = config;
     const dir = path.join(path.resolve(home), 'workspaces', digest(root).slice(0, 16));
-    const registry = options.registry ?? new SqliteRegistry(path.join(dir, 'registry.db'));
+    const registry = options.registry ?? (config.databaseUrl ? new PostgresRegistry(config.databaseUrl, root) : new SqliteRegistry(path.join(dir, 'registry.db')));
     const workspace = new Workspace(root, config, path.resolve(home), dir, registry, options);
     if (options.live) await workspace.sync();
     return workspace;
