@@ -16,6 +16,7 @@ import { progressBar } from './progress.js';
 import * as render from './render.js';
 import { registerRetrieval } from './retrieval.js';
 import { registerDashboard, registerServe } from './serve.js';
+import { registerTeam } from './team.js';
 import { registerWorkspace } from './workspace.js';
 import { common, emit, examples, sayRecovered, sayWaiting, walkFilterOptions, walkFilters, withEngine, type CommonOptions, type WalkFilterFlags } from './verb.js';
 
@@ -65,6 +66,7 @@ export function buildProgram(): Command {
   registerMemory(program);
   registerBrief(program);
   registerWorkspace(program);
+  registerTeam(program);
 
   return program;
 }

@@ -104,7 +104,7 @@ export class Runtime {
     const may = (t: { mutating?: boolean }) => !t.mutating || writesAnywhere(caller);
     const withheld = new Map<string, string>();
     for (const t of [...this.repoTools, ...this.workspaceTools]) {
-      if (!may(t)) withheld.set(t.name, `${t.name} changes the index or memory, and caller ${caller.name} holds read grants only; it needs a write grant in the tokens file`);
+      if (!may(t)) withheld.set(t.name, `${t.name} changes the index or memory, and caller ${caller.name} holds read grants only; it needs a write grant (in the tokens file, or \`sightline team grant\` with a team database)`);
     }
     return { repo: this.repoTools.filter(may), workspace: this.workspaceTools.filter(may), withheld };
   }

@@ -29,3 +29,4 @@ export function teamUsage(url: string): UsageLedger {
 export { checkDatabaseUrl, closeTeamPools, redactUrl } from './pool.js';
 export { componentQuery, migrateOnce, LOCK_CLASS, type SchemaComponent } from './migrate.js';
 export { MEMORY_COMPONENT } from './memory-schema.js';
+export { grantAccess, listCallers, revokeAccess, type Access, type TeamCaller } from './callers.js';
