@@ -86,6 +86,6 @@ export function registerWorkspace(program: Command): void {
   workspaceOptions(verb.command('reset <id>').description('drop a repository\'s code index and keep its memory; `workspace add` indexes it again'))
     .addHelpText('after', examples('sightline workspace reset api', 'sightline workspace reset api --json'))
     .action(async (id: string, o: WorkspaceFlags) => {
-      await withWorkspace(o, async (workspace) => emit(o, await workspace.reset(id), (a) => (a.existed ? `reset ${id}; its memory was kept` : `no index for ${id}; nothing to reset`)));
+      await withWorkspace(o, async (workspace) => emit(o, await workspace.reset(id, { wait: true }), (a) => (a.existed ? `reset ${id}; its memory was kept` : `no index for ${id}; nothing to reset`)));
     });
 }

@@ -46,6 +46,8 @@ export class Workspace {
   /** Repositories that could not be opened (a path that vanished), with why. */
   private readonly broken = new Map<string, string>();
   private serial: Promise<unknown> = Promise.resolve();
+  /** reset_index sweeps running in the background, by id: add, remove and close wait for them. */
+  private readonly resets = new Map<string, Promise<void>>();
 
   private constructor(
     readonly root: string,
@@ -181,6 +183,7 @@ export class Workspace {
     return this.exclusive(async () => {
       const checked = checkAdd(this.root, request);
       options.authorize?.(checked.id);
+      await this.resets.get(checked.id);
       const existing = await this.registry.get(checked.id);
       if (existing && !sameSource(existing.source, checked.source)) {
         const exclusive = existing.source.kind !== checked.source.kind ? ': a mounted path and a git source are mutually exclusive for one id' : '';
@@ -216,6 +219,7 @@ export class Workspace {
   /** Drops a repository's index and memory and forgets it; files under the root are never touched. Unknown ids are a no-op. */
   remove(id: string) {
     return this.exclusive(async () => {
+      await this.resets.get(id);
       const entry = await this.registry.get(id);
       if (!entry) return { status: 'ok' as const, repo: id, removed: false };
       const served = this.served.get(id);
@@ -241,9 +245,15 @@ export class Workspace {
     return dir !== this.home && below(this.home, dir) && !below(dir, keep);
   }
 
-  /** Drops the code index and keeps memory; the repository stays listed, unindexed, until add_repo. Unknown ids are a no-op. */
-  reset(id: string) {
+  /**
+   * Drops the code index and keeps memory; the repository stays listed,
+   * unindexed, until add_repo. Answers at once, in phase `resetting`: the
+   * sweep runs in the background as the repository's job (index_status
+   * follows it), or in the foreground with `wait` (the CLI). Unknown ids are a no-op.
+   */
+  reset(id: string, options: { wait?: boolean } = {}) {
     return this.exclusive(async () => {
+      await this.resets.get(id);
       const entry = await this.registry.get(id);
       if (!entry) return { status: 'ok' as const, repo: id, existed: false, memory_preserved: true };
       const before = this.served.get(id);
@@ -252,8 +262,19 @@ export class Workspace {
       const resetEntry = { ...entry, indexed_root: null, indexed_commit: null };
       await this.registry.put(resetEntry);
       const { unit } = await this.serve(resetEntry);
-      const answer: ResetEnvelope = await reset(unit.engine.repo);
-      return { status: 'ok' as const, repo: id, existed: answer.existed, dropped: answer.dropped, recovered: answer.recovered, memory_preserved: true };
+      const existed = fs.existsSync(unit.engine.repo.dbPath);
+      const sweep = unit.engine.job.runReset(() => reset(unit.engine.repo));
+      const ended = sweep.then(
+        () => {},
+        (err) => this.options.warn(`${id}: reset_index failed: ${describeError(err)} (reset it again to finish)`),
+      );
+      this.resets.set(id, ended);
+      void ended.then(() => this.resets.get(id) === ended && this.resets.delete(id));
+      if (options.wait) {
+        const answer: ResetEnvelope = await sweep;
+        return { status: 'ok' as const, repo: id, existed: answer.existed, dropped: answer.dropped, recovered: answer.recovered, memory_preserved: true };
+      }
+      return { status: 'ok' as const, repo: id, existed, phase: 'resetting' as const, memory_preserved: true, job: unit.engine.job.snapshot() };
     });
   }
 
@@ -281,6 +302,7 @@ export class Workspace {
 
   async close(): Promise<void> {
     await this.serial;
+    await Promise.all(this.resets.values());
     for (const { unit } of this.served.values()) await unit.close();
     this.served.clear();
     await this.registry.close();
