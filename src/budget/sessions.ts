@@ -19,9 +19,8 @@ export interface BudgetSessions {
   settle(id: string): Promise<void>;
 }
 
-/** Runs one answer inside session `id` (if any): opened before, settled after, even when the answer throws. */
-export async function inSession<T>(sessions: BudgetSessions, id: string | undefined, answer: () => Promise<T>): Promise<T> {
-  if (!id) return answer();
+/** Runs one answer inside session `id`: opened before, settled after, even when the answer throws. */
+export async function inSession<T>(sessions: BudgetSessions, id: string, answer: () => Promise<T>): Promise<T> {
   await sessions.open(id);
   let settled = false;
   try {

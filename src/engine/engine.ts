@@ -41,8 +41,10 @@ class RepoEngine implements Engine {
 
   /** An answer whose citations are fresh, inside its budget session (opened before, settled before it is sent). */
   private async cited<T>(session: string | undefined, build: (probe: CitationProbe) => T | Promise<T>): Promise<T> {
-    if (session) checkSession(session);
-    return inSession(this.repo.sessions, session, async () => (this.fresh ? answerFresh(this.repo, this.job, build) : build(citationProbe(this.repo))));
+    const answer = async () => (this.fresh ? answerFresh(this.repo, this.job, build) : build(citationProbe(this.repo)));
+    if (!session) return answer();
+    checkSession(session);
+    return inSession(this.repo.sessions, session, answer);
   }
 
   get memory() {
