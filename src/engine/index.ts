@@ -18,7 +18,7 @@ export type {
   SearchRequest,
 } from './api.js';
 export { engineOver, openEngine } from './engine.js';
-export { Repo, recoveredSentence, resolveRepoRoot, repoId, type OpenRepoOptions, type Recovered } from './repo.js';
+export { Repo, recoveredSentence, resolveRepoRoot, repoId, teamName, type OpenRepoOptions, type Recovered } from './repo.js';
 export { VERSION } from './version.js';
 export { DEFAULT_K, type SearchMode, type SearchOptions } from './search.js';
 export type { GatedLocateEnvelope, LocateEnvelope, LocateKind, LocateOptions } from './locate.js';

@@ -55,6 +55,11 @@ export function recoveredSentence(r: Recovered): string {
   return `the index was damaged (${r.damage}); it was moved to ${r.aside} and a new one begun; ${MEMORY_FATE[r.memory]}`;
 }
 
+/** A repository's name in the team database: `teamRepo`, else its folder's name. */
+export function teamName(config: Pick<Config, 'teamRepo'>, root: string): string {
+  return config.teamRepo || path.basename(root);
+}
+
 export class Repo {
   private store_: Store | null = null;
   private memory_: Memory | null = null;
@@ -88,7 +93,7 @@ export class Repo {
 
   /** The repository's name in the team database: the same on every server that serves it. */
   get teamName(): string {
-    return this.config.teamRepo || path.basename(this.root);
+    return teamName(this.config, this.root);
   }
 
   /**

@@ -26,6 +26,7 @@ export function teamUsage(url: string): UsageLedger {
   return new PostgresUsage(url);
 }
 
+export { forgetTeamRepo } from './forget.js';
 export { checkDatabaseUrl, closeTeamPools, redactUrl } from './pool.js';
 export { componentQuery, migrateOnce, LOCK_CLASS, type SchemaComponent } from './migrate.js';
 export { MEMORY_COMPONENT } from './memory-schema.js';

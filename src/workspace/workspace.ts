@@ -7,8 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type Config } from '../config/index.js';
-import { repoId, reset, resolveRepoRoot, type ResetEnvelope } from '../engine/index.js';
+import { repoId, reset, resolveRepoRoot, teamName, type ResetEnvelope } from '../engine/index.js';
 import { describeError, SightlineError, usageError } from '../errors/index.js';
+import { forgetTeamRepo } from '../team/index.js';
 import { digest } from '../walk/index.js';
 import { repoHealth, repoRow, type RepoHealth, type RepoRow } from './facts.js';
 import { gitPlace, materialise } from './git.js';
@@ -231,8 +232,11 @@ export class Workspace {
       const deleted = fs.existsSync(indexDir);
       if (this.owned(indexDir, root)) fs.rmSync(indexDir, { recursive: true, force: true });
       if (entry.source.kind === 'git' && this.owned(this.gitDir(id), this.root)) fs.rmSync(this.gitDir(id), { recursive: true, force: true });
+      // With a team database, memory lives there, not in the index file: it goes too.
+      const { databaseUrl } = this.config;
+      if (databaseUrl) await forgetTeamRepo(databaseUrl, served?.unit.engine.repo.teamName ?? teamName(this.config, root));
       await this.registry.remove(id);
-      return { status: 'ok' as const, repo: id, removed: true, index_deleted: deleted, memory_deleted: deleted };
+      return { status: 'ok' as const, repo: id, removed: true, index_deleted: deleted, memory_deleted: deleted || Boolean(databaseUrl) };
     });
   }
 

@@ -26,7 +26,7 @@ const json = (r: { code: number; stdout: string; stderr: string }) => {
   return JSON.parse(r.stdout);
 };
 
-it('a repository added on one machine is listed on another with the same store, indexed there locally, and removed for both', () => {
+it('a repository added on one machine is listed on another with the same store, indexed there locally, and removed for both with its memory', () => {
   const root = tempDir('sightline-ws-');
   dirs.push(root);
   writeFiles(path.join(root, 'svc'), { 'a.ts': 'export const a = 1;\n', 'b.ts': 'export const b = 2;\n' });
@@ -47,6 +47,12 @@ it('a repository added on one machine is listed on another with the same store, 
   const listed = json(runCli(['workspace', 'list', ...ws, '--store', db.url], two));
   expect(listed.repos[0]).toMatchObject({ id: 'svc', file_count: 2 });
 
-  expect(json(runCli(['workspace', 'remove', 'svc', ...ws, '--store', db.url], two))).toMatchObject({ removed: true });
+  // Its memory lives in the database (under the folder's name), so remove_repo deletes it there.
+  const svc = ['--repo', path.join(root, 'svc'), '--store', db.url, '--json'];
+  json(runCli(['remember', 'notes', '--id', 'n1', '--body', 'kept in the team database', '--enable-writes', ...svc], one));
+  expect(json(runCli(['recall', 'memory:notes/n1', ...svc], two)).fields.body).toBe('kept in the team database');
+
+  expect(json(runCli(['workspace', 'remove', 'svc', ...ws, '--store', db.url], two))).toMatchObject({ removed: true, memory_deleted: true });
   expect(json(runCli(['workspace', 'list', ...ws, '--store', db.url], one)).repos).toEqual([]);
+  expect(json(runCli(['recall', 'memory:notes/n1', ...svc], one))).toMatchObject({ exists: false });
 });
