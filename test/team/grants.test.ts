@@ -62,11 +62,6 @@ it('grant makes a caller whose token works; a read grant is refused a write tool
   const token = made.answer.token as string;
   expect(token.length).toBeGreaterThanOrEqual(32);
 
-  const again = team('grant', '--caller', 'reader', '--repo', 'other', '--access', 'write');
-  expect(again.answer).toMatchObject({ created: false });
-  expect(again.answer.token).toBeUndefined();
-  expect(team('revoke', '--caller', 'reader', '--repo', 'other').answer).toMatchObject({ revoked: 1, caller_removed: false });
-
   const listed = team('list');
   expect(listed.answer.callers).toContainEqual({ name: 'reader', grants: { '*': 'read' } });
   expect(listed.stdout).not.toContain(token);
@@ -81,12 +76,20 @@ it('grant makes a caller whose token works; a read grant is refused a write tool
   const { tools } = await reader.listTools();
   expect(tools.map((t) => t.name)).not.toContain('remember');
 
+  // Granting more to a caller that exists keeps its token.
+  const again = team('grant', '--caller', 'reader', '--repo', 'other', '--access', 'write');
+  expect(again.answer).toMatchObject({ created: false });
+  expect(again.answer.token).toBeUndefined();
+  expect(team('revoke', '--caller', 'reader', '--repo', 'other').answer).toMatchObject({ revoked: 1, caller_removed: false });
+
   expect(await statusFor('not-a-caller-token-at-all')).toBe(401);
   expect(await statusFor(token)).not.toBe(401);
 
   const revoked = team('revoke', '--caller', 'reader');
   expect(revoked.answer).toMatchObject({ status: 'ok', caller: 'reader', caller_removed: true });
   await until(async () => ((await statusFor(token)) === 401 ? true : undefined), 'the revoked token to get 401', 20_000);
+  // The session it opened before is shut out too: every request is authenticated again.
+  await expect(reader.callTool({ name: 'search', arguments: { query: 'parseConfig' } })).rejects.toThrow(/your caller's, from --tokens or `sightline team grant`/);
   expect(team('list').answer.callers.map((c: { name: string }) => c.name)).not.toContain('reader');
 });
 
