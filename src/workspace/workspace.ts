@@ -299,8 +299,8 @@ export class Workspace {
       retrieval_ready: phase !== 'building',
       reason:
         phase === 'nothing_registered' ? 'no repository is registered yet; add one with add_repo'
-        : phase === 'building' ? `still indexing: ${building.map((r) => r.id).join(', ')}` : 'every repository is indexed',
-      repos: rows.map((r) => ({ id: r.id, last_verified: r.last_verified, job: r.job, failures: r.upkeep?.failures ?? 0, problem: r.problem ?? r.upkeep?.last_error ?? null })),
+        : phase === 'building' ? `not indexed yet: ${building.map((r) => (r.job_phase === 'resetting' ? `${r.id} (resetting)` : r.id)).join(', ')}` : 'every repository is indexed',
+      repos: rows.map((r) => ({ id: r.id, last_verified: r.last_verified, job: r.job, job_phase: r.job_phase, failures: r.upkeep?.failures ?? 0, problem: r.problem ?? r.upkeep?.last_error ?? null })),
     };
   }
 
@@ -320,5 +320,5 @@ export interface WorkspaceHealth {
   retrieval_phase: 'nothing_registered' | 'building' | 'serving';
   retrieval_ready: boolean;
   reason: string;
-  repos: { id: string; last_verified: string | null; job: string; failures: number; problem: string | null }[];
+  repos: { id: string; last_verified: string | null; job: string; job_phase: RepoRow['job_phase']; failures: number; problem: string | null }[];
 }

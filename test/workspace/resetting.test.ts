@@ -56,6 +56,9 @@ it('answers at once in phase resetting, sweeps in the background, then reports w
 
     expect(await job()).toMatchObject({ status: 'running', phase: 'resetting' });
     expect(await call(conn.client, 'health', { repo: 'svc' })).toMatchObject({ retrieval_phase: 'resetting', retrieval_ready: false });
+    const workspace = await call(conn.client, 'health');
+    expect(workspace.reason).toContain('svc (resetting)');
+    expect(workspace.repos[0]).toMatchObject({ id: 'svc', job: 'running', job_phase: 'resetting' });
     const row = (await call(conn.client, 'list_repos')).repos[0];
     expect(row).toMatchObject({ id: 'svc', job: 'running', job_phase: 'resetting', indexed_root: null, file_count: null });
     expect((await call(conn.client, 'recall', { repo: 'svc', key: 'memory:orders/ids' })).fields.title).toBe('Order ids are opaque');
