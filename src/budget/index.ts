@@ -26,4 +26,5 @@ export { trimToBudget, type Trimmed } from './trim.js';
 export { fitLists, prefixWithin, type FitFields } from './fit.js';
 export { pack, type PackCandidate, type Packed, type PackOptions } from './pack.js';
 export { parseKnown, receiptFor, wholeFileReceipt, type ReceiptBook } from './receipts.js';
-export { UsageMeter, USAGE_WINDOW_MS, type UsageReport, type UsageTotals } from './usage.js';
+export { UsageMeter, usageTotals, USAGE_WINDOW_MS, type UsageLedger, type UsageReport, type UsageTotals } from './usage.js';
+export { inSession, type BudgetSessions } from './sessions.js';

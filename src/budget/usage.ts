@@ -1,6 +1,8 @@
 /**
- * What answering has cost and saved over the last hour, per tool, in memory.
- * Only sums are kept: no query, path or content is ever recorded.
+ * What answering has cost and saved over the last hour, per tool: in this
+ * process's memory (`UsageMeter`), or with a team database summed over every
+ * server (team/usage.ts), behind `UsageLedger`. Only sums are kept: no
+ * query, path or content is ever recorded.
  */
 export const USAGE_WINDOW_MS = 3_600_000;
 
@@ -25,13 +27,24 @@ interface Sample {
   readsReplacedTokens: number;
 }
 
+/** Where answers' costs are summed; the team backend answers asynchronously. */
+export interface UsageLedger {
+  record(tool: string, responseTokens: number, readsReplacedTokens?: number): void | Promise<void>;
+  report(): UsageReport | Promise<UsageReport>;
+}
+
+/** Totals with the derived net, from raw sums. */
+export function usageTotals(calls: number, responseTokens: number, readsReplacedTokens: number): UsageTotals {
+  return { calls, response_tokens: responseTokens, reads_replaced_tokens: readsReplacedTokens, net_saved_tokens: readsReplacedTokens - responseTokens };
+}
+
 function totals(samples: Sample[]): UsageTotals {
   const response = samples.reduce((s, x) => s + x.responseTokens, 0);
   const replaced = samples.reduce((s, x) => s + x.readsReplacedTokens, 0);
-  return { calls: samples.length, response_tokens: response, reads_replaced_tokens: replaced, net_saved_tokens: replaced - response };
+  return usageTotals(samples.length, response, replaced);
 }
 
-export class UsageMeter {
+export class UsageMeter implements UsageLedger {
   private samples: Sample[] = [];
 
   constructor(private readonly now: () => number = Date.now) {}

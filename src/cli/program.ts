@@ -17,6 +17,7 @@ import { progressBar } from './progress.js';
 import * as render from './render.js';
 import { registerRetrieval } from './retrieval.js';
 import { registerDashboard, registerServe } from './serve.js';
+import { registerTeam } from './team.js';
 import { registerWorkspace } from './workspace.js';
 import { addVerb, INDEX } from '../spec/cli.js';
 import { common, emit, examples, sayRecovered, sayWaiting, walkFilters, withEngine, type CommonOptions, type WalkFilterFlags } from './verb.js';
@@ -61,6 +62,7 @@ export function buildProgram(): Command {
   registerMemory(program);
   registerBrief(program);
   registerWorkspace(program);
+  registerTeam(program);
 
   return program;
 }

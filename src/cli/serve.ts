@@ -80,7 +80,7 @@ export function registerServe(program: Command): void {
     .addOption(new Option('--transport <name>', 'stdio for an editor that spawns the server; http or sse to listen on a port').choices(['stdio', 'http', 'sse']).default('stdio'))
     .addOption(repoOption())
     .option('--workspace <root>', 'serve every repository registered under this root (add them with add_repo or `sightline workspace add`); tools take `repo`')
-    .option('--tokens <file>', 'JSON file of callers: bearer token, name, read or write grant per repository id or * (http, sse; docs/security.md)')
+    .option('--tokens <file>', 'JSON file of callers: bearer token, name, read or write grant per repository id or * (http, sse; docs/security.md); with --store, callers otherwise come from the team database')
     .option('--enable-writes', 'offer the index tool, which updates the index')
     .option('--tool-concurrency <n>', `tool calls that run at once (default 2; env ${TOOL_CONCURRENCY_ENV})`)
     .option('--log-file <file>', 'append every tool call, result and error as JSON lines')
@@ -94,9 +94,10 @@ export function registerServe(program: Command): void {
         '  $ sightline serve --transport sse                  # http://127.0.0.1:8765/sse',
         '  $ sightline serve --workspace ~/src --transport http --enable-writes   # many repositories, add_repo and friends',
         '  $ sightline serve --workspace ~/src --transport http --tokens callers.json',
-        '  $ sightline serve --transport http --store postgres://sightline@db:5432/team   # one of N servers sharing memory and claims',
+        '  $ sightline serve --transport http --store postgres://sightline@db:5432/team   # one of N servers sharing memory, claims, sessions',
         '',
         `http and sse need "Authorization: Bearer <token>": a fresh token is printed on stderr at start, or pin one with ${TOKEN_ENV}.`,
+        'With --store and no --tokens, callers come from the team database (`sightline team grant`), re-read every 2 s.',
         '',
       ].join('\n'),
     )
@@ -105,7 +106,7 @@ export function registerServe(program: Command): void {
 
 /** Opens what is served (one repository, or every one of a workspace) and serves until a signal stops it. */
 async function start(o: Omit<ServeFlags, 'transport'>, how: Start): Promise<void> {
-  const [{ loadConfig }, { defaultId, openRepoUnit, Workspace }, { bindRefusal, isLoopbackHost, resolveToolConcurrency, serve, tokensFile }] = await Promise.all([
+  const [{ loadConfig }, { defaultId, openRepoUnit, Workspace }, { bindRefusal, databaseCallers, isLoopbackHost, resolveToolConcurrency, serve, tokensFile }] = await Promise.all([
     import('../config/index.js'),
     import('../workspace/index.js'),
     import('../mcp/index.js'),
@@ -133,6 +134,9 @@ async function start(o: Omit<ServeFlags, 'transport'>, how: Start): Promise<void
       served = { kind: 'repo', unit };
       configured = unit.engine.repo.config.toolConcurrency;
     }
+    // A team's servers without a tokens file take their callers from the team database (`sightline team grant`).
+    const { databaseUrl } = served.kind === 'repo' ? served.unit.engine.repo.config : served.workspace.config;
+    if (!auth && databaseUrl && how.transport !== 'stdio' && !how.dashboardOnly) auth = await databaseCallers(databaseUrl, warn);
   } catch (err) {
     stop(describeError(err), exitCodeOf(err));
   }

@@ -7,17 +7,18 @@
  */
 import { Option, type Command } from 'commander';
 import type { AddRequest, RepoRow, Workspace } from '../workspace/index.js';
-import { embedderFlags, embedderOptions, emit, examples, fail, walkFilterOptions, walkFilters, type EmbedderFlags, type WalkFilterFlags } from './verb.js';
+import { embedderFlags, embedderOptions, emit, examples, fail, storeOption, walkFilterOptions, walkFilters, type EmbedderFlags, type WalkFilterFlags } from './verb.js';
 
 const WORKSPACE_ENV = 'SIGHTLINE_WORKSPACE';
 
 interface WorkspaceFlags extends EmbedderFlags {
   workspace: string;
   json?: boolean;
+  store?: string;
 }
 
 function workspaceOptions(cmd: Command): Command {
-  return embedderOptions(cmd)
+  return storeOption(embedderOptions(cmd))
     .addOption(new Option('--workspace <root>', 'the workspace root').env(WORKSPACE_ENV).default('.'))
     .option('--json', 'one JSON object on stdout');
 }
@@ -26,7 +27,7 @@ async function withWorkspace(o: WorkspaceFlags, body: (workspace: Workspace) => 
   let workspace: Workspace | undefined;
   try {
     const { Workspace } = await import('../workspace/index.js');
-    workspace = await Workspace.open({ root: o.workspace, flags: embedderFlags(o), live: false, warn: (m) => process.stderr.write(`sightline: warning: ${m}\n`) });
+    workspace = await Workspace.open({ root: o.workspace, flags: { ...embedderFlags(o), databaseUrl: o.store }, live: false, warn: (m) => process.stderr.write(`sightline: warning: ${m}\n`) });
     await body(workspace);
     await workspace.close();
   } catch (err) {
@@ -86,6 +87,6 @@ export function registerWorkspace(program: Command): void {
   workspaceOptions(verb.command('reset <id>').description('drop a repository\'s code index and keep its memory; `workspace add` indexes it again'))
     .addHelpText('after', examples('sightline workspace reset api', 'sightline workspace reset api --json'))
     .action(async (id: string, o: WorkspaceFlags) => {
-      await withWorkspace(o, async (workspace) => emit(o, await workspace.reset(id), (a) => (a.existed ? `reset ${id}; its memory was kept` : `no index for ${id}; nothing to reset`)));
+      await withWorkspace(o, async (workspace) => emit(o, await workspace.reset(id, { wait: true }), (a) => (a.existed ? `reset ${id}; its memory was kept` : `no index for ${id}; nothing to reset`)));
     });
 }

@@ -32,7 +32,7 @@ export function receiptBook(repo: Repo, session: string | undefined, seen: strin
   const held = new Set(seen);
   if (!session) return { holds: (r) => held.has(r), record: () => {} };
   checkSession(session);
-  const sessions = repo.store.sessions;
+  const sessions = repo.sessions;
   bestEffort(() => sessions.touch(session));
   return { holds: (r) => held.has(r) || sessions.holds(session, r), record: (rs) => bestEffort(() => sessions.record(session, rs)) };
 }

@@ -8,7 +8,9 @@ import { brief } from './brief.js';
 import { changed } from './changed.js';
 import { neighbors, recall, type NeighborsInput } from '../memory/index.js';
 import { explore } from './explore.js';
+import { inSession } from '../budget/index.js';
 import type { CitationProbe } from '../cite/index.js';
+import { checkSession } from '../errors/index.js';
 import { answerFresh } from './fresh.js';
 import { citationProbe } from './gated.js';
 import { health } from './health.js';
@@ -37,8 +39,12 @@ class RepoEngine implements Engine {
     return this.fresh ? new RepoEngine(this.repo, this.job, false) : this;
   }
 
-  private cited<T>(build: (probe: CitationProbe) => T | Promise<T>): Promise<T> {
-    return this.fresh ? answerFresh(this.repo, this.job, build) : Promise.resolve(build(citationProbe(this.repo)));
+  /** An answer whose citations are fresh, inside its budget session (opened before, settled before it is sent). */
+  private async cited<T>(session: string | undefined, build: (probe: CitationProbe) => T | Promise<T>): Promise<T> {
+    const answer = async () => (this.fresh ? answerFresh(this.repo, this.job, build) : build(citationProbe(this.repo)));
+    if (!session) return answer();
+    checkSession(session);
+    return inSession(this.repo.sessions, session, answer);
   }
 
   get memory() {
@@ -58,23 +64,23 @@ class RepoEngine implements Engine {
   }
 
   search(request: SearchRequest) {
-    return this.cited((probe) => searchWithMemory(this.repo, { ...request, probe }));
+    return this.cited(request.session, (probe) => searchWithMemory(this.repo, { ...request, probe }));
   }
 
   locate(request: LocateRequest) {
-    return this.cited((probe) => gatedLocate(this.repo, { ...request, probe }));
+    return this.cited(request.session, (probe) => gatedLocate(this.repo, { ...request, probe }));
   }
 
   read(request: ReadRequest) {
-    return this.cited((probe) => gatedRead(this.repo, { ...request, probe }));
+    return this.cited(request.session, (probe) => gatedRead(this.repo, { ...request, probe }));
   }
 
   context(request: ContextRequest) {
-    return this.cited((probe) => contextWithMemory(this.repo, { ...request, phase: this.job.retrievalPhase, probe }));
+    return this.cited(request.session, (probe) => contextWithMemory(this.repo, { ...request, phase: this.job.retrievalPhase, probe }));
   }
 
   explore(request: ExploreRequest) {
-    return this.cited((probe) => explore(this.repo, { ...request, probe }));
+    return this.cited(request.session, (probe) => explore(this.repo, { ...request, probe }));
   }
 
   async related(path: string, listing: Listing = {}) {

@@ -61,11 +61,11 @@ export function bestEffort(write: () => void): void {
   }
 }
 
-/** The session's run of refusals, kept in the index so a CLI --session carries it across processes. */
+/** The session's run of refusals, kept in the index (or the team database) so a CLI --session carries it across processes. */
 export function refusalLedger(repo: Repo, session: string | undefined): RefusalLedger {
   if (!session) return memoryLedger(false);
   checkSession(session);
-  const sessions = repo.store.sessions;
+  const sessions = repo.sessions;
   return {
     count: () => {
       bestEffort(() => sessions.touch(session));

@@ -18,7 +18,7 @@ export type {
   SearchRequest,
 } from './api.js';
 export { engineOver, openEngine } from './engine.js';
-export { Repo, recoveredSentence, resolveRepoRoot, repoId, type OpenRepoOptions, type Recovered } from './repo.js';
+export { Repo, recoveredSentence, resolveRepoRoot, repoId, teamName, type OpenRepoOptions, type Recovered } from './repo.js';
 export { VERSION } from './version.js';
 export { DEFAULT_K, EXPLORE_RELATIONS, MAX_BUDGET_TOKENS, MAX_DEPTH, MAX_TOP, MIN_BUDGET_TOKENS } from './limits.js';
 export { type SearchMode, type SearchOptions } from './search.js';

@@ -12,6 +12,7 @@ import { describeError, isCorruption } from '../errors/index.js';
 import { Coalescer, interrupted, type IndexPhase, type IndexSummary } from '../index/index.js';
 import type { JobRecord, LockHolder } from '../store/index.js';
 import type { Recovered, Repo } from './repo.js';
+import type { ResetEnvelope } from './reset.js';
 
 export type IndexJobState = 'none' | 'running' | 'completed' | 'failed';
 
@@ -37,8 +38,8 @@ export interface JobCounts {
 
 export interface IndexJobStatus {
   status: IndexJobState;
-  /** Where a running pass is, where a failed one stopped; `done` once completed. */
-  phase: IndexPhase | null;
+  /** Where a running pass is, where a failed one stopped; `done` once completed; `resetting` while reset_index drops the index. */
+  phase: IndexPhase | 'resetting' | null;
   /** Files handled so far in this phase, out of `total`. */
   done: number;
   total: number;
@@ -57,6 +58,16 @@ export interface IndexJobStatus {
   host: string | null;
   /** What the last completed pass did. */
   summary: IndexSummary | null;
+  /** Present when the job is (or last was) a reset_index sweep: what it dropped, once done. */
+  reset?: { dropped: ResetEnvelope['dropped'] };
+}
+
+/** A reset_index sweep this process runs on the repository. */
+interface ResetRun {
+  started_at: string;
+  ended_at: string | null;
+  error: string | null;
+  dropped: ResetEnvelope['dropped'];
 }
 
 const ZERO: JobCounts = { scanned: 0, added: 0, updated: 0, removed: 0, unchanged: 0, skipped: 0, chunks: 0, symbols: 0, vectors: 0 };
@@ -125,6 +136,7 @@ export class IndexJob {
   private failure: { started_at: string; ended_at: string; error: string } | null = null;
   private indexed = false;
   private recovery_: Recovery | null = null;
+  private reset_: ResetRun | null = null;
 
   /** One per repository handle (the Engine holds it): the server, the watcher, the reconcile and every answer share it. */
   constructor(private readonly repo: Repo) {}
@@ -187,6 +199,46 @@ export class IndexJob {
     return this.indexed ? 'serving' : 'building';
   }
 
+  /**
+   * Runs a reset_index sweep as the repository's job: `running` in phase
+   * `resetting` until it ends, then `completed` (with what it dropped) or
+   * `failed`, until a pass starts.
+   */
+  async runReset(sweep: () => Promise<ResetEnvelope>): Promise<ResetEnvelope> {
+    const run: ResetRun = { started_at: new Date().toISOString(), ended_at: null, error: null, dropped: null };
+    this.reset_ = run;
+    try {
+      const answer = await sweep();
+      run.dropped = answer.dropped;
+      return answer;
+    } catch (err) {
+      run.error = describeError(err);
+      throw err;
+    } finally {
+      run.ended_at = new Date().toISOString();
+    }
+  }
+
+  /** True while a reset_index sweep runs. */
+  get resetting(): boolean {
+    return this.reset_ !== null && this.reset_.ended_at === null;
+  }
+
+  private resetStatus(run: ResetRun): IndexJobStatus {
+    const status = run.ended_at === null ? 'running' : run.error ? 'failed' : 'completed';
+    return {
+      ...NONE,
+      status,
+      phase: status === 'completed' ? 'done' : 'resetting',
+      started_at: run.started_at,
+      updated_at: run.ended_at ?? run.started_at,
+      ended_at: run.ended_at,
+      error: run.error,
+      pid: process.pid,
+      reset: { dropped: run.dropped },
+    };
+  }
+
   /** The job as recorded in the index, or this process's last failure when the index could not record it. */
   snapshot(): IndexJobStatus {
     let recorded: IndexJobStatus;
@@ -195,6 +247,8 @@ export class IndexJob {
     } catch (err) {
       return { ...NONE, status: 'failed', error: describeError(err) };
     }
+    // A reset sweep is the job until a pass starts after it.
+    if (this.reset_ && (recorded.started_at ?? '') <= this.reset_.started_at) return this.resetStatus(this.reset_);
     const failure = this.failure;
     // A failed pass that started after the recorded one never reached the record.
     if (failure && (recorded.started_at ?? '') < failure.started_at) {

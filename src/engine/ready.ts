@@ -6,15 +6,14 @@
  * answer that calls itself `building` while every vector is in place.
  */
 import { embedderSpec, queryEmbedderReady } from '../embed/index.js';
-import type { IndexPhase } from '../index/index.js';
-import type { IndexJob } from './jobs.js';
+import type { IndexJob, IndexJobStatus } from './jobs.js';
 import type { Repo } from './repo.js';
 
 /** The answer while the first index is not searchable yet: how far it is and when to ask again. */
 export interface BuildingEnvelope {
   status: 'building';
   retrieval_phase: 'building';
-  progress: { phase: IndexPhase | null; done: number; total: number; started_at: string | null };
+  progress: { phase: IndexJobStatus['phase']; done: number; total: number; started_at: string | null };
   /** When asking again is likely to find the index searchable. */
   retry_after_ms: number;
   /** Why the first index stopped, when it failed. */

@@ -7,10 +7,10 @@ import path from 'node:path';
 import { loadConfig, type Config } from '../config/index.js';
 import { isCorruption, usageError } from '../errors/index.js';
 import { indexRepository, runIndexJob, type IndexProgress, type IndexSummary, type JobOptions } from '../index/index.js';
-import { gateLimits, trimBudget } from '../budget/index.js';
+import { gateLimits, trimBudget, type BudgetSessions } from '../budget/index.js';
 import { openMemory, type Memory } from '../memory/index.js';
 import { findDamage, rebuildDamaged, Store, type Rebuilt } from '../store/index.js';
-import { checkDatabaseUrl, teamMemoryStore } from '../team/index.js';
+import { checkDatabaseUrl, teamMemoryStore, teamSessions } from '../team/index.js';
 import { digest } from '../walk/index.js';
 
 export interface OpenRepoOptions {
@@ -55,9 +55,15 @@ export function recoveredSentence(r: Recovered): string {
   return `the index was damaged (${r.damage}); it was moved to ${r.aside} and a new one begun; ${MEMORY_FATE[r.memory]}`;
 }
 
+/** A repository's name in the team database: `teamRepo`, else its folder's name. */
+export function teamName(config: Pick<Config, 'teamRepo'>, root: string): string {
+  return config.teamRepo || path.basename(root);
+}
+
 export class Repo {
   private store_: Store | null = null;
   private memory_: Memory | null = null;
+  private teamSessions_: BudgetSessions | null = null;
 
   private constructor(
     readonly root: string,
@@ -87,7 +93,7 @@ export class Repo {
 
   /** The repository's name in the team database: the same on every server that serves it. */
   get teamName(): string {
-    return this.config.teamRepo || path.basename(this.root);
+    return teamName(this.config, this.root);
   }
 
   /**
@@ -98,6 +104,14 @@ export class Repo {
     const { databaseUrl } = this.config;
     this.memory_ ??= openMemory(() => this.store, this.root, (requested) => trimBudget(gateLimits(this.config), requested), databaseUrl ? teamMemoryStore(databaseUrl, this.teamName) : undefined);
     return this.memory_;
+  }
+
+  /** Budget sessions: in the team database when `databaseUrl` is set (shared by every server), else in the index file. */
+  get sessions(): BudgetSessions {
+    const { databaseUrl } = this.config;
+    if (!databaseUrl) return this.store.sessions;
+    this.teamSessions_ ??= teamSessions(databaseUrl, this.teamName);
+    return this.teamSessions_;
   }
 
   /** True when an index exists and has at least been started. */

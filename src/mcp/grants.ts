@@ -10,7 +10,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { z } from 'zod';
-import { SightlineError, usageError } from '../errors/index.js';
+import { describeError, SightlineError, usageError } from '../errors/index.js';
+import { listCallers, redactUrl } from '../team/index.js';
 import { bearerMatches, bearerToken, resolveToken, TOKEN_ENV } from './auth.js';
 
 export type Grant = 'read' | 'write';
@@ -40,7 +41,7 @@ export function checkGrant(caller: Caller, tool: { name: string; mutating?: bool
   const grant = grantOn(caller, repo);
   if (grant === null) throw new SightlineError('forbidden', `caller ${caller.name} holds no grant on repository ${repo}`);
   if (tool.mutating && grant !== 'write') {
-    throw new SightlineError('forbidden', `${tool.name} changes repository ${repo}, and caller ${caller.name} holds a read grant on it; it needs a write grant in the tokens file`);
+    throw new SightlineError('forbidden', `${tool.name} changes repository ${repo}, and caller ${caller.name} holds a read grant on it; it needs a write grant (in the tokens file, or \`sightline team grant\` with a team database)`);
   }
 }
 
@@ -51,13 +52,14 @@ export interface Authenticator {
   banner: string[];
 }
 
-const fingerprint = (token: string) => createHash('sha256').update(token).digest('hex');
+/** The SHA-256 (hex) a token is known by: the tokens file's lookup key, and all the team database holds of it. */
+export const fingerprint = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** Tokens are looked up by their SHA-256, so no comparison runs over the secret itself. */
-function byFingerprint(callers: Map<string, Caller>): (authorization: string | undefined) => Caller | null {
+function byFingerprint(callers: () => Map<string, Caller>): (authorization: string | undefined) => Caller | null {
   return (authorization) => {
     const token = bearerToken(authorization);
-    return token === null ? null : (callers.get(fingerprint(token)) ?? null);
+    return token === null ? null : (callers().get(fingerprint(token)) ?? null);
   };
 }
 
@@ -74,14 +76,17 @@ export function singleToken({ token, pinned }: ReturnType<typeof resolveToken>):
 const MIN_TOKEN_CHARS = 16;
 const REPO_KEY = /^(\*|[A-Za-z0-9][A-Za-z0-9._-]{0,63})$/;
 
+export const CallerName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/, 'a caller name is 1-64 letters, digits, ".", "_", "@" or "-"');
+export const GrantKey = z.string().regex(REPO_KEY, 'a grant is keyed by a repository id or "*"');
+
 const TokensFile = z.strictObject({
   callers: z
     .array(
       z.strictObject({
-        name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/, 'a caller name is 1-64 letters, digits, ".", "_", "@" or "-"'),
+        name: CallerName,
         token: z.string().min(MIN_TOKEN_CHARS, `a token has at least ${MIN_TOKEN_CHARS} characters (mint one with: openssl rand -base64 32)`).regex(/^\S+$/, 'a token has no spaces'),
         grants: z
-          .record(z.string().regex(REPO_KEY, 'a grant is keyed by a repository id or "*"'), z.enum(['read', 'write'], 'a grant is "read" or "write"'))
+          .record(GrantKey, z.enum(['read', 'write'], 'a grant is "read" or "write"'))
           .refine((g) => Object.keys(g).length > 0, 'a caller needs at least one grant'),
       }),
     )
@@ -117,7 +122,44 @@ export function tokensFile(file: string, warn: (message: string) => void): Authe
     callers.set(fingerprint(token), { name, grants });
   }
   return {
-    authenticate: byFingerprint(callers),
+    authenticate: byFingerprint(() => callers),
     banner: [`Clients must send the bearer token of their caller in ${file} (${callers.size} callers): Authorization: Bearer <token>`],
+  };
+}
+
+/** How often a server re-reads the team database's callers: a revoke takes effect within about this long. */
+export const CALLERS_RELOAD_MS = 2_000;
+
+/**
+ * Callers from the team database (`sightline team grant`), for `serve --store`
+ * without --tokens, re-read every CALLERS_RELOAD_MS. A re-read that fails
+ * keeps the callers last read (warned once per outage): an unreachable
+ * database does not lock the team out, and a revoke lands when it answers again.
+ */
+export async function databaseCallers(url: string, warn: (message: string) => void): Promise<Authenticator> {
+  const load = async () => new Map((await listCallers(url)).map((c): [string, Caller] => [c.tokenSha256, { name: c.name, grants: c.grants }]));
+  let callers = await load();
+  let failing = false;
+  let reading = false;
+  const reload = async () => {
+    if (reading) return;
+    reading = true;
+    try {
+      callers = await load();
+      if (failing) warn('the team database answers again; callers re-read');
+      failing = false;
+    } catch (err) {
+      if (!failing) warn(`cannot re-read callers from the team database (the ones last read stay in force): ${describeError(err)}`);
+      failing = true;
+    } finally {
+      reading = false;
+    }
+  };
+  setInterval(() => void reload(), CALLERS_RELOAD_MS).unref();
+  return {
+    authenticate: byFingerprint(() => callers),
+    banner: [
+      `Clients must send the bearer token of their caller in the team database ${redactUrl(url)} (${callers.size} callers now; \`sightline team grant\` adds one): Authorization: Bearer <token>`,
+    ],
   };
 }

@@ -44,8 +44,8 @@ export async function serve(options: ServeOptions): Promise<void> {
   return serveNetwork(runtime, routes, { host: options.host, port: options.port, accessLog: options.accessLog, dashboard, announce: options.announce });
 }
 
-export { TOKEN_ENV } from './auth.js';
-export { tokensFile, type Authenticator, type Caller, type Grant } from './grants.js';
+export { mintToken, TOKEN_ENV } from './auth.js';
+export { CallerName, databaseCallers, fingerprint, GrantKey, tokensFile, type Authenticator, type Caller, type Grant } from './grants.js';
 export { resolveToolConcurrency, TOOL_CONCURRENCY_ENV } from './concurrency.js';
 export { bindRefusal, isLoopbackHost } from './guards.js';
 export { SERVER_NAME, SERVER_VERSION, type Served, type TransportName } from './runtime.js';

@@ -4,9 +4,10 @@
  * log and the tools on offer. Each session gets its own McpServer (see
  * server.ts) over this one runtime, built for the caller it authenticated as.
  */
-import { loadConfig, type Config } from '../config/index.js';
+import type { Config } from '../config/index.js';
 import { VERSION } from '../engine/index.js';
-import { UsageMeter } from '../budget/index.js';
+import { UsageMeter, type UsageLedger } from '../budget/index.js';
+import { teamUsage } from '../team/index.js';
 import type { RepoUnit, Workspace } from '../workspace/index.js';
 import { Semaphore } from './concurrency.js';
 import { checkGrant, grantOn, writesAnywhere, type Authenticator, type Caller } from './grants.js';
@@ -48,11 +49,12 @@ export class Runtime {
   readonly limiter: Semaphore;
   readonly log: ToolLog;
   readonly env: NodeJS.ProcessEnv;
-  readonly usage = new UsageMeter();
+  /** This server's usage, or with a team database every server's. */
+  readonly usage: UsageLedger;
   readonly server: ServerFacts;
   /** The network transports' cap and idle timeout on client sessions, from the configuration. */
   readonly sessionLimits: SessionLimits;
-  /** The server's configuration: the repository's, or in a workspace the environment's (the dashboard's session limits). */
+  /** The server's configuration: the repository's, or the workspace's (the dashboard's session limits, the team database). */
   readonly config: Config;
   /** The tools of this server before grants: mutating ones only with --enable-writes. */
   private readonly repoTools: ToolDefinition[];
@@ -62,7 +64,8 @@ export class Runtime {
   constructor(readonly options: RuntimeOptions) {
     this.env = options.env ?? process.env;
     const { served } = options;
-    const config = (this.config = served.kind === 'repo' ? served.unit.engine.repo.config : loadConfig({ env: this.env, warn: options.warn }));
+    const config = (this.config = served.kind === 'repo' ? served.unit.engine.repo.config : served.workspace.config);
+    this.usage = config.databaseUrl ? teamUsage(config.databaseUrl) : new UsageMeter();
     this.sessionLimits = { max: config.maxClientSessions, idleMs: config.clientSessionIdleMs };
     this.sessionCount = () => (options.transport === 'stdio' ? 1 : 0);
     const count = () => this.sessionCount();
@@ -101,7 +104,7 @@ export class Runtime {
     const may = (t: { mutating?: boolean }) => !t.mutating || writesAnywhere(caller);
     const withheld = new Map<string, string>();
     for (const t of [...this.repoTools, ...this.workspaceTools]) {
-      if (!may(t)) withheld.set(t.name, `${t.name} changes the index or memory, and caller ${caller.name} holds read grants only; it needs a write grant in the tokens file`);
+      if (!may(t)) withheld.set(t.name, `${t.name} changes the index or memory, and caller ${caller.name} holds read grants only; it needs a write grant (in the tokens file, or \`sightline team grant\` with a team database)`);
     }
     return { repo: this.repoTools.filter(may), workspace: this.workspaceTools.filter(may), withheld };
   }

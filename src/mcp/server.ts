@@ -81,7 +81,7 @@ async function logged(runtime: Runtime, name: string, args: Record<string, unkno
   try {
     const { envelope, phase } = await answer();
     const result = toolResult(envelope, phase);
-    const replaced = recordUsage(runtime, name, envelope, result);
+    const replaced = await recordUsage(runtime, name, envelope, result);
     log.result(name, { returned: resultCount(envelope), est_tokens: estimateTokens(result), ms: elapsed(), reads_replaced_tokens: replaced });
     return result;
   } catch (err) {
@@ -137,10 +137,14 @@ export async function runWhenReady(runtime: Runtime, tool: ToolDefinition, args:
 }
 
 /** Records every answer's exact cost as sent, and what it replaced (whole files a context bundle delivered); returns the latter. */
-function recordUsage(runtime: Runtime, tool: string, envelope: object, result: CallToolResult): number {
+async function recordUsage(runtime: Runtime, tool: string, envelope: object, result: CallToolResult): Promise<number> {
   const first = result.content[0];
   const field = (envelope as { reads_replaced_tokens?: unknown }).reads_replaced_tokens;
   const replaced = typeof field === 'number' ? field : 0;
-  runtime.usage.record(tool, first?.type === 'text' ? countTokens(first.text) : 0, replaced);
+  try {
+    await runtime.usage.record(tool, first?.type === 'text' ? countTokens(first.text) : 0, replaced);
+  } catch (err) {
+    runtime.options.warn(`usage of ${tool} was not recorded: ${describeError(err)}`); // the answer stands without it
+  }
   return replaced;
 }

@@ -26,4 +26,4 @@ export { listTopics, neighbors, scan, type NeighborsInput, type ScanInput } from
 export { ClaimConflict, fenceOutcome, type FenceReason } from './fence.js';
 export { join, LIMITS } from './record.js';
 export { findMemory, type MemoryHit } from './find.js';
-export { containsPattern, decodeRecord, recordWords } from './codec.js';
+export { containsPattern, decodeClaim, decodeRecord, recordWords, type ClaimDbRow, type RecordRow } from './codec.js';

@@ -7,8 +7,8 @@
  */
 import type Database from 'better-sqlite3';
 import { nextTick } from './hlc.js';
-import { containsPattern, decodeRecord as decode, recordWords as words } from './codec.js';
-import type { ClaimRow, Clock, Decision, MemoryStore, PageQuery, RecordState, StoredRecord, Waiter } from './types.js';
+import { containsPattern, decodeClaim as claimOf, decodeRecord as decode, recordWords as words, type ClaimDbRow, type RecordRow } from './codec.js';
+import type { Clock, Decision, MemoryStore, PageQuery, RecordState, StoredRecord, Waiter } from './types.js';
 
 type Db = Database.Database;
 
@@ -62,37 +62,6 @@ function migrate(db: Db): void {
     for (let v = version(); v < MEMORY_SCHEMA_VERSION; v++) db.exec(MEMORY_MIGRATIONS[v]!);
     db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(MEMORY_VERSION_KEY, String(MEMORY_SCHEMA_VERSION));
   }).immediate();
-}
-
-interface RecordRow {
-  key: string;
-  expires_at_ms: number | null;
-  value: string;
-}
-
-interface ClaimDbRow {
-  key: string;
-  high_water: number;
-  live: number;
-  released_token: number;
-  owner: string | null;
-  lock_token: number;
-  lease_expires_at_ms: number;
-  lease_seconds: number;
-}
-
-function claimOf(r: ClaimDbRow | undefined): ClaimRow | undefined {
-  if (!r) return undefined;
-  return {
-    key: r.key,
-    highWater: r.high_water,
-    live: r.live === 1,
-    releasedToken: r.released_token,
-    owner: r.owner,
-    lockToken: r.lock_token,
-    leaseExpiresAtMs: r.lease_expires_at_ms,
-    leaseSeconds: r.lease_seconds,
-  };
 }
 
 const LIVE = '(expires_at_ms IS NULL OR expires_at_ms > @now)';

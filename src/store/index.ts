@@ -25,7 +25,7 @@ export type { CommitRecord, CommitHit } from './history.js';
 export type { Confidence, EdgeRecord, EdgeStatus, EdgeTarget, LinkedSymbol, StoredEdge, StoredLink, StoredTarget } from './edges.js';
 export { FIELD_WEIGHTS } from './chunks.js';
 export { SCHEMA_VERSION } from './schema.js';
-export { SESSION_TTL_MS, type SessionTable } from './sessions.js';
+export { SESSION_CAPS, SESSION_TTL_MS, type SessionTable } from './sessions.js';
 export type { TermStats } from './vocab.js';
 export { Memo, slot, type Slot } from './memo.js';
 export { sameIdentity, VectorTable, type PendingChunk, type VectorIdentity, type VectorMatrix } from './vectors.js';

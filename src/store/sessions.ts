@@ -71,6 +71,11 @@ export class SessionTable {
     this.drop = db.prepare('DELETE FROM budget_sessions WHERE id = ?');
   }
 
+  /** Nothing to load or write later: every call below reads and writes the index file directly (budget/sessions.ts). */
+  async open(): Promise<void> {}
+
+  async settle(): Promise<void> {}
+
   get changes(): number {
     return this.changes_;
   }

@@ -12,29 +12,12 @@
  */
 import type pg from 'pg';
 import { SightlineError } from '../errors/index.js';
-import type { ClaimRow, Clock, Decision, MemoryStore, PageQuery, RecordState, StoredRecord, Waiter } from '../memory/index.js';
-import { containsPattern, decodeRecord as decode, recordWords } from '../memory/index.js';
+import type { ClaimDbRow, Clock, Decision, MemoryStore, PageQuery, RecordRow, RecordState, StoredRecord, Waiter } from '../memory/index.js';
+import { containsPattern, decodeClaim as claimOf, decodeRecord as decode, recordWords } from '../memory/index.js';
 import { digest } from '../walk/index.js';
 import { MEMORY_COMPONENT } from './memory-schema.js';
-import { LOCK_CLASS, migrateOnce } from './migrate.js';
-import { describeDbError, inTransaction, teamPool } from './pool.js';
-
-interface RecordRow {
-  key: string;
-  expires_at_ms: number | null;
-  value: string;
-}
-
-interface ClaimDbRow {
-  key: string;
-  high_water: number | string;
-  live: boolean;
-  released_token: number | string;
-  owner: string | null;
-  lock_token: number | string;
-  lease_expires_at_ms: number;
-  lease_seconds: number;
-}
+import { componentQuery, LOCK_CLASS, migrateOnce } from './migrate.js';
+import { describeDbError, inTransaction, NOW_MS, teamPool } from './pool.js';
 
 interface WaiterDbRow {
   id: string;
@@ -42,8 +25,6 @@ interface WaiterDbRow {
   enqueued_at_ms: number;
   seen_at_ms: number;
 }
-
-const NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::float8';
 
 /** One round trip: the database's time, the record, its claim and its waiters in arrival order. */
 const STATE = `SELECT ${NOW_MS} AS now_ms,
@@ -53,20 +34,6 @@ const STATE = `SELECT ${NOW_MS} AS now_ms,
      (SELECT seq, id, owner, enqueued_at_ms, seen_at_ms FROM memory_waiters WHERE repo = $1 AND key = $2) w) AS waiters`;
 
 const LIVE = '(expires_at_ms IS NULL OR expires_at_ms > $2)';
-
-function claimOf(r: ClaimDbRow | null): ClaimRow | undefined {
-  if (!r) return undefined;
-  return {
-    key: r.key,
-    highWater: Number(r.high_water),
-    live: r.live,
-    releasedToken: Number(r.released_token),
-    owner: r.owner,
-    lockToken: Number(r.lock_token),
-    leaseExpiresAtMs: r.lease_expires_at_ms,
-    leaseSeconds: r.lease_seconds,
-  };
-}
 
 /** The second key of a record's advisory lock: 32 bits of a digest of repository and key. */
 function lockKey(repo: string, key: string): number {
@@ -94,13 +61,8 @@ export class PostgresMemoryStore implements MemoryStore {
     return migrateOnce(this.url, MEMORY_COMPONENT);
   }
 
-  private async query<R extends pg.QueryResultRow>(sql: string, args: unknown[]): Promise<R[]> {
-    await this.ready();
-    try {
-      return (await (await teamPool(this.url)).query<R>(sql, args)).rows;
-    } catch (err) {
-      throw describeDbError(this.url, err);
-    }
+  private query<R extends pg.QueryResultRow>(sql: string, args: unknown[]): Promise<R[]> {
+    return componentQuery<R>(this.url, MEMORY_COMPONENT, sql, args);
   }
 
   private async state(c: pg.ClientBase | pg.Pool, key: string): Promise<{ state: RecordState; nowMs: number }> {

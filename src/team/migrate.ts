@@ -7,7 +7,8 @@
  * once; a version newer than this build knows is refused, never misread.
  */
 import { SightlineError } from '../errors/index.js';
-import { inTransaction, redactUrl } from './pool.js';
+import type pg from 'pg';
+import { describeDbError, inTransaction, redactUrl, teamPool } from './pool.js';
 
 export interface SchemaComponent {
   name: string;
@@ -52,4 +53,14 @@ export function migrateOnce(url: string, component: SchemaComponent): Promise<vo
     done.set(id, pending);
   }
   return pending;
+}
+
+/** One statement on the pool, after `component` is migrated; a database failure becomes one sentence. */
+export async function componentQuery<R extends pg.QueryResultRow>(url: string, component: SchemaComponent, sql: string, args: unknown[]): Promise<R[]> {
+  await migrateOnce(url, component);
+  try {
+    return (await (await teamPool(url)).query<R>(sql, args)).rows;
+  } catch (err) {
+    throw describeDbError(url, err);
+  }
 }

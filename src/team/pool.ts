@@ -7,6 +7,9 @@
 import type pg from 'pg';
 import { SightlineError } from '../errors/index.js';
 
+/** The database's clock in epoch milliseconds: every server judges time by it, so their own clocks never disagree. */
+export const NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::float8';
+
 const pools = new Map<string, Promise<pg.Pool>>();
 
 /** The URL without its password, for messages, logs and `health`. */

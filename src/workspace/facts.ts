@@ -24,13 +24,18 @@ export interface RepoRow {
   vector_count_pending: boolean;
   indexed_commit: string | null;
   job: IndexJobStatus['status'];
+  /** The job's phase: `resetting` while reset_index drops the index; null when there is no job. */
+  job_phase: IndexJobStatus['phase'];
   upkeep: UpkeepStatus | null;
   /** Why the repository could not be opened, when it could not. */
   problem: string | null;
 }
 
-/** `serving` and `keyword_only` are ready; a completed pass that found no file is `nothing_registered`, not ready for this repository. */
-export type RepoPhase = 'building' | 'serving' | 'keyword_only' | 'nothing_registered';
+/**
+ * `serving` and `keyword_only` are ready; a completed pass that found no file is `nothing_registered`, not ready for this repository;
+ * `resetting` while reset_index drops its code index.
+ */
+export type RepoPhase = 'building' | 'serving' | 'keyword_only' | 'nothing_registered' | 'resetting';
 
 export function repoRow(entry: RegisteredRepo, unit: RepoUnit | undefined, problem: string | null): RepoRow {
   const row: RepoRow = {
@@ -44,12 +49,16 @@ export function repoRow(entry: RegisteredRepo, unit: RepoUnit | undefined, probl
     vector_count_pending: false,
     indexed_commit: entry.indexed_commit,
     job: 'none',
+    job_phase: null,
     upkeep: unit?.upkeep() ?? null,
     problem,
   };
+  if (unit?.engine.job.resetting) return { ...row, job: 'running', job_phase: 'resetting' };
   if (!unit || entry.indexed_root === null) return row;
   try {
-    row.job = unit.engine.job.snapshot().status;
+    const job = unit.engine.job.snapshot();
+    row.job = job.status;
+    row.job_phase = job.phase;
     if (!fs.existsSync(unit.engine.repo.dbPath)) return row;
     const store = unit.engine.repo.store;
     row.last_verified = store.getMeta('last_indexed_at') ?? null;
@@ -86,6 +95,7 @@ export function repoHealth(unit: RepoUnit, armed: boolean): RepoHealth {
   else if (row && unit.engine.repo.config.embedder === 'none') [phase, reason] = ['keyword_only', 'no embedder is configured: keyword search is the intended mode'];
   else if (row && row.pending > 0) reason = `${row.pending} chunks wait for their vectors; keyword search answers meanwhile`;
   else if (row) [phase, reason] = ['serving', 'indexed, with every chunk embedded'];
+  if (unit.engine.job.resetting) [phase, reason] = ['resetting', 'reset_index is dropping its code index in the background (memory is kept); index_status follows it, and add_repo indexes it again'];
   if (upkeep?.last_error && upkeep.failures > 0) reason += `; the last pass failed (${upkeep.failures} in a row, retried ${upkeep.next_retry_at ?? 'now'}): ${upkeep.last_error}`;
   return {
     ...base,

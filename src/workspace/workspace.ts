@@ -7,13 +7,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type Config } from '../config/index.js';
-import { repoId, reset, resolveRepoRoot, type ResetEnvelope } from '../engine/index.js';
+import { repoId, reset, resolveRepoRoot, teamName, type ResetEnvelope } from '../engine/index.js';
 import { describeError, SightlineError, usageError } from '../errors/index.js';
+import { forgetTeamRepo } from '../team/index.js';
 import { digest } from '../walk/index.js';
 import { repoHealth, repoRow, type RepoHealth, type RepoRow } from './facts.js';
 import { gitPlace, materialise } from './git.js';
 import type { RegisteredRepo, WorkspaceRegistry } from './registry.js';
 import { checkAdd, describeSource, sameSource, type AddRequest } from './source.js';
+import { PostgresRegistry } from './postgres-registry.js';
 import { SqliteRegistry } from './sqlite-registry.js';
 import { openRepoUnit, type RepoUnit, type UnitSpec } from './unit.js';
 
@@ -25,7 +27,7 @@ export interface WorkspaceOptions {
   env?: NodeJS.ProcessEnv;
   /** serve: keep every repository indexed; the CLI: open on demand, index in the foreground. */
   live: boolean;
-  /** Default: the SQLite registry under $SIGHTLINE_HOME. */
+  /** Default: the team database's with a `databaseUrl`, else the SQLite registry under $SIGHTLINE_HOME. */
   registry?: WorkspaceRegistry;
   warn: (message: string) => void;
 }
@@ -45,9 +47,13 @@ export class Workspace {
   /** Repositories that could not be opened (a path that vanished), with why. */
   private readonly broken = new Map<string, string>();
   private serial: Promise<unknown> = Promise.resolve();
+  /** reset_index sweeps running in the background, by id: add, remove and close wait for them. */
+  private readonly resets = new Map<string, Promise<void>>();
 
   private constructor(
     readonly root: string,
+    /** The workspace's own knobs (flags > environment > config file): where indexes live, the team database. */
+    readonly config: Config,
     readonly home: string,
     private readonly dir: string,
     private readonly registry: WorkspaceRegistry,
@@ -56,10 +62,11 @@ export class Workspace {
 
   static async open(options: WorkspaceOptions): Promise<Workspace> {
     const root = resolveRepoRoot(options.root);
-    const { home } = loadConfig({ flags: options.flags, env: options.env, configPath: options.configPath, warn: options.warn });
+    const config = loadConfig({ flags: options.flags, env: options.env, configPath: options.configPath, warn: options.warn });
+    const { home } = config;
     const dir = path.join(path.resolve(home), 'workspaces', digest(root).slice(0, 16));
-    const registry = options.registry ?? new SqliteRegistry(path.join(dir, 'registry.db'));
-    const workspace = new Workspace(root, path.resolve(home), dir, registry, options);
+    const registry = options.registry ?? (config.databaseUrl ? new PostgresRegistry(config.databaseUrl, root) : new SqliteRegistry(path.join(dir, 'registry.db')));
+    const workspace = new Workspace(root, config, path.resolve(home), dir, registry, options);
     if (options.live) await workspace.sync();
     return workspace;
   }
@@ -177,6 +184,7 @@ export class Workspace {
     return this.exclusive(async () => {
       const checked = checkAdd(this.root, request);
       options.authorize?.(checked.id);
+      await this.resets.get(checked.id);
       const existing = await this.registry.get(checked.id);
       if (existing && !sameSource(existing.source, checked.source)) {
         const exclusive = existing.source.kind !== checked.source.kind ? ': a mounted path and a git source are mutually exclusive for one id' : '';
@@ -212,6 +220,7 @@ export class Workspace {
   /** Drops a repository's index and memory and forgets it; files under the root are never touched. Unknown ids are a no-op. */
   remove(id: string) {
     return this.exclusive(async () => {
+      await this.resets.get(id);
       const entry = await this.registry.get(id);
       if (!entry) return { status: 'ok' as const, repo: id, removed: false };
       const served = this.served.get(id);
@@ -223,8 +232,11 @@ export class Workspace {
       const deleted = fs.existsSync(indexDir);
       if (this.owned(indexDir, root)) fs.rmSync(indexDir, { recursive: true, force: true });
       if (entry.source.kind === 'git' && this.owned(this.gitDir(id), this.root)) fs.rmSync(this.gitDir(id), { recursive: true, force: true });
+      // With a team database, memory lives there, not in the index file: it goes too.
+      const { databaseUrl } = this.config;
+      if (databaseUrl) await forgetTeamRepo(databaseUrl, served?.unit.engine.repo.teamName ?? teamName(this.config, root));
       await this.registry.remove(id);
-      return { status: 'ok' as const, repo: id, removed: true, index_deleted: deleted, memory_deleted: deleted };
+      return { status: 'ok' as const, repo: id, removed: true, index_deleted: deleted, memory_deleted: deleted || Boolean(databaseUrl) };
     });
   }
 
@@ -237,9 +249,15 @@ export class Workspace {
     return dir !== this.home && below(this.home, dir) && !below(dir, keep);
   }
 
-  /** Drops the code index and keeps memory; the repository stays listed, unindexed, until add_repo. Unknown ids are a no-op. */
-  reset(id: string) {
+  /**
+   * Drops the code index and keeps memory; the repository stays listed,
+   * unindexed, until add_repo. Answers at once, in phase `resetting`: the
+   * sweep runs in the background as the repository's job (index_status
+   * follows it), or in the foreground with `wait` (the CLI). Unknown ids are a no-op.
+   */
+  reset(id: string, options: { wait?: boolean } = {}) {
     return this.exclusive(async () => {
+      await this.resets.get(id);
       const entry = await this.registry.get(id);
       if (!entry) return { status: 'ok' as const, repo: id, existed: false, memory_preserved: true };
       const before = this.served.get(id);
@@ -248,8 +266,19 @@ export class Workspace {
       const resetEntry = { ...entry, indexed_root: null, indexed_commit: null };
       await this.registry.put(resetEntry);
       const { unit } = await this.serve(resetEntry);
-      const answer: ResetEnvelope = await reset(unit.engine.repo);
-      return { status: 'ok' as const, repo: id, existed: answer.existed, dropped: answer.dropped, recovered: answer.recovered, memory_preserved: true };
+      const existed = fs.existsSync(unit.engine.repo.dbPath);
+      const sweep = unit.engine.job.runReset(() => reset(unit.engine.repo));
+      const ended = sweep.then(
+        () => {},
+        (err) => this.options.warn(`${id}: reset_index failed: ${describeError(err)} (reset it again to finish)`),
+      );
+      this.resets.set(id, ended);
+      void ended.then(() => this.resets.get(id) === ended && this.resets.delete(id));
+      if (options.wait) {
+        const answer: ResetEnvelope = await sweep;
+        return { status: 'ok' as const, repo: id, existed: answer.existed, dropped: answer.dropped, recovered: answer.recovered, memory_preserved: true };
+      }
+      return { status: 'ok' as const, repo: id, existed, phase: 'resetting' as const, memory_preserved: true, job: unit.engine.job.snapshot() };
     });
   }
 
@@ -270,13 +299,14 @@ export class Workspace {
       retrieval_ready: phase !== 'building',
       reason:
         phase === 'nothing_registered' ? 'no repository is registered yet; add one with add_repo'
-        : phase === 'building' ? `still indexing: ${building.map((r) => r.id).join(', ')}` : 'every repository is indexed',
-      repos: rows.map((r) => ({ id: r.id, last_verified: r.last_verified, job: r.job, failures: r.upkeep?.failures ?? 0, problem: r.problem ?? r.upkeep?.last_error ?? null })),
+        : phase === 'building' ? `not indexed yet: ${building.map((r) => (r.job_phase === 'resetting' ? `${r.id} (resetting)` : r.id)).join(', ')}` : 'every repository is indexed',
+      repos: rows.map((r) => ({ id: r.id, last_verified: r.last_verified, job: r.job, job_phase: r.job_phase, failures: r.upkeep?.failures ?? 0, problem: r.problem ?? r.upkeep?.last_error ?? null })),
     };
   }
 
   async close(): Promise<void> {
     await this.serial;
+    await Promise.all(this.resets.values());
     for (const { unit } of this.served.values()) await unit.close();
     this.served.clear();
     await this.registry.close();
@@ -290,5 +320,5 @@ export interface WorkspaceHealth {
   retrieval_phase: 'nothing_registered' | 'building' | 'serving';
   retrieval_ready: boolean;
   reason: string;
-  repos: { id: string; last_verified: string | null; job: string; failures: number; problem: string | null }[];
+  repos: { id: string; last_verified: string | null; job: string; job_phase: RepoRow['job_phase']; failures: number; problem: string | null }[];
 }

@@ -17,7 +17,7 @@ const heavy = (modules: string[]) => modules.filter((m) => HEAVY.some((re) => re
 
 describe('the CLI start path', () => {
   it('--version and --help load no engine, server, database, parser or schema library', () => {
-    for (const args of [['--version'], ['--help'], ['search', '--help'], ['serve', '--help'], ['remember', '--help']]) {
+    for (const args of [['--version'], ['--help'], ['search', '--help'], ['serve', '--help'], ['remember', '--help'], ['team', 'grant', '--help'], ['workspace', 'add', '--help']]) {
       const run = loadedModules(args);
       expect(run.code, args.join(' ')).toBe(0);
       expect(run.modules.length, 'the probe saw the CLI load').toBeGreaterThan(5);

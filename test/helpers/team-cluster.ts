@@ -5,7 +5,7 @@
  * backlog through claims. No vitest here, so the cluster test and
  * bench/team-bench.ts share it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -28,9 +28,28 @@ export interface TeamServerOptions {
   /** Pass the store as SIGHTLINE_DATABASE_URL instead of --store. */
   storeByEnv?: boolean;
   env?: NodeJS.ProcessEnv;
+  /** With a store: the caller token agents send (default: teamToken's). */
+  token?: string;
 }
 
+const granted = new Map<string, string>();
+
+/** The token of caller `name` with write on every repository in the team database at `store`, granted once per process. */
+export function teamToken(cli: string, store: string, name = 'agents'): string {
+  const id = `${store}\u0000${name}`;
+  let token = granted.get(id);
+  if (!token) {
+    const out = execFileSync(process.execPath, [cli, 'team', 'grant', '--caller', name, '--repo', '*', '--access', 'write', '--json', '--store', store], { encoding: 'utf8' });
+    token = (JSON.parse(out) as { token?: string }).token;
+    if (!token) throw new Error(`caller ${name} already existed in ${store}: its token was shown when it was made`);
+    granted.set(id, token);
+  }
+  return token;
+}
+
+/** Starts a server; with a store its callers come from the team database (teamToken), else from the single token it prints. */
 export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer> {
+  const callerToken = o.store ? (o.token ?? teamToken(o.cli, o.store)) : undefined; // granted before the server first reads callers
   const args = [o.cli, 'serve', '--transport', 'http', '--port', '0', '--repo', o.repo, '--enable-writes', '--no-watch'];
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, SIGHTLINE_HOME: o.home, SIGHTLINE_EMBEDDER: 'none', SIGHTLINE_TEAM_REPO: 'team-repo', ...o.env };
   if (o.store && o.storeByEnv) env.SIGHTLINE_DATABASE_URL = o.store;
@@ -43,6 +62,7 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 60_000);
     proc.stderr!.on('data', () => {
       const m = /on (http:\/\/\S+)[\s\S]*Authorization: Bearer (\S+)\n/.exec(stderr);
+      if (m && callerToken) m[2] = callerToken;
       if (m) {
         clearTimeout(timer);
         resolve(m);

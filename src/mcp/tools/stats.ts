@@ -4,5 +4,5 @@ import { defineTool } from './tool.js';
 export const statsTool = defineTool({
   ...toolFace(STATS),
   readsIndex: true,
-  run: (_a, { engine, usage }) => ({ ...engine.stats(), usage: usage.report() }),
+  run: async (_a, { engine, usage }) => ({ ...engine.stats(), usage: await usage.report() }),
 });

@@ -5,7 +5,7 @@
  * retrieval logic.
  */
 import { z } from 'zod';
-import type { UsageMeter } from '../../budget/index.js';
+import type { UsageLedger } from '../../budget/index.js';
 import type { Engine } from '../../engine/index.js';
 import type { UpkeepStatus, Workspace } from '../../workspace/index.js';
 import type { Caller } from '../grants.js';
@@ -28,7 +28,7 @@ export interface ToolContext {
   engine: Engine;
   server: ServerFacts;
   /** What answering cost and saved over the last hour (the `stats` tool reports it). */
-  usage: UsageMeter;
+  usage: UsageLedger;
   /** The client session the call came in on: the gate counts refusals and `context` keeps receipts per session. */
   session?: string;
   /** The retries of failed index passes, when the repository is kept live. */

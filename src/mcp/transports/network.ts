@@ -73,7 +73,7 @@ export async function serveNetwork(runtime: Runtime, routes: Routes | null, opti
     const forSite = site?.owns(url.pathname) ?? false;
     const caller = forSite ? null : auth.authenticate(req.headers.authorization);
     if (!forSite && !caller) {
-      return reject(res, 401, 'send the token printed at server start (or your caller\'s, with --tokens) as "Authorization: Bearer <token>"', { headers: { 'www-authenticate': 'Bearer' } });
+      return reject(res, 401, 'send the token printed at server start (or your caller\'s, from --tokens or `sightline team grant`) as "Authorization: Bearer <token>"', { headers: { 'www-authenticate': 'Bearer' } });
     }
     let body: unknown;
     if (req.method === 'POST') {
