@@ -31,7 +31,6 @@ export interface CommonOptions extends EmbedderFlags {
   config?: string;
 }
 
-import { addOptions, WALK_FILTERS } from '../spec/cli.js';
 
 /** Flag parsing and help examples are the spec's, for the verbs it does not declare too. */
 export { collect, examples, parsePositiveInt as positiveInt } from '../spec/cli.js';
@@ -121,11 +120,6 @@ export interface WalkFilterFlags {
   include?: string[];
   exclude?: string[];
   maxFileBytes?: number;
-}
-
-/** The walk filters as `index` declares them (spec WALK_FILTERS), for `workspace add`. */
-export function walkFilterOptions(cmd: Command): Command {
-  return addOptions(cmd, WALK_FILTERS);
 }
 
 /** The filters as configuration: --no-gitignore turns the rules off, its absence leaves the configured value. */

@@ -7,7 +7,8 @@
  */
 import { Option, type Command } from 'commander';
 import type { AddRequest, RepoRow, Workspace } from '../workspace/index.js';
-import { embedderFlags, embedderOptions, emit, examples, fail, storeOption, walkFilterOptions, walkFilters, type EmbedderFlags, type WalkFilterFlags } from './verb.js';
+import { ADD_REPO, addVerb, LIST_REPOS, REMOVE_REPO, RESET_INDEX, wireArgs } from '../spec/cli.js';
+import { embedderFlags, embedderOptions, emit, examples, fail, storeOption, walkFilters, type EmbedderFlags, type WalkFilterFlags } from './verb.js';
 
 const WORKSPACE_ENV = 'SIGHTLINE_WORKSPACE';
 
@@ -47,46 +48,32 @@ function renderList(answer: { workspace: string; repos: RepoRow[] }): string {
 }
 
 export function registerWorkspace(program: Command): void {
-  const verb = program
+  program
     .command('workspace')
     .description('the repositories of a workspace (serve --workspace): list, add, remove, reset')
     .addHelpText('after', examples('sightline workspace list --workspace ~/src', 'sightline workspace add services/api --workspace ~/src', 'sightline workspace add --git https://example.com/team/web.git --ref main --refresh 10m'));
 
-  workspaceOptions(verb.command('list').description('every registered repository: id, files, vectors, last verified, indexed commit and root'))
-    .addHelpText('after', examples('sightline workspace list', 'sightline workspace list --workspace ~/src --json'))
-    .action(async (o: WorkspaceFlags) => {
-      await withWorkspace(o, async (workspace) => {
-        const repos = await workspace.list();
-        emit(o, { status: 'ok', workspace: workspace.root, count: repos.length, repos }, renderList);
-      });
+  workspaceOptions(addVerb(program, LIST_REPOS)).action(async (o: WorkspaceFlags) => {
+    await withWorkspace(o, async (workspace) => {
+      const repos = await workspace.list();
+      emit(o, { status: 'ok', workspace: workspace.root, count: repos.length, repos }, renderList);
     });
+  });
 
-  walkFilterOptions(workspaceOptions(verb.command('add [path]').description('register a directory under the root (or --git a source) and index it; again: update it'))
-    .option('--git <url-or-path>', 'index a commit of this git repository (a URL, or a path under the root) instead of a directory')
-    .option('--ref <ref>', 'with --git: branch, tag or commit (default HEAD)')
-    .option('--refresh <interval>', 'with --git: how often a server fetches it, e.g. 30s, 5m, 1h (default 5m)')
-    .option('--id <id>', 'the repository id (default: the last segment of the path or URL)'))
-    .addHelpText('after', examples('sightline workspace add services/api', 'sightline workspace add --git ../mirrors/web.git --id web --ref main', 'sightline workspace add libs/core --exclude "**/*.gen.ts" --json'))
-    .action(async (dir: string | undefined, o: WorkspaceFlags & WalkFilterFlags & { git?: string; ref?: string; refresh?: string; id?: string }) => {
-      const request: AddRequest = {
-        path: dir, git: o.git, ref: o.ref, refresh: o.refresh, id: o.id,
-        include: o.include, exclude: o.exclude, gitignore: walkFilters(o).gitignore, max_file_bytes: o.maxFileBytes,
-      };
-      await withWorkspace(o, async (workspace) => {
-        const added = await workspace.add(request, { wait: true });
-        emit(o, added, (a) => `${a.created ? 'added' : 'updated'} ${a.repo} (${a.indexed_root})`);
-      });
+  workspaceOptions(addVerb(program, ADD_REPO)).action(async (dir: string | undefined, o: WorkspaceFlags & WalkFilterFlags) => {
+    // A re-add without --no-gitignore keeps what the repository was registered with: the default is not sent.
+    const request: AddRequest = { ...wireArgs(ADD_REPO, [dir], o), gitignore: walkFilters(o).gitignore };
+    await withWorkspace(o, async (workspace) => {
+      const added = await workspace.add(request, { wait: true });
+      emit(o, added, (a) => `${a.created ? 'added' : 'updated'} ${a.repo} (${a.indexed_root})`);
     });
+  });
 
-  workspaceOptions(verb.command('remove <id>').description("forget a repository and delete its index and memory (its files are never touched)"))
-    .addHelpText('after', examples('sightline workspace remove api', 'sightline workspace remove api --json'))
-    .action(async (id: string, o: WorkspaceFlags) => {
-      await withWorkspace(o, async (workspace) => emit(o, await workspace.remove(id), (a) => (a.removed ? `removed ${id}` : `no repository ${id}; nothing to remove`)));
-    });
+  workspaceOptions(addVerb(program, REMOVE_REPO)).action(async (id: string, o: WorkspaceFlags) => {
+    await withWorkspace(o, async (workspace) => emit(o, await workspace.remove(id), (a) => (a.removed ? `removed ${id}` : `no repository ${id}; nothing to remove`)));
+  });
 
-  workspaceOptions(verb.command('reset <id>').description('drop a repository\'s code index and keep its memory; `workspace add` indexes it again'))
-    .addHelpText('after', examples('sightline workspace reset api', 'sightline workspace reset api --json'))
-    .action(async (id: string, o: WorkspaceFlags) => {
-      await withWorkspace(o, async (workspace) => emit(o, await workspace.reset(id, { wait: true }), (a) => (a.existed ? `reset ${id}; its memory was kept` : `no index for ${id}; nothing to reset`)));
-    });
+  workspaceOptions(addVerb(program, RESET_INDEX)).action(async (id: string, o: WorkspaceFlags) => {
+    await withWorkspace(o, async (workspace) => emit(o, await workspace.reset(id, { wait: true }), (a) => (a.existed ? `reset ${id}; its memory was kept` : `no index for ${id}; nothing to reset`)));
+  });
 }

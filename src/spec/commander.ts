@@ -81,8 +81,8 @@ export function usageOf(a: ArgSpec): string {
   return a.required ? `<${label}>` : `[${label}]`;
 }
 
-/** Adds the options of these arguments (not their positionals) to a command, for a verb another spec's arguments are shared with. */
-export function addOptions(cmd: Command, args: readonly ArgSpec[]): Command {
+/** Adds the options of these arguments (not their positionals) to a command. */
+function addOptions(cmd: Command, args: readonly ArgSpec[]): Command {
   for (const a of args) if (!a.positional) cmd.addOption(optionOf(a));
   return cmd;
 }
@@ -90,8 +90,11 @@ export function addOptions(cmd: Command, args: readonly ArgSpec[]): Command {
 /** Adds the spec's verb to the program: positionals, options and examples (the common options and the action are the caller's). */
 export function addVerb(program: Command, spec: VerbSpec): Command {
   const args = cliArgs(spec);
-  const usage = [spec.command, ...args.filter((a) => a.positional).map(usageOf)].join(' ');
-  const cmd = addOptions(program.command(usage).description(spec.summary), args);
+  const words = spec.command.split(' ');
+  // A verb of a group ("workspace add") goes under the group's command, made here if the caller has not.
+  const parent = words.slice(0, -1).reduce((at, word) => at.commands.find((c) => c.name() === word) ?? at.command(word), program);
+  const usage = [words.at(-1)!, ...args.filter((a) => a.positional).map(usageOf)].join(' ');
+  const cmd = addOptions(parent.command(usage).description(spec.summary), args);
   return spec.examples.length ? cmd.addHelpText('after', examples(...spec.examples)) : cmd;
 }
 

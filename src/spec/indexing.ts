@@ -4,15 +4,21 @@ import { arg, verb } from './define.js';
 const SERVER_WALK = "over MCP the walk's rules are the server's configuration, the same for every client";
 
 /**
- * How a repository is walked, which `index` and `workspace add` take alike
- * (cli/verb.ts's walkFilterOptions adds these to `workspace add`).
+ * How a repository is walked, which `index` and `add_repo`/`workspace add`
+ * take alike: over MCP only add_repo takes them (`index` walks by the
+ * server's configuration), so `index` passes the reason it has none.
  */
-export const WALK_FILTERS = [
-  arg.flag('gitignore', { face: 'cli', only: SERVER_WALK, default: true, doc: 'Honour .gitignore and .git/info/exclude', cli: 'ignore .gitignore and .git/info/exclude rules' }),
-  arg.list('include', { face: 'cli', only: SERVER_WALK, doc: 'Only files matching these globs', cli: 'only files matching', example: '["src/**"]', metavar: 'glob' }),
-  arg.list('exclude', { face: 'cli', only: SERVER_WALK, doc: 'Skip files matching these globs', cli: 'skip files matching', example: '["**/*.min.js"]', metavar: 'glob' }),
-  arg.int('max_file_bytes', { face: 'cli', only: SERVER_WALK, doc: 'Skip files larger than this', cli: 'skip files larger than this', example: 1048576 }),
-] as const;
+function walkFilterArgs<const F extends { face: 'cli'; only: string } | { face: 'both' }>(face: F) {
+  return [
+    arg.flag('gitignore', { ...face, default: true, doc: 'Honour .gitignore and .git/info/exclude', cli: 'ignore .gitignore and .git/info/exclude rules' }),
+    arg.list('include', { ...face, doc: 'Only files matching these globs', cli: 'only files matching', example: '["src/**"]', metavar: 'glob' }),
+    arg.list('exclude', { ...face, doc: 'Skip files matching these globs', cli: 'skip files matching', example: '["**/*.min.js"]', metavar: 'glob' }),
+    arg.int('max_file_bytes', { ...face, doc: 'Skip files larger than this', cli: 'skip files larger than this', example: 1048576 }),
+  ] as const;
+}
+
+/** The walk filters as every repository a workspace adds takes them, on both faces. */
+export const WALK_FILTERS = walkFilterArgs({ face: 'both' });
 
 export const INDEX = verb({
   tool: 'index',
@@ -37,7 +43,7 @@ export const INDEX = verb({
     }),
     arg.flag('force', { face: 'cli', only: 'dropping the index under clients that are searching it is an operator\'s act', doc: 'drop the index and rebuild it from scratch' }),
     arg.flag('dry_run', { face: 'cli', only: 'a preview for a person choosing walk filters', doc: 'show what would be indexed, write nothing' }),
-    ...WALK_FILTERS,
+    ...walkFilterArgs({ face: 'cli', only: SERVER_WALK }),
   ],
   examples: ['sightline index', 'sightline index ../other-repo --force', 'sightline index --dry-run --exclude "**/*.min.js"'],
 });

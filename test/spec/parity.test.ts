@@ -6,21 +6,22 @@ import fs from 'node:fs';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
-import { TOOLS } from '../../src/mcp/tools/index.js';
+import { TOOLS, WORKSPACE_TOOLS } from '../../src/mcp/tools/index.js';
 import { addVerb, arg, CONTEXT, inputShape, reference, SEARCH, splice, verb, VERBS, type VerbSpec } from '../../src/spec/index.js';
 import { parityProblems, type Faces } from './parity.js';
 
-const faces = (): Faces => ({ tools: TOOLS, program: buildProgram() });
+const faces = (): Faces => ({ tools: [...TOOLS, ...WORKSPACE_TOOLS], program: buildProgram() });
 
 describe('each verb is declared once', () => {
   it('every spec matches its MCP tool and its CLI verb', () => {
     expect(parityProblems(VERBS, faces())).toEqual([]);
   });
 
-  it('covers the retrieval, graph, index and memory verbs, each argument with a CLI flag unless it says why not', () => {
+  it('covers the retrieval, graph, index, memory and workspace verbs, each argument with a CLI flag unless it says why not', () => {
     expect(VERBS.map((v) => v.tool)).toEqual([
       ...['search', 'context', 'locate', 'explore', 'related', 'changed', 'read', 'outline', 'list_files', 'stats', 'index', 'index_status'],
       ...['recall', 'list_topics', 'neighbors', 'scan', 'claim_status', 'remember', 'update', 'forget', 'claim', 'renew_claim', 'release_claim'],
+      ...['list_repos', 'add_repo', 'remove_repo', 'reset_index'],
     ]);
     for (const v of VERBS) for (const a of v.args) if (a.face !== 'both') expect(a.only, `${v.tool}.${a.name}`).toBeTruthy();
   });

@@ -15,9 +15,10 @@ export interface Faces {
 /**
  * Options every repository verb takes whatever its spec says (verb.ts `common`); the MCP side
  * has no counterpart: the server is started on one repository, config and store, and speaks
- * JSON. In a workspace the server adds `repo` to every tool (repo-arg.ts).
+ * JSON. In a workspace the server adds `repo` to every tool (repo-arg.ts); the workspace
+ * verbs take the workspace's root (--workspace), which the server was started on.
  */
-export const COMMON_FLAGS = ['--repo', '--config', '--store', '--embedder', '--model-dir', '--json'];
+export const COMMON_FLAGS = ['--repo', '--config', '--store', '--embedder', '--model-dir', '--json', '--workspace'];
 
 const same = (a: readonly unknown[] | undefined, b: readonly unknown[] | undefined) => JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
 
@@ -62,7 +63,8 @@ function optionProblems(spec: VerbSpec, a: ArgSpec, cmd: Command): string[] {
 }
 
 function commandProblems(spec: VerbSpec, faces: Faces): string[] {
-  const cmd = faces.program.commands.find((c) => c.name() === spec.command);
+  // A verb of a group ("workspace add") is found under its group's command.
+  const cmd = spec.command.split(' ').reduce<Command | undefined>((at, word) => at?.commands.find((c) => c.name() === word), faces.program);
   if (!cmd) return [`sightline ${spec.command}: no CLI verb of that name`];
   const problems: string[] = [];
   const positionals = cliArgs(spec).filter((a) => a.positional);

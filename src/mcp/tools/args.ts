@@ -1,9 +1,9 @@
 /**
- * Argument schemas for the tools not yet declared in src/spec (their
- * validation messages say what to send instead), and the refusal of
+ * The schema of the `repo` argument workspace mode adds to every tool (every
+ * tool's own arguments are declared in src/spec), and the refusal of
  * arguments a tool does not take.
  */
-export { flag, optionalText, positiveInt, stringList, text } from '../../spec/index.js';
+export { text } from '../../spec/index.js';
 
 /** Edits (insert, delete, substitute, swap two neighbours) between two names. */
 function editDistance(a: string, b: string): number {
