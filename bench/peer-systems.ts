@@ -1,0 +1,200 @@
+/**
+ * The two systems bench:peer compares, each driven as a user drives it: the
+ * CLI in a child process under /usr/bin/time (wall and peak RSS), and the MCP
+ * server over stdio with the official SDK client. sightline runs from dist/;
+ * the peer (codebase-memory-mcp) from the binary SIGHTLINE_PEER_BIN names.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/cli/main.js');
+const GNU_TIME = '/usr/bin/time';
+
+export interface Command {
+  cmd: string;
+  args: string[];
+}
+
+export interface Timed {
+  ms: number;
+  /** Peak RSS of the command and the children it waited for (GNU time %M), MiB. */
+  peakMiB: number;
+  stdout: string;
+}
+
+/** Runs a command to completion under GNU time; a non-zero exit is an error that carries its stderr. */
+export async function runTimed(c: Command, env: NodeJS.ProcessEnv): Promise<Timed> {
+  if (!fs.existsSync(GNU_TIME)) throw new Error(`${GNU_TIME} is missing (apt-get install time): bench:peer reads peak RSS from it`);
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'peer-bench-time-')), 'rss');
+  try {
+    const t0 = performance.now();
+    const child = spawn(GNU_TIME, ['-f', '%M', '-o', out, c.cmd, ...c.args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const ms = performance.now() - t0;
+    if (code !== 0) throw new Error(`${path.basename(c.cmd)} ${c.args.join(' ')} exited ${code}:\n${stderr.slice(-2000)}`);
+    return { ms, peakMiB: parsePeakKiB(fs.readFileSync(out, 'utf8')) / 1024, stdout };
+  } finally {
+    fs.rmSync(path.dirname(out), { recursive: true, force: true });
+  }
+}
+
+/** GNU time's -o file: the %M line is the last one (a "Command exited with non-zero status" line may precede it). */
+export function parsePeakKiB(text: string): number {
+  const last = text.trim().split('\n').pop() ?? '';
+  const kib = Number(last.trim());
+  if (!/^\d+$/.test(last.trim()) || !Number.isFinite(kib)) throw new Error(`unexpected GNU time output: ${JSON.stringify(text)}`);
+  return kib;
+}
+
+export interface Answer {
+  /** sightline answered status "refine" instead of results. */
+  refine: boolean;
+}
+
+/** One MCP tool used one way, over the identifiers or over every query. */
+export interface Probe {
+  label: string;
+  over: 'identifiers' | 'all';
+  call: (query: string) => Promise<Answer>;
+}
+
+export interface Session {
+  probes: Probe[];
+  close: () => Promise<void>;
+}
+
+export interface System {
+  name: string;
+  env: (home: string) => NodeJS.ProcessEnv;
+  index: (repo: string) => Command;
+  version: Command;
+  /** Settings the system needs in a fresh home before its MCP server starts. */
+  prepareHome: (home: string) => Promise<void>;
+  connect: (repo: string, home: string) => Promise<Session>;
+}
+
+async function callText(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
+  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+  if (r.isError) throw new Error(`${name} ${JSON.stringify(args)} failed: ${text.slice(0, 500)}`);
+  return text;
+}
+
+async function connectStdio(command: Command, env: NodeJS.ProcessEnv): Promise<Client> {
+  const transport = new StdioClientTransport({ command: command.cmd, args: command.args, env: env as Record<string, string>, stderr: 'ignore' });
+  const client = new Client({ name: 'bench-peer', version: '1' });
+  await client.connect(transport);
+  return client;
+}
+
+export function sightline(): System {
+  const env = (home: string) => ({ PATH: process.env.PATH ?? '', SIGHTLINE_HOME: home, SIGHTLINE_QUERY_CACHE_SIZE: '0' }); // answer cache off: every call computes
+  return {
+    name: 'sightline',
+    env,
+    index: (repo) => ({ cmd: process.execPath, args: [CLI, 'index', '--repo', repo] }),
+    version: { cmd: process.execPath, args: [CLI, '--version'] },
+    prepareHome: async () => {},
+    connect: async (repo, home) => {
+      const client = await connectStdio({ cmd: process.execPath, args: [CLI, 'serve', '--no-watch', '--repo', repo] }, env(home));
+      const search = (mode: string) => async (query: string) => ({ refine: JSON.parse(await callText(client, 'search', { query, mode })).status === 'refine' });
+      return {
+        probes: [
+          { label: 'search keyword', over: 'all', call: search('keyword') },
+          { label: 'search hybrid', over: 'all', call: search('hybrid') },
+          { label: 'locate', over: 'identifiers', call: async (query) => ({ refine: JSON.parse(await callText(client, 'locate', { query })).status === 'refine' }) },
+        ],
+        close: () => client.close(),
+      };
+    },
+  };
+}
+
+/** The project name the peer gives an indexed path, from its list_projects answer (JSON text, or JSON inside it). */
+export function peerProjectName(listProjectsText: string, repo: string): string {
+  const names = [...listProjectsText.matchAll(/"name"\s*:\s*"([^"]+)"/g)].map((m) => m[1]!);
+  const roots = [...listProjectsText.matchAll(/"root_path"\s*:\s*"([^"]+)"/g)].map((m) => m[1]!);
+  const byRoot = roots.findIndex((r) => path.resolve(r) === path.resolve(repo));
+  const name = byRoot >= 0 && names.length === roots.length ? names[byRoot] : names.length === 1 ? names[0] : undefined;
+  if (!name) throw new Error(`cannot tell the peer's project for ${repo} from list_projects: ${listProjectsText.slice(0, 500)}`);
+  return name;
+}
+
+/** Escapes a name for the peer's name_pattern regex, anchored: an exact-name lookup. */
+export function exactPattern(name: string): string {
+  return `^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
+}
+
+export function peer(bin: string): System {
+  // HOME and XDG_CONFIG_HOME too: its config file lives under them, and each run starts from none.
+  const env = (home: string) => ({ PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: path.join(home, 'config'), CBM_CACHE_DIR: path.join(home, 'cache') });
+  return {
+    name: 'peer',
+    env,
+    index: (repo) => ({ cmd: bin, args: ['cli', 'index_repository', '--repo-path', repo] }),
+    version: { cmd: bin, args: ['--version'] },
+    prepareHome: async (home) => {
+      // No background git watcher in the daemon its MCP server starts: sightline serves --no-watch too.
+      await runTimed({ cmd: bin, args: ['config', 'set', 'auto_watch', 'false'] }, env(home));
+    },
+    connect: async (repo, home) => {
+      const client = await connectStdio({ cmd: bin, args: [] }, env(home));
+      const project = peerProjectName(await callText(client, 'list_projects', {}), repo);
+      const searchGraph = (args: (q: string) => Record<string, unknown>) => async (q: string) => {
+        await callText(client, 'search_graph', { project, ...args(q) });
+        return { refine: false };
+      };
+      return {
+        probes: [
+          { label: 'search_graph query', over: 'all', call: searchGraph((query) => ({ query })) },
+          { label: 'search_graph name_pattern', over: 'identifiers', call: searchGraph((q) => ({ name_pattern: exactPattern(q) })) },
+        ],
+        close: async () => {
+          await client.close();
+          await reapPeerProcesses(bin, home);
+        },
+      };
+    },
+  };
+}
+
+/** The peer's MCP session starts a detached daemon that should exit with the last session; wait for it, then end any left (by pid, ours only). */
+async function reapPeerProcesses(bin: string, home: string): Promise<void> {
+  const ours = () => processesOf(bin, `CBM_CACHE_DIR=${path.join(home, 'cache')}`);
+  const deadline = Date.now() + 10_000;
+  while (ours().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  for (const pid of ours()) process.kill(pid, 'SIGKILL');
+}
+
+/** Pids running `bin` whose environment holds `envEntry`. */
+function processesOf(bin: string, envEntry: string): number[] {
+  const real = fs.realpathSync(bin);
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readlinkSync(`/proc/${entry}/exe`) !== real) continue;
+      if (fs.readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(envEntry)) pids.push(Number(entry));
+    } catch {
+      // gone already, or not ours to read
+    }
+  }
+  return pids;
+}
+
+/** The pairs whose latency ratio the report prints: sightline's probe, the peer's comparable one. */
+export const COMPARABLE: [string, string][] = [
+  ['search keyword', 'search_graph query'],
+  ['search hybrid', 'search_graph query'],
+  ['locate', 'search_graph name_pattern'],
+];
