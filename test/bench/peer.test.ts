@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { definedNames, editFile, identifierWords, pickQueries, prepareTree, spread } from '../../bench/peer-tree.js';
+import { exactPattern, parsePeakKiB, peerProjectName } from '../../bench/peer-systems.js';
+import { removeDir, tempDir } from '../helpers/fixture.js';
+
+describe('bench:peer tree helpers', () => {
+  it('finds the names Python and TypeScript define, not the ones they call', () => {
+    const py = 'class AppContext:\n    def push(self):\n        helper()\nasync def run_command():\n    pass\n';
+    const ts = 'export class Client {}\nexport async function connectStdio() {}\ninterface Options {}\nexport type Handler = () => void;\nconst limit = 3;\ncall(other);\n';
+    expect(definedNames(py)).toEqual(['AppContext', 'push', 'run_command']);
+    expect(definedNames(ts)).toEqual(['Client', 'connectStdio', 'Options', 'Handler', 'limit']);
+  });
+
+  it('splits camelCase, PascalCase with acronyms and snake_case into words', () => {
+    expect(identifierWords('parseConfigFile')).toEqual(['parse', 'config', 'file']);
+    expect(identifierWords('HTTPRequestHeaders')).toEqual(['http', 'request', 'headers']);
+    expect(identifierWords('dump_session_contents')).toEqual(['dump', 'session', 'contents']);
+  });
+
+  it('spreads a pick over the whole list', () => {
+    expect(spread([1, 2, 3, 4, 5, 6, 7, 8], 4)).toEqual([1, 3, 5, 7]);
+    expect(spread([1, 2], 4)).toEqual([1, 2]);
+  });
+
+  it('picks distinct identifiers of six or more characters, and fills word queries with the most frequent identifier words', () => {
+    const defs = ['session_open', 'session_close', 'SessionStore', 'push', '_private_thing', 'session_open', 'render_template'];
+    const q = pickQueries(defs, 12);
+    expect(q.identifiers).toEqual(['SessionStore', 'render_template', 'session_close', 'session_open']);
+    expect(q.words).toHaveLength(12);
+    expect(q.words.slice(0, 10)).toContain('parse config file');
+    expect(q.words.slice(10)).toEqual(['session', 'close']);
+  });
+
+  it('copies the tree once per system, leaves the original alone, and edits and restores the median-sized source file', () => {
+    const dir = tempDir();
+    try {
+      const original = path.join(dir, 'tree');
+      fs.mkdirSync(path.join(original, 'node_modules', 'dep'), { recursive: true });
+      fs.writeFileSync(path.join(original, 'node_modules', 'dep', 'index.js'), 'function skipped() {}\n');
+      fs.writeFileSync(path.join(original, 'a.py'), 'def tiny(): pass\n');
+      fs.writeFileSync(path.join(original, 'b.py'), 'def middle_sized():\n    return 1\n');
+      fs.writeFileSync(path.join(original, 'c.ts'), 'export function largestOfAll() {\n  return [1, 2, 3].map((x) => x * 2);\n}\n');
+      const tree = prepareTree(original, path.join(dir, 'work'), ['sightline', 'peer']);
+      expect(Object.keys(tree.copies)).toEqual(['sightline', 'peer']);
+      expect(tree.files).toBe(3);
+      expect(tree.victim).toBe('b.py');
+      expect(tree.queries.identifiers).toEqual(['largestOfAll', 'middle_sized']);
+      expect(fs.existsSync(path.join(tree.copies.peer!, 'node_modules'))).toBe(false);
+
+      const victim = path.join(tree.copies.peer!, tree.victim);
+      const before = editFile(victim, 1);
+      expect(fs.readFileSync(victim, 'utf8')).toMatch(/\n# bench:peer edit 1\n$/);
+      expect(fs.readFileSync(path.join(original, 'b.py'), 'utf8')).toBe(before.toString());
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('refuses a tree that is not a directory', () => {
+    expect(() => prepareTree('/nonexistent/tree', '/tmp', ['sightline'])).toThrow(/not a directory/);
+  });
+});
+
+describe('bench:peer system helpers', () => {
+  it("reads GNU time's peak RSS line, even after a non-zero exit note", () => {
+    expect(parsePeakKiB('171234\n')).toBe(171234);
+    expect(parsePeakKiB('Command exited with non-zero status 1\n5120\n')).toBe(5120);
+    expect(() => parsePeakKiB('')).toThrow(/unexpected GNU time output/);
+  });
+
+  it('names the peer project indexed at a path, by root path when it lists several', () => {
+    const one = '{"projects":[{"name":"tmp-x-flask","root_path":"/tmp/x/flask","nodes":10}]}';
+    expect(peerProjectName(one, '/tmp/x/flask')).toBe('tmp-x-flask');
+    const two = '{"projects":[{"name":"a","root_path":"/r/a"},{"name":"b","root_path":"/r/b"}]}';
+    expect(peerProjectName(two, '/r/b/')).toBe('b');
+    expect(() => peerProjectName('{"projects":[]}', '/r/b')).toThrow(/cannot tell the peer's project/);
+  });
+
+  it('anchors and escapes an identifier for the peer name_pattern regex', () => {
+    expect(exactPattern('Store.open$')).toBe('^Store\\.open\\$$');
+    expect(new RegExp(exactPattern('get_doctree')).test('get_doctree')).toBe(true);
+    expect(new RegExp(exactPattern('get_doctree')).test('get_doctree_cached')).toBe(false);
+  });
+});
