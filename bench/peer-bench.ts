@@ -64,7 +64,7 @@ async function runRep(system: System, tree: PreparedTree): Promise<Rep> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), `peer-bench-${system.name}-`));
   const env = system.env(home);
   try {
-    const cold = await runTimed(system.index(repo), env);
+    const cold = await runTimed(system.index(repo), env, system.marker(home));
     const indexBytes = bytesUnder(home);
     const noChange = await runTimed(system.index(repo), env);
     const victim = path.join(repo, tree.victim);
@@ -100,6 +100,7 @@ async function runRep(system: System, tree: PreparedTree): Promise<Rep> {
     }
     return { coldMs: cold.ms, peakMiB: cold.peakMiB, noChangeMs: noChange.ms, editMs, indexBytes, startMs, latency, refine };
   } finally {
+    await system.reap(home);
     fs.rmSync(home, { recursive: true, force: true });
   }
 }

@@ -6,7 +6,6 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -14,7 +13,6 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/cli/main.js');
-const GNU_TIME = '/usr/bin/time';
 
 export interface Command {
   cmd: string;
@@ -23,37 +21,69 @@ export interface Command {
 
 export interface Timed {
   ms: number;
-  /** Peak RSS of the command and the children it waited for (GNU time %M), MiB. */
+  /** Peak of the summed RSS of every process the run started (sampled from /proc), MiB. */
   peakMiB: number;
   stdout: string;
 }
 
-/** Runs a command to completion under GNU time; a non-zero exit is an error that carries its stderr. */
-export async function runTimed(c: Command, env: NodeJS.ProcessEnv): Promise<Timed> {
-  if (!fs.existsSync(GNU_TIME)) throw new Error(`${GNU_TIME} is missing (apt-get install time): bench:peer reads peak RSS from it`);
-  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'peer-bench-time-')), 'rss');
-  try {
-    const t0 = performance.now();
-    const child = spawn(GNU_TIME, ['-f', '%M', '-o', out, c.cmd, ...c.args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    const ms = performance.now() - t0;
-    if (code !== 0) throw new Error(`${path.basename(c.cmd)} ${c.args.join(' ')} exited ${code}:\n${stderr.slice(-2000)}`);
-    return { ms, peakMiB: parsePeakKiB(fs.readFileSync(out, 'utf8')) / 1024, stdout };
-  } finally {
-    fs.rmSync(path.dirname(out), { recursive: true, force: true });
-  }
+const SAMPLE_MS = 50;
+
+/**
+ * Runs a command to completion; a non-zero exit is an error that carries its
+ * stderr. Peak RSS is sampled from /proc over every process whose environment
+ * holds `marker` (the run's own home): the peer's CLI hands its index to a
+ * daemon it detaches, which GNU time's %M of the child would never see.
+ */
+export async function runTimed(c: Command, env: NodeJS.ProcessEnv, marker?: string): Promise<Timed> {
+  const t0 = performance.now();
+  const child = spawn(c.cmd, c.args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const sampler = marker ? rssSampler(marker) : undefined;
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const ms = performance.now() - t0;
+  const peakKiB = sampler?.stop() ?? 0;
+  if (code !== 0) throw new Error(`${path.basename(c.cmd)} ${c.args.join(' ')} exited ${code}:\n${stderr.slice(-2000)}`);
+  return { ms, peakMiB: peakKiB / 1024, stdout };
 }
 
-/** GNU time's -o file: the %M line is the last one (a "Command exited with non-zero status" line may precede it). */
-export function parsePeakKiB(text: string): number {
-  const last = text.trim().split('\n').pop() ?? '';
-  const kib = Number(last.trim());
-  if (!/^\d+$/.test(last.trim()) || !Number.isFinite(kib)) throw new Error(`unexpected GNU time output: ${JSON.stringify(text)}`);
-  return kib;
+/** Samples the summed VmRSS of the marked processes until stopped; returns the peak in KiB. */
+function rssSampler(marker: string): { stop: () => number } {
+  const unmarked = new Set<string>(); // a process without the marker never gains it
+  let peak = 0;
+  const sample = () => {
+    let total = 0;
+    for (const pid of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid) || unmarked.has(pid)) continue;
+      try {
+        if (!fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(marker)) {
+          unmarked.add(pid);
+          continue;
+        }
+        total += statusKiB(fs.readFileSync(`/proc/${pid}/status`, 'utf8'), 'VmRSS');
+      } catch {
+        // exited between listing and reading
+      }
+    }
+    peak = Math.max(peak, total);
+  };
+  sample();
+  const timer = setInterval(sample, SAMPLE_MS);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return peak;
+    },
+  };
+}
+
+/** A `Field:  N kB` line of /proc/<pid>/status, in KiB (0 when absent, as for a zombie). */
+export function statusKiB(status: string, field: string): number {
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+  return m ? Number(m[1]) : 0;
 }
 
 export interface Answer {
@@ -76,11 +106,15 @@ export interface Session {
 export interface System {
   name: string;
   env: (home: string) => NodeJS.ProcessEnv;
+  /** The environment entry that marks every process of a run in `home` (for RSS sampling and clean-up). */
+  marker: (home: string) => string;
   index: (repo: string) => Command;
   version: Command;
   /** Settings the system needs in a fresh home before its MCP server starts. */
   prepareHome: (home: string) => Promise<void>;
   connect: (repo: string, home: string) => Promise<Session>;
+  /** Ends what a run in `home` left behind, before the home is removed. */
+  reap: (home: string) => Promise<void>;
 }
 
 async function callText(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
@@ -102,6 +136,7 @@ export function sightline(): System {
   return {
     name: 'sightline',
     env,
+    marker: (home) => `SIGHTLINE_HOME=${home}`,
     index: (repo) => ({ cmd: process.execPath, args: [CLI, 'index', '--repo', repo] }),
     version: { cmd: process.execPath, args: [CLI, '--version'] },
     prepareHome: async () => {},
@@ -117,6 +152,7 @@ export function sightline(): System {
         close: () => client.close(),
       };
     },
+    reap: async () => {},
   };
 }
 
@@ -138,9 +174,11 @@ export function exactPattern(name: string): string {
 export function peer(bin: string): System {
   // HOME and XDG_CONFIG_HOME too: its config file lives under them, and each run starts from none.
   const env = (home: string) => ({ PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: path.join(home, 'config'), CBM_CACHE_DIR: path.join(home, 'cache') });
+  const marker = (home: string) => `CBM_CACHE_DIR=${path.join(home, 'cache')}`;
   return {
     name: 'peer',
     env,
+    marker,
     index: (repo) => ({ cmd: bin, args: ['cli', 'index_repository', '--repo-path', repo] }),
     version: { cmd: bin, args: ['--version'] },
     prepareHome: async (home) => {
@@ -159,18 +197,16 @@ export function peer(bin: string): System {
           { label: 'search_graph query', over: 'all', call: searchGraph((query) => ({ query })) },
           { label: 'search_graph name_pattern', over: 'identifiers', call: searchGraph((q) => ({ name_pattern: exactPattern(q) })) },
         ],
-        close: async () => {
-          await client.close();
-          await reapPeerProcesses(bin, home);
-        },
+        close: () => client.close(),
       };
     },
+    reap: (home) => reapProcesses(bin, marker(home)),
   };
 }
 
-/** The peer's MCP session starts a detached daemon that should exit with the last session; wait for it, then end any left (by pid, ours only). */
-async function reapPeerProcesses(bin: string, home: string): Promise<void> {
-  const ours = () => processesOf(bin, `CBM_CACHE_DIR=${path.join(home, 'cache')}`);
+/** The peer's CLI and MCP server start a detached daemon that exits when idle; wait for it, then end any left (by pid, ours only). */
+async function reapProcesses(bin: string, marker: string): Promise<void> {
+  const ours = () => processesOf(bin, marker);
   const deadline = Date.now() + 10_000;
   while (ours().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   for (const pid of ours()) process.kill(pid, 'SIGKILL');

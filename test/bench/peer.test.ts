@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { definedNames, editFile, identifierWords, pickQueries, prepareTree, spread } from '../../bench/peer-tree.js';
-import { exactPattern, parsePeakKiB, peerProjectName } from '../../bench/peer-systems.js';
+import { exactPattern, peerProjectName, runTimed, statusKiB } from '../../bench/peer-systems.js';
 import { removeDir, tempDir } from '../helpers/fixture.js';
 
 describe('bench:peer tree helpers', () => {
@@ -64,10 +64,23 @@ describe('bench:peer tree helpers', () => {
 });
 
 describe('bench:peer system helpers', () => {
-  it("reads GNU time's peak RSS line, even after a non-zero exit note", () => {
-    expect(parsePeakKiB('171234\n')).toBe(171234);
-    expect(parsePeakKiB('Command exited with non-zero status 1\n5120\n')).toBe(5120);
-    expect(() => parsePeakKiB('')).toThrow(/unexpected GNU time output/);
+  it('reads a /proc status field in KiB, and 0 for a field a zombie lacks', () => {
+    const status = 'Name:\tnode\nVmHWM:\t  204800 kB\nVmRSS:\t  171234 kB\n';
+    expect(statusKiB(status, 'VmRSS')).toBe(171234);
+    expect(statusKiB(status, 'VmHWM')).toBe(204800);
+    expect(statusKiB('Name:\tzombie\nState:\tZ\n', 'VmRSS')).toBe(0);
+  });
+
+  it("samples the RSS of the marked processes a command starts, and refuses a failed command with its stderr", async () => {
+    const marker = `PEER_BENCH_TEST=${process.pid}`;
+    const env = { PATH: process.env.PATH ?? '', PEER_BENCH_TEST: String(process.pid) };
+    const grow = 'const b = Buffer.alloc(64 * 1024 * 1024, 1); setTimeout(() => console.log(b[0]), 1500);';
+    const run = await runTimed({ cmd: process.execPath, args: ['-e', grow] }, env, marker);
+    expect(run.stdout.trim()).toBe('1');
+    expect(run.peakMiB).toBeGreaterThan(64);
+    const unmarked = await runTimed({ cmd: process.execPath, args: ['-e', grow] }, env, 'PEER_BENCH_TEST=someone-else');
+    expect(unmarked.peakMiB).toBe(0);
+    await expect(runTimed({ cmd: process.execPath, args: ['-e', 'console.error("boom"); process.exit(3)'] }, env)).rejects.toThrow(/exited 3:\nboom/);
   });
 
   it('names the peer project indexed at a path, by root path when it lists several', () => {
