@@ -29,6 +29,7 @@ interface Rep {
   /** Per probe label: one latency per query. */
   latency: Record<string, number[]>;
   refine: Record<string, number>;
+  hits: Record<string, number>;
 }
 
 interface TreeResult {
@@ -82,23 +83,26 @@ async function runRep(system: System, tree: PreparedTree): Promise<Rep> {
     const session = await system.connect(repo, home);
     const latency: Record<string, number[]> = {};
     const refine: Record<string, number> = {};
+    const hits: Record<string, number> = {};
     try {
       for (const probe of session.probes) {
         const queries = probe.over === 'identifiers' ? tree.queries.identifiers : [...tree.queries.identifiers, ...tree.queries.words];
         await probe.call(queries[0]!); // warm: page cache, prepared statements, JIT
         latency[probe.label] = [];
         refine[probe.label] = 0;
+        hits[probe.label] = 0;
         for (const q of queries) {
           const t0 = performance.now();
           const answer = await probe.call(q);
           latency[probe.label]!.push(performance.now() - t0);
           if (answer.refine) refine[probe.label]!++;
+          if (answer.hits) hits[probe.label]!++;
         }
       }
     } finally {
       await session.close();
     }
-    return { coldMs: cold.ms, peakMiB: cold.peakMiB, noChangeMs: noChange.ms, editMs, indexBytes, startMs, latency, refine };
+    return { coldMs: cold.ms, peakMiB: cold.peakMiB, noChangeMs: noChange.ms, editMs, indexBytes, startMs, latency, refine, hits };
   } finally {
     await system.reap(home);
     fs.rmSync(home, { recursive: true, force: true });
@@ -174,13 +178,14 @@ function pooled(reps: Rep[], label: string): number[] {
 
 function queryTables(results: TreeResult[], withPeer: boolean): string {
   const own = table(
-    ['tree', 'system', 'tool', 'calls', 'p50 ms', 'p95 ms', 'refine answers'],
+    ['tree', 'system', 'tool', 'calls', 'p50 ms', 'p95 ms', 'with results', 'refine answers'],
     results.flatMap((r) =>
       Object.entries(r.reps).flatMap(([name, reps]) =>
         Object.keys(reps[0]!.latency).map((label) => {
           const ms = pooled(reps, label);
-          const refine = reps.reduce((n, rep) => n + (rep.refine[label] ?? 0), 0);
-          return [r.tree.name, name, label, String(ms.length), percentile(ms, 50), percentile(ms, 95), name === 'sightline' ? `${refine} of ${ms.length}` : '-'];
+          const count = (of: (rep: Rep) => Record<string, number>) => reps.reduce((n, rep) => n + (of(rep)[label] ?? 0), 0);
+          const refine = name === 'sightline' ? `${count((rep) => rep.refine)} of ${ms.length}` : '-';
+          return [r.tree.name, name, label, String(ms.length), percentile(ms, 50), percentile(ms, 95), `${count((rep) => rep.hits)} of ${ms.length}`, refine];
         }),
       ),
     ),

@@ -89,6 +89,8 @@ export function statusKiB(status: string, field: string): number {
 export interface Answer {
   /** sightline answered status "refine" instead of results. */
   refine: boolean;
+  /** At least one result came back. */
+  hits: boolean;
 }
 
 /** One MCP tool used one way, over the identifiers or over every query. */
@@ -142,18 +144,36 @@ export function sightline(): System {
     prepareHome: async () => {},
     connect: async (repo, home) => {
       const client = await connectStdio({ cmd: process.execPath, args: [CLI, 'serve', '--no-watch', '--repo', repo] }, env(home));
-      const search = (mode: string) => async (query: string) => ({ refine: JSON.parse(await callText(client, 'search', { query, mode })).status === 'refine' });
+      const answer = async (tool: string, args: Record<string, unknown>) => sightlineAnswer(await callText(client, tool, args));
       return {
         probes: [
-          { label: 'search keyword', over: 'all', call: search('keyword') },
-          { label: 'search hybrid', over: 'all', call: search('hybrid') },
-          { label: 'locate', over: 'identifiers', call: async (query) => ({ refine: JSON.parse(await callText(client, 'locate', { query })).status === 'refine' }) },
+          { label: 'search keyword', over: 'all', call: (query) => answer('search', { query, mode: 'keyword' }) },
+          { label: 'search hybrid', over: 'all', call: (query) => answer('search', { query, mode: 'hybrid' }) },
+          { label: 'locate', over: 'identifiers', call: (query) => answer('locate', { query }) },
         ],
         close: () => client.close(),
       };
     },
     reap: async () => {},
   };
+}
+
+/** A sightline answer (JSON text): refine, or how many results. */
+export function sightlineAnswer(text: string): Answer {
+  const answer = JSON.parse(text) as { status?: string; results?: unknown[] };
+  return { refine: answer.status === 'refine', hits: (answer.results?.length ?? 0) > 0 };
+}
+
+/** A search_graph answer: text rows headed by `total: N`, or a JSON object with an error (which the peer does not flag as a tool error). */
+export function peerSearchAnswer(text: string): Answer {
+  if (text.trimStart().startsWith('{')) {
+    const json = JSON.parse(text) as { error?: string; total?: number };
+    if (json.error) throw new Error(`search_graph refused: ${json.error}`);
+    return { refine: false, hits: (json.total ?? 0) > 0 };
+  }
+  const total = /^total: (\d+)/m.exec(text);
+  if (!total) throw new Error(`search_graph answered without a total: ${text.slice(0, 300)}`);
+  return { refine: false, hits: Number(total[1]) > 0 };
 }
 
 /** The project name the peer gives an indexed path, from its list_projects answer (JSON text, or JSON inside it). */
@@ -188,10 +208,7 @@ export function peer(bin: string): System {
     connect: async (repo, home) => {
       const client = await connectStdio({ cmd: bin, args: [] }, env(home));
       const project = peerProjectName(await callText(client, 'list_projects', {}), repo);
-      const searchGraph = (args: (q: string) => Record<string, unknown>) => async (q: string) => {
-        await callText(client, 'search_graph', { project, ...args(q) });
-        return { refine: false };
-      };
+      const searchGraph = (args: (q: string) => Record<string, unknown>) => async (q: string) => peerSearchAnswer(await callText(client, 'search_graph', { project, ...args(q) }));
       return {
         probes: [
           { label: 'search_graph query', over: 'all', call: searchGraph((query) => ({ query })) },

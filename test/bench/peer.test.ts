@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { definedNames, editFile, identifierWords, pickQueries, prepareTree, spread } from '../../bench/peer-tree.js';
-import { exactPattern, peerProjectName, runTimed, statusKiB } from '../../bench/peer-systems.js';
+import { exactPattern, peerProjectName, peerSearchAnswer, runTimed, sightlineAnswer, statusKiB } from '../../bench/peer-systems.js';
 import { removeDir, tempDir } from '../helpers/fixture.js';
 
 describe('bench:peer tree helpers', () => {
@@ -89,6 +89,20 @@ describe('bench:peer system helpers', () => {
     const two = '{"projects":[{"name":"a","root_path":"/r/a"},{"name":"b","root_path":"/r/b"}]}';
     expect(peerProjectName(two, '/r/b/')).toBe('b');
     expect(() => peerProjectName('{"projects":[]}', '/r/b')).toThrow(/cannot tell the peer's project/);
+  });
+
+  it("reads search_graph's text answer by its total, and refuses its JSON error (which it does not flag as a tool error)", () => {
+    const rows = 'total: 2\nresults: 2  (rows: name label lines in out)\np.src.sessions.SessionInterface (src/flask/sessions.py):\n  open_session Method 249-261 2 1\n';
+    expect(peerSearchAnswer(rows)).toEqual({ refine: false, hits: true });
+    expect(peerSearchAnswer('total: 0\nresults: 0\n')).toEqual({ refine: false, hits: false });
+    expect(() => peerSearchAnswer('{"error":"project not found or not indexed"}')).toThrow(/refused: project not found/);
+    expect(() => peerSearchAnswer('nothing useful')).toThrow(/without a total/);
+  });
+
+  it("reads sightline's answer: refine, or whether results came back", () => {
+    expect(sightlineAnswer('{"status":"refine","suggestions":[]}')).toEqual({ refine: true, hits: false });
+    expect(sightlineAnswer('{"status":"ok","results":[{"path":"a.py"}]}')).toEqual({ refine: false, hits: true });
+    expect(sightlineAnswer('{"status":"ok","results":[]}')).toEqual({ refine: false, hits: false });
   });
 
   it('anchors and escapes an identifier for the peer name_pattern regex', () => {
