@@ -30,6 +30,8 @@ interface Rep {
   latency: Record<string, number[]>;
   refine: Record<string, number>;
   hits: Record<string, number>;
+  /** Per probe label: the queries answered refine. */
+  refined: Record<string, string[]>;
 }
 
 interface TreeResult {
@@ -84,6 +86,7 @@ async function runRep(system: System, tree: PreparedTree): Promise<Rep> {
     const latency: Record<string, number[]> = {};
     const refine: Record<string, number> = {};
     const hits: Record<string, number> = {};
+    const refined: Record<string, string[]> = {};
     try {
       for (const probe of session.probes) {
         const queries = probe.over === 'identifiers' ? tree.queries.identifiers : [...tree.queries.identifiers, ...tree.queries.words];
@@ -91,18 +94,22 @@ async function runRep(system: System, tree: PreparedTree): Promise<Rep> {
         latency[probe.label] = [];
         refine[probe.label] = 0;
         hits[probe.label] = 0;
+        refined[probe.label] = [];
         for (const q of queries) {
           const t0 = performance.now();
           const answer = await probe.call(q);
           latency[probe.label]!.push(performance.now() - t0);
-          if (answer.refine) refine[probe.label]!++;
+          if (answer.refine) {
+            refine[probe.label]!++;
+            refined[probe.label]!.push(q);
+          }
           if (answer.hits) hits[probe.label]!++;
         }
       }
     } finally {
       await session.close();
     }
-    return { coldMs: cold.ms, peakMiB: cold.peakMiB, noChangeMs: noChange.ms, editMs, indexBytes, startMs, latency, refine, hits };
+    return { coldMs: cold.ms, peakMiB: cold.peakMiB, noChangeMs: noChange.ms, editMs, indexBytes, startMs, latency, refine, hits, refined };
   } finally {
     await system.reap(home);
     fs.rmSync(home, { recursive: true, force: true });
@@ -222,9 +229,13 @@ function describeTrees(results: TreeResult[]): string {
   return results
     .map((r) => {
       const q = r.tree.queries;
+      const refined = Object.entries(r.reps.sightline![0]!.refined)
+        .filter(([, queries]) => queries.length > 0)
+        .map(([label, queries]) => `${label}: ${queries.join(', ')}`);
       return (
         `- ${r.tree.name}: ${r.indexedFiles} files, ${fmt(r.indexedSourceBytes / 1_048_576)} MiB indexed by sightline (${r.tree.files} Python/TS/JS files); ` +
-        `edited ${r.tree.victim}; identifiers: ${q.identifiers.join(', ')}; words: ${q.words.join(', ')}`
+        `edited ${r.tree.victim}; identifiers: ${q.identifiers.join(', ')}; words: ${q.words.join(', ')}` +
+        (refined.length ? `\n  - sightline answered refine (rep 1) to ${refined.join('; ')}` : '')
       );
     })
     .join('\n');
@@ -246,7 +257,7 @@ async function main(): Promise<void> {
   }
   const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
   process.stdout.write(
-    `bench:peer, ${reps} rep(s) interleaved (${systems.map((s) => s.name).join(', ')}), median (range) of reps; node ${process.version}, ${os.cpus().length} CPUs, ` +
+    `bench:peer, ${reps} rep(s) interleaved (${systems.map((s) => s.name).join(', ')}), median of reps (the lower middle one for an even count, as bench/util.ts takes it) and their range; node ${process.version}, ${os.cpus().length} CPUs, ` +
       `load average ${load(loadBefore)} before, ${load(os.loadavg())} after\n` +
       (peerBin ? `peer: ${peerBin} (${peerVersion})\n` : 'peer: none (set SIGHTLINE_PEER_BIN to compare)\n') +
       `${describeTrees(results)}\n\n${report(results, Boolean(peerBin))}`,
