@@ -82,7 +82,6 @@ export interface PreparedTree {
   /** One private copy per system, so neither sees the other's writes or edits. */
   copies: Record<string, string>;
   files: number;
-  sourceBytes: number;
   queries: Queries;
   /** The source file the one-edit pass appends a comment to (relative path; median size). */
   victim: string;
@@ -106,7 +105,6 @@ export function prepareTree(original: string, workDir: string, systems: string[]
     name,
     copies,
     files: files.length,
-    sourceBytes: files.reduce((s, f) => s + f.size, 0),
     queries: pickQueries(definitions),
     victim: bySize[Math.floor(bySize.length / 2)]!.rel,
   };
