@@ -17,7 +17,8 @@ export type {
   SearchAnswer,
   SearchRequest,
 } from './api.js';
-export { engineOver, openEngine } from './engine.js';
+export { engineOver, openEngine, type Citing } from './engine.js';
+export { freshRounds } from './fresh.js';
 export { Repo, recoveredSentence, resolveRepoRoot, repoId, type OpenRepoOptions, type Recovered } from './repo.js';
 export { VERSION } from './version.js';
 export { DEFAULT_K, type SearchMode, type SearchOptions } from './search.js';
@@ -38,7 +39,7 @@ export { reset, type ResetEnvelope } from './reset.js';
 export type { Live, LiveOptions } from './live.js';
 export { MEMORY_HITS, type SearchWithMemory } from './remembered.js';
 export type { CitedResult, GatedSearchEnvelope } from './search-gate.js';
-export { citationProbe, type GatedFields, type GateOptions } from './gated.js';
+export { bestEffort, citationProbe, type GatedFields, type GateOptions } from './gated.js';
 export { MAX_BUDGET_TOKENS, MAX_TOP, MIN_BUDGET_TOKENS, type ContextDetail, type ContextEntry, type ContextEnvelope, type ContextOptions } from './context.js';
 export { EXPLORE_RELATIONS, MAX_DEPTH, type AnchorInfo, type ExploreEnvelope, type ExploreItem, type ExploreOptions, type ExploreOverviewEnvelope, type ExploreRelation } from './explore.js';
 export type { RelatedEnvelope, RelatedFile } from './related.js';

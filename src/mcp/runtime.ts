@@ -9,6 +9,7 @@ import { VERSION } from '../engine/index.js';
 import { UsageMeter } from '../budget/index.js';
 import type { RepoUnit, Workspace } from '../workspace/index.js';
 import { Semaphore } from './concurrency.js';
+import { ReadPool } from './read-pool/index.js';
 import { checkGrant, grantOn, writesAnywhere, type Authenticator, type Caller } from './grants.js';
 import { openToolLog, type ToolLog } from './log.js';
 import type { SessionLimits } from './transports/sessions.js';
@@ -45,7 +46,10 @@ export interface OfferedTools {
 }
 
 export class Runtime {
+  /** Bounds heavy tool bodies (context, changed, indexing, …) and every body when there is no read pool. */
   readonly limiter: Semaphore;
+  /** Worker threads answering the pooled tools of MCP sessions (config readWorkers); null: on the main thread. */
+  readonly readPool: ReadPool | null;
   readonly log: ToolLog;
   readonly env: NodeJS.ProcessEnv;
   readonly usage = new UsageMeter();
@@ -78,6 +82,7 @@ export class Runtime {
       },
     };
     this.limiter = new Semaphore(options.toolConcurrency);
+    this.readPool = ReadPool.start(config.readWorkers, this.server);
     this.log = openToolLog(options.logFile, options.warn);
     const offered = (t: { mutating?: boolean }) => options.enableWrites || !t.mutating;
     const workspace = options.served.kind === 'workspace';
@@ -114,13 +119,19 @@ export class Runtime {
     return found;
   }
 
-  /** Closes the log and what is served; the process is about to exit. */
   /** The transport says how many client sessions it holds. */
   countSessionsWith(count: () => number): void {
     this.sessionCount = count;
   }
 
+  /** Resolves when no tool body runs or waits, in process or in the read pool. */
+  async idle(): Promise<void> {
+    await Promise.all([this.limiter.idle(), this.readPool?.idle()]);
+  }
+
+  /** Closes the read pool, the log and what is served; the process is about to exit. */
   async close(): Promise<void> {
+    await this.readPool?.close();
     this.log.close();
     const { served } = this.options;
     if (served.kind === 'repo') await served.unit.close();

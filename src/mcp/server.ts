@@ -110,7 +110,7 @@ async function repoAnswer(runtime: Runtime, caller: Caller, tool: ToolDefinition
   const { engine } = unit;
   const context: ToolContext = { engine, server: runtime.server, env: runtime.env, usage: runtime.usage, upkeep: unit.upkeep, session };
   const phase = () => engine.job.retrievalPhase;
-  const answerOnce = async (): Promise<Answered> => ({ envelope: await runWhenReady(runtime, tool, own, context), phase: phase() });
+  const answerOnce = async (): Promise<Answered> => ({ envelope: await runWhenReady(runtime, tool, own, context, { readPool: true }), phase: phase() });
   try {
     return await answerOnce();
   } catch (err) {
@@ -127,12 +127,23 @@ async function repoAnswer(runtime: Runtime, caller: Caller, tool: ToolDefinition
  * Runs one tool as every call runs: a tool that reads the index first waits
  * until it is searchable (or answers that it is still building), outside the
  * tool-body limit; the body then runs inside it. The dashboard's calls too.
+ * `readPool`, which only an MCP session's call sets, sends a pooled tool to
+ * the read pool's workers instead, outside the limit (which then bounds the
+ * heavy tools alone); the dashboard's `asIs` engine always answers here.
  */
-export async function runWhenReady(runtime: Runtime, tool: ToolDefinition, args: Record<string, unknown>, context: ToolContext): Promise<object> {
+export async function runWhenReady(
+  runtime: Runtime,
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  context: ToolContext,
+  route: { readPool?: boolean } = {},
+): Promise<object> {
   if (tool.readsIndex) {
     const building = await context.engine.whenReady();
     if (building) return building;
   }
+  const pool = route.readPool ? runtime.readPool : null;
+  if (pool && context.session && pool.takes(tool, context.engine)) return pool.answer(context.engine, tool, args, context.session);
   return runtime.limiter.run(() => tool.run(args, context));
 }
 

@@ -62,6 +62,12 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   mutating?: boolean;
   /** Reads the index: the first call starts the first index in the background. */
   readsIndex?: boolean;
+  /**
+   * Answered by a read-pool worker for an MCP session (see mcp/read-pool): the
+   * body reads the index and the disk only, and writes nothing but session
+   * bookkeeping, which the worker journals for the main thread.
+   */
+  pooled?: boolean;
   /** Runs an index pass: like a read of the index, refused on a workspace repository whose index was reset (add_repo re-arms it). */
   writesIndex?: boolean;
   /** Whether this server offers the tool at all (test-only tools look at the environment). */
