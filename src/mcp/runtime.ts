@@ -70,11 +70,15 @@ export class Runtime {
     this.sessionLimits = { max: config.maxClientSessions, idleMs: config.clientSessionIdleMs };
     this.sessionCount = () => (options.transport === 'stdio' ? 1 : 0);
     const count = () => this.sessionCount();
+    const workers = () => this.readPool?.size ?? 0;
     this.server = {
       name: SERVER_NAME,
       version: SERVER_VERSION,
       transport: options.transport,
       tool_concurrency: options.toolConcurrency,
+      get read_workers() {
+        return workers();
+      },
       writes_enabled: options.enableWrites,
       started_at: new Date().toISOString(),
       get open_sessions() {

@@ -169,7 +169,7 @@ export class ReadPool {
   }
 }
 
-/** The server's facts as plain data (its session count is a getter on the main thread). */
-function snapshot(facts: ServerFacts): Omit<ServerFacts, 'open_sessions'> & { open_sessions: number } {
-  return { ...facts, open_sessions: facts.open_sessions };
+/** The server's facts as plain data: its getters (session count, workers) read once on the main thread. */
+function snapshot(facts: ServerFacts): ServerFacts {
+  return { ...facts };
 }

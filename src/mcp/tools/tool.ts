@@ -17,6 +17,8 @@ export interface ServerFacts {
   version: string;
   transport: string;
   tool_concurrency: number;
+  /** Worker threads answering pooled tools (0: every tool answers on the main thread). */
+  read_workers: number;
   writes_enabled: boolean;
   started_at: string;
   /** Client sessions held now (network transports expire idle ones; stdio has its one). */
