@@ -2,12 +2,14 @@
  * Issue 21, transport limits: HTTP sessions used to live for good (1,000
  * opened and closed left RSS 10 % higher). Now an idle session expires, a
  * cap answers 503 with what to do, and the server's session count returns to
- * zero after many are opened and closed. Real server, real SDK clients.
+ * zero after many are opened and closed, and what a closed session held
+ * (its server, transport, budget rows) is let go. Real server, real SDK clients.
  */
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import Database from 'better-sqlite3';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -125,6 +127,17 @@ async function heapProbe(dir: string): Promise<{ env: Record<string, string>; re
   };
 }
 
+/** Budget-session rows in the one index under `home`. */
+function budgetSessions(home: string): number {
+  const dir = fs.readdirSync(home).find((d) => fs.existsSync(path.join(home, d, 'index.db')))!;
+  const db = new Database(path.join(home, dir, 'index.db'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT count(*) FROM budget_sessions').pluck().get() as number;
+  } finally {
+    db.close();
+  }
+}
+
 describe('session memory', () => {
   it('comes back when sessions close: the live heap does not grow per session', async () => {
     const dir = tempDir('sightline-heap-');
@@ -151,6 +164,8 @@ describe('session memory', () => {
       const last = await open(server);
       expect(await openSessions(last.client)).toBe(1);
       await close(last);
+      // What the sessions kept in the index (refusal counts, receipts) went with them.
+      expect(budgetSessions(path.join(dir, 'home'))).toBe(0);
     } finally {
       removeDir(dir);
     }
