@@ -104,7 +104,8 @@ export class ReadPool {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: new Worker(WORKER_URL, { workerData: snapshot(this.facts) }), configured: new Set(), busy: null };
+    // The server's facts as plain data: its getters (session count, workers) read once, here.
+    const slot: Slot = { worker: new Worker(WORKER_URL, { workerData: { ...this.facts } }), configured: new Set(), busy: null };
     slot.worker.unref(); // an idle pool never keeps the process alive
     slot.worker.on('message', (reply: ReadReply) => this.settle(slot, reply));
     slot.worker.on('error', (err) => this.lose(slot, err));
@@ -167,9 +168,4 @@ export class ReadPool {
     this.slots[at] = this.spawn();
     this.dispatch();
   }
-}
-
-/** The server's facts as plain data: its getters (session count, workers) read once on the main thread. */
-function snapshot(facts: ServerFacts): ServerFacts {
-  return { ...facts };
 }
