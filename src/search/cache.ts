@@ -62,7 +62,8 @@ export function answerCacheStats(store: Store): AnswerCacheStats {
 
 /**
  * `compute()`'s answer for this question, from the cache when the index and
- * configuration are unchanged. `keep` says whether an answer may be cached
+ * configuration are unchanged. Letter case is kept in a regex question and
+ * in one that says `caseSensitive` (a symbol name). `keep` says whether an answer may be cached
  * (one that fell back for a passing reason should not be).
  */
 export function cachedAnswer<T>(
@@ -77,7 +78,7 @@ export function cachedAnswer<T>(
   // One cache for the connection's life (its keys carry the index version); a new capacity starts a new one.
   const cache = store.memo.derived(ANSWERS, String(capacity), () => new LruCache<unknown>(capacity)) as LruCache<T>;
   const key = [
-    digest(JSON.stringify({ ...question, query: normalizeQuery(question.query, question.regex === true) })),
+    digest(JSON.stringify({ ...question, query: normalizeQuery(question.query, question.regex === true || question.caseSensitive === true) })),
     indexVersion(store),
     digest(JSON.stringify(config)),
   ].join('|');
