@@ -17,6 +17,7 @@ import type { Config } from '../../config/index.js';
 import { embedderSpec } from '../../embed/index.js';
 import { bestEffort, freshRounds, type Engine } from '../../engine/index.js';
 import { SightlineError } from '../../errors/index.js';
+import { noteReaderCache } from '../../search/index.js';
 import { replaySessionWrite } from '../../store/index.js';
 import type { ServerFacts, ToolDefinition } from '../tools/index.js';
 import { fromWire, type ReadQuestion, type ReadReply } from './protocol.js';
@@ -147,8 +148,9 @@ export class ReadPool {
     slot.busy = null;
     if (asked) {
       try {
-        const { sessions } = asked.engine.repo.store;
-        for (const write of reply.writes) bestEffort(() => replaySessionWrite(sessions, write));
+        const { store } = asked.engine.repo;
+        for (const write of reply.writes) bestEffort(() => replaySessionWrite(store.sessions, write));
+        if (reply.cache) noteReaderCache(store, `read worker ${this.slots.indexOf(slot)}`, reply.cache);
         if (reply.kind === 'answer') asked.resolve(reply.envelope);
         else asked.reject(reply.kind === 'outdated' ? new OutdatedCitations(reply.paths) : fromWire(reply.error));
       } catch (err) {

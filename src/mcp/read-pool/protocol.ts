@@ -8,6 +8,7 @@
  */
 import type { Config } from '../../config/index.js';
 import { SightlineError, type ErrorCode } from '../../errors/index.js';
+import type { AnswerCacheStats } from '../../search/index.js';
 import type { SessionWrite } from '../../store/index.js';
 
 export interface ReadQuestion {
@@ -36,7 +37,12 @@ export interface WireError {
   stack?: string;
 }
 
-export type ReadReply = { id: number; writes: SessionWrite[] } & (
+export type ReadReply = {
+  id: number;
+  writes: SessionWrite[];
+  /** The worker's answer cache over this repository's index, for `stats`; absent when it has none open. */
+  cache?: AnswerCacheStats;
+} & (
   | { kind: 'answer'; envelope: object }
   | { kind: 'outdated'; paths: string[] }
   | { kind: 'error'; error: WireError }

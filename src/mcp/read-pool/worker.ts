@@ -13,6 +13,7 @@ import { OutdatedCitations } from '../../cite/index.js';
 import type { Config } from '../../config/index.js';
 import { citationProbe, engineOver, Repo, type Engine } from '../../engine/index.js';
 import { isCorruption, usageError } from '../../errors/index.js';
+import { ownAnswerCacheStats } from '../../search/index.js';
 import { Store, type SessionJournal } from '../../store/index.js';
 import { TOOLS, type ServerFacts, type ToolContext, type ToolDefinition } from '../tools/index.js';
 import { toWire, type ReadQuestion, type ReadReply } from './protocol.js';
@@ -68,7 +69,11 @@ function readerFor(question: ReadQuestion): Reader {
 async function answer(question: ReadQuestion): Promise<ReadReply> {
   const { id } = question;
   let reader: Reader | null = null;
-  const writes = () => reader?.journal.current?.drain() ?? [];
+  // What every reply carries back: the journaled session writes, and how this worker's answer cache serves.
+  const writes = () => ({
+    writes: reader?.journal.current?.drain() ?? [],
+    ...(reader?.journal.current ? { cache: ownAnswerCacheStats(reader.repo.store) } : {}),
+  });
   try {
     const tool = POOLED.get(question.tool);
     if (!tool) throw usageError(`${question.tool} is not answered by the read pool`);
@@ -77,10 +82,10 @@ async function answer(question: ReadQuestion): Promise<ReadReply> {
     const context: ToolContext = { engine, server: facts, env: process.env, usage, session: question.session };
     refuseOutdated = question.refuseOutdated;
     const envelope = await engine.repo.store.readPinned(question.version, async () => tool.run(question.args, context));
-    return { id, writes: writes(), kind: 'answer', envelope };
+    return { id, ...writes(), kind: 'answer', envelope };
   } catch (err) {
-    if (err instanceof OutdatedCitations) return { id, writes: writes(), kind: 'outdated', paths: err.paths };
-    const sent: ReadReply = { id, writes: writes(), kind: 'error', error: toWire(err) };
+    if (err instanceof OutdatedCitations) return { id, ...writes(), kind: 'outdated', paths: err.paths };
+    const sent: ReadReply = { id, ...writes(), kind: 'error', error: toWire(err) };
     if (reader && isCorruption(err)) {
       // The main thread moves the file aside and rebuilds; this connection must not outlive it.
       reader.repo.close();
