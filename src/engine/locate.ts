@@ -127,7 +127,8 @@ export function gatedLocate(repo: Repo, options: LocateOptions & GateOptions): G
   const { query, kind, scope } = options;
   // Every match, from the answer cache while the index is unchanged: a name asked again costs its gate and citations only.
   const every = { query, kind, scope, maxResults: Number.MAX_SAFE_INTEGER };
-  const found = cachedAnswer(repo.store, repo.config.queryCacheSize, { verb: 'locate', ...every, caseSensitive: true }, repo.config, () => locate(repo, every));
+  // Keyed by the query as written (case and spacing kept): the answer echoes it.
+  const found = cachedAnswer(repo.store, repo.config.queryCacheSize, { verb: 'locate', ...every, written: query, caseSensitive: true }, repo.config, () => locate(repo, every));
   const hasDefinition = found.results.some((r) => r.kind === 'definition');
   const outcome = runGate(repo, options, {
     hits: found.results.map((r) => ({ path: r.path, relevance: 1 })), // an exact name match is fully relevant
