@@ -9,6 +9,7 @@
  * in one queue for the first idle worker. The dashboard never comes here: it
  * answers from its `asIs` engine on the main thread.
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -18,11 +19,23 @@ import { embedderSpec } from '../../embed/index.js';
 import { bestEffort, freshRounds, type Engine } from '../../engine/index.js';
 import { SightlineError } from '../../errors/index.js';
 import { noteReaderCache } from '../../search/index.js';
-import { replaySessionWrite } from '../../store/index.js';
+import { replaySessionWrite, type Store } from '../../store/index.js';
 import type { ServerFacts, ToolDefinition } from '../tools/index.js';
 import { fromWire, type ReadQuestion, type ReadReply } from './protocol.js';
 
 const WORKER_URL = new URL('./worker.js', import.meta.url);
+
+/**
+ * A name for each writer connection: its index version counts from where that
+ * connection began, so a reopened index could repeat a version a worker's
+ * cache already holds for other content.
+ */
+const CONNECTIONS = new WeakMap<Store, string>();
+function connectionOf(store: Store): string {
+  let name = CONNECTIONS.get(store);
+  if (!name) CONNECTIONS.set(store, (name = randomUUID()));
+  return name;
+}
 
 interface Asked {
   engine: Engine;
@@ -129,7 +142,7 @@ export class ReadPool {
           args: asked.args,
           session: asked.session,
           root: repo.root,
-          version: repo.store.indexVersion(),
+          version: `${connectionOf(repo.store)}:${repo.store.indexVersion()}`,
           refuseOutdated: asked.refuseOutdated,
           ...(slot.configured.has(repo.root) ? {} : { config: repo.config }),
         };

@@ -22,7 +22,7 @@ export interface ReadQuestion {
   root: string;
   /** Sent with a worker's first question about `root`, absent after. */
   config?: Config;
-  /** The writer's Store.indexVersion() when the question was sent. */
+  /** The writer's connection and its Store.indexVersion() when the question was sent. */
   version: string;
   refuseOutdated: boolean;
 }
