@@ -21,6 +21,7 @@ export function defaultConfig(): Config {
     excludeDirs: [...DEFAULT_EXCLUDE_DIRS],
     maxFileBytes: 1_048_576,
     toolConcurrency: 2,
+    readWorkers: 2,
     maxClientSessions: 1_000,
     clientSessionIdleMs: 1_800_000,
     dashboardSessionIdleMs: 3_600_000,

@@ -15,6 +15,7 @@ export { defaultConfig, NEARNESS_WEIGHT } from './defaults.js';
 const RANGES = {
   maxFileBytes: [1_024, 64 * 1_048_576],
   toolConcurrency: [1, 64],
+  readWorkers: [0, 16],
   maxClientSessions: [1, 100_000],
   clientSessionIdleMs: [1_000, 7 * 86_400_000],
   dashboardSessionIdleMs: [1_000, 7 * 86_400_000],
@@ -58,6 +59,7 @@ export const ConfigSchema = z.object({
   excludeDirs: z.array(z.string()).describe('directory names skipped at any depth'),
   maxFileBytes: z.number().int().describe('files larger than this are skipped'),
   toolConcurrency: z.number().int().describe('MCP tool bodies that may run at once'),
+  readWorkers: z.number().int().describe('serve: worker threads answering search, locate, read, outline and list_files for MCP sessions, each with a read-only connection; 0 answers on the main thread'),
   maxClientSessions: z.number().int().describe('serve (http, sse): client sessions held at once; past it a new one gets 503'),
   clientSessionIdleMs: z.number().int().describe('serve (http, sse): a client session idle this long is closed'),
   dashboardSessionIdleMs: z.number().int().describe('dashboard: a sign-in unused this long ends (open the printed URL again)'),

@@ -26,25 +26,35 @@ import { contextWithMemory, searchWithMemory } from './remembered.js';
 import { Repo, type OpenRepoOptions } from './repo.js';
 import { stats } from './stats.js';
 
+/** How an engine cites: builds an answer with the probe(s) it chooses. */
+export type Citing = <T>(build: (probe: CitationProbe) => T | Promise<T>) => Promise<T>;
+
 class RepoEngine implements Engine {
   readonly job: IndexJob;
   private live: Live | null = null;
+  private readonly citing: Citing;
+  /** True unless `citing` was given: the view `asIs` makes a twin of. */
+  private readonly fresh: boolean;
 
-  /** `fresh`: a cited file that changed on disk is indexed again before the answer (false: the `asIs` view). */
-  constructor(readonly repo: Repo, job?: IndexJob, private readonly fresh = true) {
-    this.job = job ?? new IndexJob(repo);
+  /**
+   * By default a cited file that changed on disk is indexed again before the
+   * answer; `citing` replaces that (the `asIs` view discloses stale instead).
+   */
+  constructor(readonly repo: Repo, job?: IndexJob, citing?: Citing) {
+    const own = (this.job = job ?? new IndexJob(repo));
+    this.citing = citing ?? ((build) => answerFresh(repo, own, build));
+    this.fresh = !citing;
   }
 
   asIs(): Engine {
-    return this.fresh ? new RepoEngine(this.repo, this.job, false) : this;
+    return this.fresh ? new RepoEngine(this.repo, this.job, asIsCiting(this.repo)) : this;
   }
 
-  /** An answer whose citations are fresh, inside its budget session (opened before, settled before it is sent). */
+  /** An answer cited as this engine cites, inside its budget session (opened before, settled before it is sent). */
   private async cited<T>(session: string | undefined, build: (probe: CitationProbe) => T | Promise<T>): Promise<T> {
-    const answer = async () => (this.fresh ? answerFresh(this.repo, this.job, build) : build(citationProbe(this.repo)));
-    if (!session) return answer();
+    if (!session) return this.citing(build);
     checkSession(session);
-    return inSession(this.repo.sessions, session, answer);
+    return inSession(this.repo.sessions, session, () => this.citing(build));
   }
 
   get memory() {
@@ -137,7 +147,12 @@ export function openEngine(path: string, options: OpenRepoOptions = {}): Engine 
   return new RepoEngine(Repo.open(path, options));
 }
 
-/** The engine over a repository already open (tests, a workspace's registry). */
-export function engineOver(repo: Repo): Engine {
-  return new RepoEngine(repo);
+/** The engine over a repository already open (tests, a workspace's registry); `citing` for a reader that does not re-index (a read-pool worker). */
+export function engineOver(repo: Repo, citing?: Citing): Engine {
+  return new RepoEngine(repo, undefined, citing);
+}
+
+/** Cites the index as it is: a file changed on disk is disclosed stale. */
+function asIsCiting(repo: Repo): Citing {
+  return async (build) => build(citationProbe(repo));
 }

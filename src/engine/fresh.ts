@@ -21,16 +21,25 @@ const FRESH_ROUNDS = 2;
 /** How long one answer waits for its files to be indexed again. */
 const REINDEX_WAIT_MS = 5_000;
 
-export async function answerFresh<T>(repo: Repo, job: IndexJob, build: (probe: CitationProbe) => T | Promise<T>): Promise<T> {
+export function answerFresh<T>(repo: Repo, job: IndexJob, build: (probe: CitationProbe) => T | Promise<T>): Promise<T> {
+  return freshRounds(job, async (refuseOutdated) => build(citationProbe(repo, { refuseOutdated })));
+}
+
+/**
+ * The rounds themselves, over any builder told whether to refuse outdated
+ * files: in process, or a read-pool worker whose refusal comes back as
+ * OutdatedCitations (the passes stay with the main thread's job).
+ */
+export async function freshRounds<T>(job: IndexJob, attempt: (refuseOutdated: boolean) => Promise<T>): Promise<T> {
   for (let round = 0; round < FRESH_ROUNDS; round++) {
     try {
-      return await build(citationProbe(repo, { refuseOutdated: true }));
+      return await attempt(true);
     } catch (err) {
       if (!(err instanceof OutdatedCitations)) throw err;
       if (!(await reindexed(job, err.paths))) break;
     }
   }
-  return build(citationProbe(repo));
+  return attempt(false);
 }
 
 /** True when a pass over `paths` finished in time; a failed pass is the status's to report, not this answer's. */

@@ -17,7 +17,8 @@ export type {
   SearchAnswer,
   SearchRequest,
 } from './api.js';
-export { engineOver, openEngine } from './engine.js';
+export { engineOver, openEngine, type Citing } from './engine.js';
+export { freshRounds } from './fresh.js';
 export { Repo, recoveredSentence, resolveRepoRoot, repoId, teamName, type OpenRepoOptions, type Recovered } from './repo.js';
 export { VERSION } from './version.js';
 export { DEFAULT_K, EXPLORE_RELATIONS, MAX_BUDGET_TOKENS, MAX_DEPTH, MAX_TOP, MIN_BUDGET_TOKENS } from './limits.js';
@@ -39,7 +40,7 @@ export { reset, type ResetEnvelope } from './reset.js';
 export type { Live, LiveOptions } from './live.js';
 export { MEMORY_HITS, type SearchWithMemory } from './remembered.js';
 export type { CitedResult, GatedSearchEnvelope } from './search-gate.js';
-export { citationProbe, type GatedFields, type GateOptions } from './gated.js';
+export { bestEffort, citationProbe, type GatedFields, type GateOptions } from './gated.js';
 export { type ContextDetail, type ContextEntry, type ContextEnvelope, type ContextOptions } from './context.js';
 export { type AnchorInfo, type ExploreEnvelope, type ExploreItem, type ExploreOptions, type ExploreOverviewEnvelope, type ExploreRelation } from './explore.js';
 export type { RelatedEnvelope, RelatedFile } from './related.js';

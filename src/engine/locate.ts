@@ -7,7 +7,7 @@
 import { scopeSuggestions, type RefineEnvelope } from '../budget/index.js';
 import type { Citation } from '../cite/index.js';
 import { checkQuery, usageError } from '../errors/index.js';
-import { pathFilter } from '../search/index.js';
+import { cachedAnswer, pathFilter } from '../search/index.js';
 import { identifierWords } from '../terms/index.js';
 import type { StoredSymbol } from '../store/index.js';
 import { round, type ResultItem } from './envelope.js';
@@ -124,7 +124,11 @@ function maxResultsOf(options: LocateOptions): number {
 export function gatedLocate(repo: Repo, options: LocateOptions & GateOptions): GatedLocateEnvelope | RefineEnvelope {
   const limits = limitsOf(repo, options);
   const max = maxResultsOf(options);
-  const found = locate(repo, { ...options, maxResults: Number.MAX_SAFE_INTEGER });
+  const { query, kind, scope } = options;
+  // Every match, from the answer cache while the index is unchanged: a name asked again costs its gate and citations only.
+  const every = { query, kind, scope, maxResults: Number.MAX_SAFE_INTEGER };
+  // Keyed by the query as written (case and spacing kept): the answer echoes it.
+  const found = cachedAnswer(repo.store, repo.config.queryCacheSize, { verb: 'locate', ...every, written: query, caseSensitive: true }, repo.config, () => locate(repo, every));
   const hasDefinition = found.results.some((r) => r.kind === 'definition');
   const outcome = runGate(repo, options, {
     hits: found.results.map((r) => ({ path: r.path, relevance: 1 })), // an exact name match is fully relevant

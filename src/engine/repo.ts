@@ -68,7 +68,16 @@ export class Repo {
   private constructor(
     readonly root: string,
     readonly config: Config,
+    private readonly openStore: (dbPath: string) => Store = Store.open,
   ) {}
+
+  /**
+   * A repository whose root and configuration another thread resolved, its
+   * index opened by `openStore` (a read-pool worker's read-only connection).
+   */
+  static reader(root: string, config: Config, openStore: (dbPath: string) => Store): Repo {
+    return new Repo(root, config, openStore);
+  }
 
   static open(repo: string, options: OpenRepoOptions = {}): Repo {
     const root = resolveRepoRoot(repo);
@@ -87,7 +96,7 @@ export class Repo {
 
   /** The index, opened on first use. */
   get store(): Store {
-    this.store_ ??= Store.open(this.dbPath);
+    this.store_ ??= this.openStore(this.dbPath);
     return this.store_;
   }
 

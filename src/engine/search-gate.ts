@@ -7,7 +7,7 @@
  * decide whether hybrid answers at all (the fused list is cut to what is
  * worth reading, so it would hide how broad a word is).
  */
-import { scopeSuggestions, termSuggestions, trimBudget, type GateHit, type RefineEnvelope, type Yield } from '../budget/index.js';
+import { scopeSuggestions, termSuggestions, trimBudget, type GateHit, type GateLimits, type GateSummary, type RefineEnvelope, type Suggestion, type Yield } from '../budget/index.js';
 import type { Citation } from '../cite/index.js';
 import { pathFilter, searchTerms } from '../search/index.js';
 import type { ResultItem, SearchEnvelope } from './envelope.js';
@@ -51,18 +51,34 @@ function similarity(reasons: string[]): number {
 /** A hybrid answer fuses two lists and cuts the result; its candidate pool is the keyword list. */
 const fuses = (options: SearchOptions) => !options.regex && (options.mode ?? 'hybrid') === 'hybrid';
 
+/**
+ * What is judged of a cached answer, kept with it: the matches and the
+ * refusal's suggestions are pure in the answer (made for one index version),
+ * its query and the gate's summary, and a repeated broad question is the
+ * common case under load. Goes when the answer leaves the cache.
+ */
+const JUDGED = new WeakMap<SearchHits, { matches: Matches; suggested: Map<string, Suggestion[]> }>();
+
+function judged(answer: SearchHits, judge: () => Matches): { matches: Matches; suggested: Map<string, Suggestion[]> } {
+  let held = JUDGED.get(answer);
+  if (!held) JUDGED.set(answer, (held = { matches: judge(), suggested: new Map() }));
+  return held;
+}
+
 /** The candidate pool of a query with each match's relevance: a regex match is exact; a keyword match holds a share of the query. */
 function matches(repo: Repo, options: SearchOptions, pool: number): Matches {
   const answer = searchHits(repo, { ...options, k: pool, ...(fuses(options) ? { mode: 'keyword' as const } : {}) });
-  if (options.regex) return { answer, hits: answer.hits.map((h) => ({ path: h.wire.path, relevance: 1 })), terms: () => [] };
-  const weights = queryWeights(repo.store, answer.envelope.query);
-  const asked = [...weights.weights.keys()];
-  const hits = answer.hits.map((h) => {
-    const held = heldTerms(asked, h.wire.path, h.breadcrumb, h.text);
-    return { path: h.wire.path, relevance: Math.max(coverage(weights, held), similarity(h.wire.reasons)) };
-  });
-  let terms: Set<string>[] | null = null;
-  return { answer, hits, terms: () => (terms ??= answer.hits.map((h) => termsOf(h.wire.path, h.breadcrumb, h.text))) };
+  return judged(answer, () => {
+    if (options.regex) return { answer, hits: answer.hits.map((h) => ({ path: h.wire.path, relevance: 1 })), terms: () => [] };
+    const weights = queryWeights(repo.store, answer.envelope.query);
+    const asked = [...weights.weights.keys()];
+    const hits = answer.hits.map((h) => {
+      const held = heldTerms(asked, h.wire.path, h.breadcrumb, h.text);
+      return { path: h.wire.path, relevance: Math.max(coverage(weights, held), similarity(h.wire.reasons)) };
+    });
+    let terms: Set<string>[] | null = null;
+    return { answer, hits, terms: () => (terms ??= answer.hits.map((h) => termsOf(h.wire.path, h.breadcrumb, h.text))) };
+  }).matches;
 }
 
 /**
@@ -73,6 +89,21 @@ function matches(repo: Repo, options: SearchOptions, pool: number): Matches {
 function relevantWith(repo: Repo, found: Matches, query: string, minRelevance: number): number {
   const weights = queryWeights(repo.store, query);
   return found.terms().filter((terms, i) => Math.max(coverage(weights, terms), similarity(found.answer.hits[i]!.wire.reasons)) >= minRelevance).length;
+}
+
+/** Narrower calls for a refused question: scopes, and (for words) a word to add, each with what it would yield. */
+function suggestions(repo: Repo, options: SearchOptions, limits: GateLimits, found: Matches, hits: GateHit[], summary: GateSummary): Suggestion[] {
+  const perHit = summary.total_found ? summary.est_tokens / summary.total_found : 0;
+  const yieldOf = (n: number): Yield => ({ hits: n, estTokens: Math.round(n * perHit) });
+  const scopes = scopeSuggestions(hits, limits, (scope) => {
+    const inScope = pathFilter({ scope });
+    return yieldOf(hits.filter((h) => inScope(h.path)).length);
+  });
+  if (options.regex) return scopes;
+  const relevant = found.terms().filter((_, i) => found.hits[i]!.relevance >= limits.minRelevance);
+  const asked = new Set(searchTerms(found.answer.envelope.query));
+  const withTerm = (term: string) => yieldOf(relevantWith(repo, found, `${options.query} ${term}`, limits.minRelevance));
+  return [...scopes, ...termSuggestions(relevant, asked, summary, (terms) => rarity(repo.store, terms), withTerm)];
 }
 
 export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions & ExpandOption): GatedSearchEnvelope | RefineEnvelope {
@@ -89,17 +120,11 @@ export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions & E
     items: shown.map((h) => h.wire),
     answerBecause: narrowings({ k: options.k, files: options.files, regex: options.regex, scope: options.scope }) ?? (options.regex ? undefined : definitionIntent(repo, options.query)),
     suggest: (hits, summary) => {
-      const perHit = summary.total_found ? summary.est_tokens / summary.total_found : 0;
-      const yieldOf = (n: number): Yield => ({ hits: n, estTokens: Math.round(n * perHit) });
-      const scopes = scopeSuggestions(hits, limits, (scope) => {
-        const inScope = pathFilter({ scope });
-        return yieldOf(hits.filter((h) => inScope(h.path)).length);
-      });
-      if (options.regex) return scopes;
-      const relevant = found.terms().filter((_, i) => found.hits[i]!.relevance >= limits.minRelevance);
-      const asked = new Set(searchTerms(found.answer.envelope.query));
-      const withTerm = (term: string) => yieldOf(relevantWith(repo, found, `${options.query} ${term}`, limits.minRelevance));
-      return [...scopes, ...termSuggestions(relevant, asked, summary, (terms) => rarity(repo.store, terms), withTerm)];
+      const suggested = judged(found.answer, () => found).suggested;
+      const key = JSON.stringify([options.query, !!options.regex, hits, summary]);
+      let made = suggested.get(key);
+      if (!made) suggested.set(key, (made = suggestions(repo, options, limits, found, hits, summary)));
+      return made;
     },
   });
   if ('refine' in outcome) return outcome.refine;

@@ -65,7 +65,10 @@ export function search(repo: Repo, options: SearchOptions): SearchEnvelope {
 export function searchHits(repo: Repo, options: SearchOptions): SearchHits {
   const wanted = options.mode ?? 'hybrid';
   const settled = (a: SearchHits) => a.envelope.mode === wanted || a.envelope.retrieval_phase === 'keyword_only' || !!options.regex;
-  return cachedAnswer(repo.store, repo.config.queryCacheSize, { ...options }, repo.config, () => searchUncached(repo, options), settled);
+  // Keyed by what decides the hits alone: a caller's session, budget or citation probe must not split the cache.
+  const { query, scope, exclude, kind, regex, k, files, mode } = options;
+  const question = { query, scope, exclude, kind, regex, k, files, mode };
+  return cachedAnswer(repo.store, repo.config.queryCacheSize, question, repo.config, () => searchUncached(repo, options), settled);
 }
 
 /** A ranked chunk of a file as a hit, its snippet the lines holding the query's terms. */

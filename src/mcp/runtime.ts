@@ -10,6 +10,7 @@ import { UsageMeter, type UsageLedger } from '../budget/index.js';
 import { teamUsage } from '../team/index.js';
 import type { RepoUnit, Workspace } from '../workspace/index.js';
 import { Semaphore } from './concurrency.js';
+import { ReadPool } from './read-pool/index.js';
 import { checkGrant, grantOn, writesAnywhere, type Authenticator, type Caller } from './grants.js';
 import { openToolLog, type ToolLog } from './log.js';
 import type { SessionLimits } from './transports/sessions.js';
@@ -46,7 +47,10 @@ export interface OfferedTools {
 }
 
 export class Runtime {
+  /** Bounds heavy tool bodies (context, changed, indexing, …) and every body when there is no read pool. */
   readonly limiter: Semaphore;
+  /** Worker threads answering the pooled tools of MCP sessions (config readWorkers); null: on the main thread. */
+  readonly readPool: ReadPool | null;
   readonly log: ToolLog;
   readonly env: NodeJS.ProcessEnv;
   /** This server's usage, or with a team database every server's. */
@@ -69,11 +73,15 @@ export class Runtime {
     this.sessionLimits = { max: config.maxClientSessions, idleMs: config.clientSessionIdleMs };
     this.sessionCount = () => (options.transport === 'stdio' ? 1 : 0);
     const count = () => this.sessionCount();
+    const workers = () => this.readPool?.size ?? 0;
     this.server = {
       name: SERVER_NAME,
       version: SERVER_VERSION,
       transport: options.transport,
       tool_concurrency: options.toolConcurrency,
+      get read_workers() {
+        return workers();
+      },
       writes_enabled: options.enableWrites,
       started_at: new Date().toISOString(),
       get open_sessions() {
@@ -81,6 +89,7 @@ export class Runtime {
       },
     };
     this.limiter = new Semaphore(options.toolConcurrency);
+    this.readPool = ReadPool.start(config.readWorkers, this.server);
     this.log = openToolLog(options.logFile, options.warn);
     const offered = (t: { mutating?: boolean }) => options.enableWrites || !t.mutating;
     const workspace = options.served.kind === 'workspace';
@@ -117,13 +126,19 @@ export class Runtime {
     return found;
   }
 
-  /** Closes the log and what is served; the process is about to exit. */
   /** The transport says how many client sessions it holds. */
   countSessionsWith(count: () => number): void {
     this.sessionCount = count;
   }
 
+  /** Resolves when no tool body runs or waits, in process or in the read pool. */
+  async idle(): Promise<void> {
+    await Promise.all([this.limiter.idle(), this.readPool?.idle()]);
+  }
+
+  /** Closes the read pool, the log and what is served; the process is about to exit. */
   async close(): Promise<void> {
+    await this.readPool?.close();
     this.log.close();
     const { served } = this.options;
     if (served.kind === 'repo') await served.unit.close();

@@ -11,7 +11,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { z } from 'zod';
 import { CallToolRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { countTokens } from '../budget/index.js';
-import type { IndexReadiness } from '../engine/index.js';
+import type { Engine, IndexReadiness } from '../engine/index.js';
 import { recoveredSentence } from '../engine/index.js';
 import { classified, describeError, isCorruption, SightlineError } from '../errors/index.js';
 import type { Caller } from './grants.js';
@@ -23,6 +23,9 @@ export function createMcpServer(runtime: Runtime, caller: Caller): McpServer {
   const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION });
   // Transports without session ids (stdio) serve one client per server: name its session here.
   const ownSession = `mcp-${randomUUID()}`;
+  const asked = new Map<Engine, Set<string>>();
+  // A closed session's refusal count and receipts are of no use again (its id is never reused): they go with it.
+  server.server.onclose = () => releaseSessions(asked);
   const offered = runtime.toolsFor(caller);
   refuseWithheld(server, offered.withheld);
   const extra: z.ZodRawShape = runtime.workspace ? { [REPO_ARG]: repoArg() } : {};
@@ -38,7 +41,7 @@ export function createMcpServer(runtime: Runtime, caller: Caller): McpServer {
       (args: Record<string, unknown>, call: { sessionId?: string }) => run(args, call.sessionId ?? ownSession),
     );
   for (const tool of offered.repo) {
-    register(tool, strictInput(tool, extra), (args, session) => logged(runtime, tool.name, args, () => repoAnswer(runtime, caller, tool, args, session)));
+    register(tool, strictInput(tool, extra), (args, session) => logged(runtime, tool.name, args, () => repoAnswer(runtime, caller, tool, args, session, asked)));
   }
   for (const tool of offered.workspace) {
     const context = { workspace: runtime.workspace!, caller, server: runtime.server };
@@ -100,17 +103,26 @@ async function logged(runtime: Runtime, name: string, args: Record<string, unkno
  * text on disk. Waiting happens outside the tool-body limit. A damaged index
  * is rebuilt in the background and the call answered again.
  */
-async function repoAnswer(runtime: Runtime, caller: Caller, tool: ToolDefinition, args: Record<string, unknown>, session: string): Promise<Answered> {
+async function repoAnswer(
+  runtime: Runtime,
+  caller: Caller,
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  session: string,
+  asked: Map<Engine, Set<string>>,
+): Promise<Answered> {
   const { [REPO_ARG]: named, ...rest } = args;
   const own = runtime.workspace ? rest : args;
   const { unit, armed } = await runtime.unitFor(caller, tool, named as string | undefined);
+  if (!asked.has(unit.engine)) asked.set(unit.engine, new Set());
+  asked.get(unit.engine)!.add(session);
   if ((tool.readsIndex || tool.writesIndex) && !armed) {
     throw new SightlineError('usage', `the code index of ${unit.id} was reset; add_repo indexes it again (its memory was kept and memory tools answer meanwhile)`);
   }
   const { engine } = unit;
   const context: ToolContext = { engine, server: runtime.server, usage: runtime.usage, upkeep: unit.upkeep, session };
   const phase = () => engine.job.retrievalPhase;
-  const answerOnce = async (): Promise<Answered> => ({ envelope: await runWhenReady(runtime, tool, own, context), phase: phase() });
+  const answerOnce = async (): Promise<Answered> => ({ envelope: await runWhenReady(runtime, tool, own, context, { readPool: true }), phase: phase() });
   try {
     return await answerOnce();
   } catch (err) {
@@ -127,13 +139,38 @@ async function repoAnswer(runtime: Runtime, caller: Caller, tool: ToolDefinition
  * Runs one tool as every call runs: a tool that reads the index first waits
  * until it is searchable (or answers that it is still building), outside the
  * tool-body limit; the body then runs inside it. The dashboard's calls too.
+ * `readPool`, which only an MCP session's call sets, sends a pooled tool to
+ * the read pool's workers instead, outside the limit (which then bounds the
+ * heavy tools alone); the dashboard's `asIs` engine always answers here.
  */
-export async function runWhenReady(runtime: Runtime, tool: ToolDefinition, args: Record<string, unknown>, context: ToolContext): Promise<object> {
+export async function runWhenReady(
+  runtime: Runtime,
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  context: ToolContext,
+  route: { readPool?: boolean } = {},
+): Promise<object> {
   if (tool.readsIndex) {
     const building = await context.engine.whenReady();
     if (building) return building;
   }
+  const pool = route.readPool ? runtime.readPool : null;
+  if (pool && context.session && pool.takes(tool, context.engine)) return pool.answer(context.engine, tool, args, context.session);
   return runtime.limiter.run(() => tool.run(args, context));
+}
+
+/** Drops the budget sessions a closed client session kept in each index it asked; cleanup, so a failure only leaves rows the TTL drops. */
+function releaseSessions(asked: Map<Engine, Set<string>>): void {
+  for (const [engine, sessions] of asked) {
+    for (const session of sessions) {
+      try {
+        engine.repo.store.sessions.end(session);
+      } catch {
+        // An index closed or unwritable now: its rows expire with SESSION_TTL_MS.
+      }
+    }
+  }
+  asked.clear();
 }
 
 /** Records every answer's exact cost as sent, and what it replaced (whole files a context bundle delivered); returns the latter. */

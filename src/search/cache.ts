@@ -54,15 +54,34 @@ export interface AnswerCacheStats {
   misses: number;
 }
 
-/** How the answer cache of this connection has served so far (for `stats`). */
-export function answerCacheStats(store: Store): AnswerCacheStats {
+/** The answer caches of read-pool workers over this index, by worker, as each last reported (their totals so far). */
+const READERS = slot<Map<string, AnswerCacheStats>>('answer caches of readers');
+
+/** How the answer cache of this connection has served so far: its own alone. */
+export function ownAnswerCacheStats(store: Store): AnswerCacheStats {
   const cache = store.memo.peek(ANSWERS);
   return { entries: cache?.size ?? 0, hits: cache?.hits ?? 0, misses: cache?.misses ?? 0 };
 }
 
+/** Keeps what a reader of this index (a read-pool worker) reported of its own answer cache. */
+export function noteReaderCache(store: Store, reader: string, stats: AnswerCacheStats): void {
+  store.memo.derived(READERS, '', () => new Map<string, AnswerCacheStats>()).set(reader, stats);
+}
+
+/** How the answer caches of this process have served so far (for `stats`): this connection's and its readers'. */
+export function answerCacheStats(store: Store): AnswerCacheStats {
+  const all = [ownAnswerCacheStats(store), ...(store.memo.peek(READERS)?.values() ?? [])];
+  return { entries: sum(all, 'entries'), hits: sum(all, 'hits'), misses: sum(all, 'misses') };
+}
+
+function sum(all: AnswerCacheStats[], field: keyof AnswerCacheStats): number {
+  return all.reduce((n, s) => n + s[field], 0);
+}
+
 /**
  * `compute()`'s answer for this question, from the cache when the index and
- * configuration are unchanged. `keep` says whether an answer may be cached
+ * configuration are unchanged. Letter case is kept in a regex question and
+ * in one that says `caseSensitive` (a symbol name). `keep` says whether an answer may be cached
  * (one that fell back for a passing reason should not be).
  */
 export function cachedAnswer<T>(
@@ -77,7 +96,7 @@ export function cachedAnswer<T>(
   // One cache for the connection's life (its keys carry the index version); a new capacity starts a new one.
   const cache = store.memo.derived(ANSWERS, String(capacity), () => new LruCache<unknown>(capacity)) as LruCache<T>;
   const key = [
-    digest(JSON.stringify({ ...question, query: normalizeQuery(question.query, question.regex === true) })),
+    digest(JSON.stringify({ ...question, query: normalizeQuery(question.query, question.regex === true || question.caseSensitive === true) })),
     indexVersion(store),
     digest(JSON.stringify(config)),
   ].join('|');

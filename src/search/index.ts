@@ -7,4 +7,4 @@ export { candidateFiles, fileSignals, rankChunks, rankFiles, type FileSignals, t
 export { byFusedScore, FUSION_WEIGHTS, fuse, fusedScore, signalMaxima, type FusionWeights, type SignalValues } from './weigh.js';
 export { feedbackNearness, hybridChunks, hybridFiles, type HybridAnswer, type SearchMode } from './hybrid.js';
 export { retrievalPhase, type RetrievalPhase } from './vector.js';
-export { answerCacheStats, cachedAnswer, type AnswerCacheStats } from './cache.js';
+export { answerCacheStats, cachedAnswer, noteReaderCache, ownAnswerCacheStats, type AnswerCacheStats } from './cache.js';

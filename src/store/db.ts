@@ -139,3 +139,31 @@ export function openDb(dbPath: string): OpenedDb {
     }
   }
 }
+
+/**
+ * A read-only connection to an index another connection keeps (a read-pool
+ * worker's): never created, migrated or rebuilt here; an index of another
+ * schema version is refused as damaged, so its reader never misreads it.
+ */
+export function openDbReadOnly(dbPath: string): Db {
+  const kind = fs.statSync(dbPath, { throwIfNoEntry: false });
+  if (kind && !kind.isFile()) throw corrupt(dbPath, 'is not a file');
+  let db: Db;
+  try {
+    db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  } catch (err) {
+    throw ioError(dbPath, err);
+  }
+  try {
+    db.pragma('busy_timeout = 5000');
+    db.pragma('cache_size = -16000');
+    db.pragma('temp_store = MEMORY');
+    if (readVersion(db, dbPath) !== SCHEMA_VERSION) throw corrupt(dbPath, `is not of schema version ${SCHEMA_VERSION}`);
+    return db;
+  } catch (err) {
+    db.close();
+    if (err instanceof SightlineError) throw err;
+    if (isCorruption(err)) throw corrupt(dbPath, 'is not a readable database');
+    throw ioError(dbPath, err);
+  }
+}

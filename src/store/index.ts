@@ -4,12 +4,13 @@
  * a reader or a crash sees either the old version or the new one.
  */
 import fs from 'node:fs';
-import { openDb, removeDbFiles, type Db } from './db.js';
+import { openDb, openDbReadOnly, removeDbFiles, type Db } from './db.js';
 import { ChunkTable, type ChunkRecord, type ChunkTerms } from './chunks.js';
 import { FileTable, type FileRecord } from './files.js';
 import { SymbolTable, type SymbolRecord } from './symbols.js';
 import { HistoryTable } from './history.js';
 import { SessionTable } from './sessions.js';
+import { SessionJournal } from './session-journal.js';
 import { TermStats } from './vocab.js';
 import { EdgeTable, type EdgeRecord } from './edges.js';
 import { JobTable } from './jobs.js';
@@ -26,6 +27,7 @@ export type { Confidence, EdgeRecord, EdgeStatus, EdgeTarget, LinkedSymbol, Stor
 export { FIELD_WEIGHTS } from './chunks.js';
 export { SCHEMA_VERSION } from './schema.js';
 export { SESSION_CAPS, SESSION_TTL_MS, type SessionTable } from './sessions.js';
+export { replaySessionWrite, SessionJournal, type SessionWrite } from './session-journal.js';
 export type { TermStats } from './vocab.js';
 export { Memo, slot, type Slot } from './memo.js';
 export { sameIdentity, VectorTable, type PendingChunk, type VectorIdentity, type VectorMatrix } from './vectors.js';
@@ -76,17 +78,20 @@ export class Store {
   private readonly dropSkipped;
   private readonly totalChanges;
   private readonly closing = new Set<() => void>();
+  /** The index version a pinned read answers for (see readPinned); null: the connection's own. */
+  private pinned: string | null = null;
 
   private constructor(
     readonly db: Db,
     readonly path: string,
     readonly fresh: boolean,
+    sessions: SessionTable = new SessionTable(db),
   ) {
     this.files = new FileTable(db);
     this.chunks = new ChunkTable(db);
     this.symbols = new SymbolTable(db);
     this.history = new HistoryTable(db);
-    this.sessions = new SessionTable(db);
+    this.sessions = sessions;
     this.terms = new TermStats(db);
     this.edges = new EdgeTable(db);
     this.jobs = new JobTable(db);
@@ -100,6 +105,31 @@ export class Store {
   static open(dbPath: string): Store {
     const { db, fresh } = openDb(dbPath);
     return new Store(db, dbPath, fresh);
+  }
+
+  /** A reader of an index the writer keeps: session bookkeeping is journaled for the writer to replay (session-journal.ts). */
+  static openReadOnly(dbPath: string): { store: Store; journal: SessionJournal } {
+    const db = openDbReadOnly(dbPath);
+    const journal = new SessionJournal(db);
+    return { store: new Store(db, dbPath, false, journal), journal };
+  }
+
+  /**
+   * Runs `read` in one read transaction, answering for `version`: the
+   * writer's index version when it sent the question (a reader's own
+   * data_version would move with the writer's session bookkeeping too, and
+   * every cache would be remade on each call). One read at a time.
+   */
+  async readPinned<T>(version: string, read: () => Promise<T>): Promise<T> {
+    if (this.pinned !== null) throw new Error('readPinned: a pinned read is already running on this connection');
+    this.db.exec('BEGIN');
+    this.pinned = version;
+    try {
+      return await read();
+    } finally {
+      this.pinned = null;
+      if (this.db.inTransaction) this.db.exec('COMMIT');
+    }
   }
 
   /** Runs `fn` when the store closes, before the database does (an index lock is released there); returns the unregister. */
@@ -194,6 +224,7 @@ export class Store {
    * every gated call writes and which changes no answer.
    */
   indexVersion(): string {
+    if (this.pinned !== null) return this.pinned;
     const data = this.db.pragma('data_version', { simple: true }) as number;
     return `${data}:${this.totalChanges.get()! - this.sessions.changes}`;
   }

@@ -123,6 +123,11 @@ export class SessionTable {
     this.bookkeep(() => this.putRefusals.run(count, id));
   }
 
+  /** Drops a session and everything it holds: its client is gone and the id is never used again. */
+  end(id: string): void {
+    this.bookkeep(() => this.drop.run(id));
+  }
+
   holds(id: string, receipt: string): boolean {
     return this.hasReceipt.get(id, receipt) !== undefined;
   }

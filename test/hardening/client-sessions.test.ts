@@ -2,10 +2,14 @@
  * Issue 21, transport limits: HTTP sessions used to live for good (1,000
  * opened and closed left RSS 10 % higher). Now an idle session expires, a
  * cap answers 503 with what to do, and the server's session count returns to
- * zero after many are opened and closed. Real server, real SDK clients.
+ * zero after many are opened and closed, and what a closed session held
+ * (its server, transport, budget rows) is let go. Real server, real SDK clients.
  */
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import Database from 'better-sqlite3';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,6 +101,75 @@ describe('Streamable HTTP sessions', () => {
     expect(expired).toMatch(/404|unknown or expired session/);
     await close(watcher);
   }, 120_000);
+});
+
+/**
+ * The server's live heap after a forced collection, read through a preload
+ * that Node starts with --expose-gc: on SIGUSR2 it collects and appends
+ * heapUsed to a file. No timing, only what stays reachable.
+ */
+async function heapProbe(dir: string): Promise<{ env: Record<string, string>; read: (server: NetworkServer) => Promise<number> }> {
+  const script = path.join(dir, 'heap-probe.mjs');
+  const out = path.join(dir, 'heap.txt');
+  fs.writeFileSync(
+    script,
+    "import fs from 'node:fs';\nprocess.on('SIGUSR2', () => { for (let i = 0; i < 3; i++) globalThis.gc(); fs.appendFileSync(process.env.HEAP_PROBE_FILE, process.memoryUsage().heapUsed + '\\n'); });\n",
+  );
+  const lines = () => (fs.existsSync(out) ? fs.readFileSync(out, 'utf8').trim().split('\n').filter(Boolean).map(Number) : []);
+  return {
+    env: { NODE_OPTIONS: `--expose-gc --import ${script}`, HEAP_PROBE_FILE: out },
+    read: async (server) => {
+      const before = lines().length;
+      server.proc.kill('SIGUSR2');
+      await until('the heap probe', async () => lines().length > before);
+      return lines().at(-1)!;
+    },
+  };
+}
+
+/** Budget-session rows in the one index under `home`. */
+function budgetSessions(home: string): number {
+  const dir = fs.readdirSync(home).find((d) => fs.existsSync(path.join(home, d, 'index.db')))!;
+  const db = new Database(path.join(home, dir, 'index.db'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT count(*) FROM budget_sessions').pluck().get() as number;
+  } finally {
+    db.close();
+  }
+}
+
+describe('session memory', () => {
+  it('comes back when sessions close: the live heap does not grow per session', async () => {
+    const dir = tempDir('sightline-heap-');
+    try {
+      const probe = await heapProbe(dir);
+      const server = await startNetworkServer('http', ['--repo', root, '--no-watch'], { SIGHTLINE_HOME: path.join(dir, 'home'), SIGHTLINE_EMBEDDER: 'none', ...probe.env });
+      servers.push(server);
+      // Each session initializes, asks (a search through the gate and the read pool, or a tool list), and is closed.
+      const churn = async (n: number) => {
+        for (let i = 0; i < n; i++) {
+          const s = await open(server);
+          if (i % 2) await s.client.listTools();
+          else await s.client.callTool({ name: 'search', arguments: { query: 'session' } });
+          await close(s);
+        }
+      };
+      await churn(100); // warm: compiled code, caches, the pool's workers
+      const start = await probe.read(server);
+      const SESSIONS = 300;
+      await churn(SESSIONS);
+      const end = await probe.read(server);
+      // A session's McpServer, transport and tool registrations are tens of kilobytes; this bound catches one kept.
+      expect((end - start) / SESSIONS).toBeLessThan(8_192);
+      const last = await open(server);
+      expect(await openSessions(last.client)).toBe(1);
+      await close(last);
+      // What the sessions kept in the index (refusal counts, receipts) went with them.
+      expect(budgetSessions(path.join(dir, 'home'))).toBe(0);
+    } finally {
+      removeDir(dir);
+    }
+  }, 300_000);
 });
 
 describe('SSE sessions', () => {

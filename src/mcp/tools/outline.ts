@@ -4,5 +4,6 @@ import { defineTool } from './tool.js';
 export const outlineTool = defineTool({
   ...toolFace(OUTLINE),
   readsIndex: true,
+  pooled: true,
   run: (a, { engine }) => engine.outline(a.path, { maxTokens: a.max_tokens }),
 });

@@ -4,6 +4,7 @@ import { defineTool } from './tool.js';
 export const searchTool = defineTool({
   ...toolFace(SEARCH),
   readsIndex: true,
+  pooled: true,
   run: (a, { engine, session }) =>
     engine.search({
       query: a.query,

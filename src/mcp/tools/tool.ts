@@ -17,6 +17,8 @@ export interface ServerFacts {
   version: string;
   transport: string;
   tool_concurrency: number;
+  /** Worker threads answering pooled tools (0: every tool answers on the main thread). */
+  read_workers: number;
   writes_enabled: boolean;
   started_at: string;
   /** Client sessions held now (network transports expire idle ones; stdio has its one). */
@@ -61,6 +63,12 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   mutating?: boolean;
   /** Reads the index: the first call starts the first index in the background. */
   readsIndex?: boolean;
+  /**
+   * Answered by a read-pool worker for an MCP session (see mcp/read-pool): the
+   * body reads the index and the disk only, and writes nothing but session
+   * bookkeeping, which the worker journals for the main thread.
+   */
+  pooled?: boolean;
   /** Runs an index pass: like a read of the index, refused on a workspace repository whose index was reset (add_repo re-arms it). */
   writesIndex?: boolean;
   run(args: z.output<z.ZodObject<Shape>>, context: ToolContext): object | Promise<object>;

@@ -124,7 +124,7 @@ export async function serveNetwork(runtime: Runtime, routes: Routes | null, opti
   const stop = stopper(async () => {
     server.close();
     server.closeIdleConnections();
-    await Promise.race([runtime.limiter.idle(), new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
+    await Promise.race([runtime.idle(), new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
     await new Promise((resolve) => setImmediate(resolve)); // the last answers reach their sockets
     site?.close();
     await routes?.close();

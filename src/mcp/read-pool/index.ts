@@ -1,0 +1,186 @@
+/**
+ * The read pool: a few worker threads (worker.ts) that answer the pooled
+ * tools (search, locate, read, outline, list_files) of MCP sessions, so a
+ * synchronous SQLite read never holds the event loop that every session
+ * shares. The main thread stays the one writer: it runs the freshness rounds
+ * (a file changed on disk is indexed again, then the question asked again),
+ * replays the session bookkeeping each answer journaled, and recovers a
+ * damaged index (server.ts, on the error a worker sends back). Questions wait
+ * in one queue for the first idle worker. The dashboard never comes here: it
+ * answers from its `asIs` engine on the main thread.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { OutdatedCitations } from '../../cite/index.js';
+import type { Config } from '../../config/index.js';
+import { embedderSpec } from '../../embed/index.js';
+import { bestEffort, freshRounds, type Engine } from '../../engine/index.js';
+import { SightlineError } from '../../errors/index.js';
+import { noteReaderCache } from '../../search/index.js';
+import { replaySessionWrite, type Store } from '../../store/index.js';
+import type { ServerFacts, ToolDefinition } from '../tools/index.js';
+import { fromWire, type ReadQuestion, type ReadReply } from './protocol.js';
+
+const WORKER_URL = new URL('./worker.js', import.meta.url);
+
+/**
+ * A name for each writer connection: its index version counts from where that
+ * connection began, so a reopened index could repeat a version a worker's
+ * cache already holds for other content.
+ */
+const CONNECTIONS = new WeakMap<Store, string>();
+function connectionOf(store: Store): string {
+  let name = CONNECTIONS.get(store);
+  if (!name) CONNECTIONS.set(store, (name = randomUUID()));
+  return name;
+}
+
+interface Asked {
+  engine: Engine;
+  tool: string;
+  args: Record<string, unknown>;
+  session: string;
+  refuseOutdated: boolean;
+  resolve: (envelope: object) => void;
+  reject: (err: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  /** Repository roots whose configuration this worker was sent. */
+  configured: Set<string>;
+  busy: Asked | null;
+}
+
+/**
+ * Whether a worker answers this repository exactly as the main thread would:
+ * team memory (PostgreSQL) and a query embedder in a process of its own stay
+ * on the main thread, which holds their one connection.
+ */
+export function answerableOffThread(config: Config): boolean {
+  const kind = embedderSpec(config).kind;
+  return !config.databaseUrl && (kind === 'none' || kind === 'builtin');
+}
+
+export class ReadPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Asked[] = [];
+  private readonly idlers: (() => void)[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  private constructor(size: number, private readonly facts: ServerFacts) {
+    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+  }
+
+  /** A pool of `size` workers; null for 0, or where the compiled worker is missing (a TypeScript test runner). */
+  static start(size: number, facts: ServerFacts): ReadPool | null {
+    if (size < 1 || !fs.existsSync(fileURLToPath(WORKER_URL))) return null;
+    return new ReadPool(size, facts);
+  }
+
+  get size(): number {
+    return this.slots.length;
+  }
+
+  /** True when this call is the pool's: a pooled tool over a repository a worker answers like the main thread. */
+  takes(tool: ToolDefinition, engine: Engine): boolean {
+    return !!tool.pooled && answerableOffThread(engine.repo.config);
+  }
+
+  /** The tool's answer from a worker, after the same freshness rounds the engine runs in process. */
+  answer(engine: Engine, tool: ToolDefinition, args: Record<string, unknown>, session: string): Promise<object> {
+    return freshRounds(engine.job, (refuseOutdated) =>
+      new Promise<object>((resolve, reject) => {
+        if (this.closed) return reject(new SightlineError('internal', 'the server is stopping; the read pool is closed'));
+        this.queue.push({ engine, tool: tool.name, args, session, refuseOutdated, resolve, reject });
+        this.dispatch();
+      }),
+    );
+  }
+
+  /** Resolves when no question is being answered or waiting: what a draining server waits for. */
+  idle(): Promise<void> {
+    return this.busy() ? new Promise((resolve) => this.idlers.push(resolve)) : Promise.resolve();
+  }
+
+  private busy(): boolean {
+    return this.queue.length > 0 || this.slots.some((s) => s.busy);
+  }
+
+  /** Stops every worker; questions still waiting are refused. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const asked of this.queue.splice(0)) asked.reject(new SightlineError('internal', 'the server is stopping; the read pool is closed'));
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+
+  private spawn(): Slot {
+    // The server's facts as plain data: its getters (session count, workers) read once, here.
+    const slot: Slot = { worker: new Worker(WORKER_URL, { workerData: { ...this.facts } }), configured: new Set(), busy: null };
+    slot.worker.unref(); // an idle pool never keeps the process alive
+    slot.worker.on('message', (reply: ReadReply) => this.settle(slot, reply));
+    slot.worker.on('error', (err) => this.lose(slot, err));
+    slot.worker.on('exit', () => this.lose(slot, new Error('a read worker stopped')));
+    return slot;
+  }
+
+  /** Sends waiting questions to idle workers; the index version is read as each one leaves. */
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (slot.busy) continue;
+      const asked = this.queue.shift();
+      if (!asked) break;
+      slot.busy = asked;
+      const { repo } = asked.engine;
+      try {
+        const question: ReadQuestion = {
+          id: this.nextId++,
+          tool: asked.tool,
+          args: asked.args,
+          session: asked.session,
+          root: repo.root,
+          version: `${connectionOf(repo.store)}:${repo.store.indexVersion()}`,
+          refuseOutdated: asked.refuseOutdated,
+          ...(slot.configured.has(repo.root) ? {} : { config: repo.config }),
+        };
+        slot.worker.postMessage(question);
+        slot.configured.add(repo.root);
+      } catch (err) {
+        slot.busy = null;
+        asked.reject(err as Error);
+      }
+    }
+    if (!this.busy()) this.idlers.splice(0).forEach((resolve) => resolve());
+  }
+
+  private settle(slot: Slot, reply: ReadReply): void {
+    const asked = slot.busy;
+    slot.busy = null;
+    if (asked) {
+      try {
+        const { store } = asked.engine.repo;
+        for (const write of reply.writes) bestEffort(() => replaySessionWrite(store.sessions, write));
+        if (reply.cache) noteReaderCache(store, `read worker ${this.slots.indexOf(slot)}`, reply.cache);
+        if (reply.kind === 'answer') asked.resolve(reply.envelope);
+        else asked.reject(reply.kind === 'outdated' ? new OutdatedCitations(reply.paths) : fromWire(reply.error));
+      } catch (err) {
+        asked.reject(err as Error);
+      }
+    }
+    this.dispatch();
+  }
+
+  /** A worker that failed or stopped: its question fails, a new worker takes its place unless the pool is closing. */
+  private lose(slot: Slot, err: Error): void {
+    const at = this.slots.indexOf(slot);
+    if (at < 0) return;
+    slot.busy?.reject(err);
+    slot.busy = null;
+    if (this.closed) return;
+    this.slots[at] = this.spawn();
+    this.dispatch();
+  }
+}

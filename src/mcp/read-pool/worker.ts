@@ -1,0 +1,101 @@
+/**
+ * A read-pool worker: answers pooled tools (search, locate, read, outline,
+ * list_files) one question at a time, each over its own read-only connection
+ * to the repository's index, pinned to the writer's index version in one read
+ * transaction. It never writes: session bookkeeping is journaled and sent
+ * back, outdated citations come back as the paths to index again, and a
+ * damaged index as the error, for the main thread to act on.
+ */
+import fs from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import { UsageMeter } from '../../budget/index.js';
+import { OutdatedCitations } from '../../cite/index.js';
+import type { Config } from '../../config/index.js';
+import { citationProbe, engineOver, Repo, type Engine } from '../../engine/index.js';
+import { isCorruption, usageError } from '../../errors/index.js';
+import { ownAnswerCacheStats } from '../../search/index.js';
+import { Store, type SessionJournal } from '../../store/index.js';
+import { TOOLS, type ServerFacts, type ToolContext, type ToolDefinition } from '../tools/index.js';
+import { toWire, type ReadQuestion, type ReadReply } from './protocol.js';
+
+const POOLED = new Map<string, ToolDefinition>(TOOLS.filter((t) => t.pooled).map((t) => [t.name, t]));
+/** What `health` would say; pooled tools never ask, but a ToolContext carries it. */
+const facts = workerData as ServerFacts;
+const usage = new UsageMeter();
+
+interface Reader {
+  repo: Repo;
+  engine: Engine;
+  /** The session journal of the connection open now (none before the first question opens it). */
+  journal: { current: SessionJournal | null };
+  /** The index file's inode when opened: a rebuilt index is a new file, and the reader opens it anew. */
+  inode: number;
+}
+
+const readers = new Map<string, Reader>();
+const configs = new Map<string, Config>();
+/** The current question's freshness round: one question at a time, so one flag serves the engine's citing. */
+let refuseOutdated = false;
+
+function openReader(root: string, config: Config): Reader {
+  const journal: Reader['journal'] = { current: null };
+  const repo = Repo.reader(root, config, (dbPath) => {
+    const opened = Store.openReadOnly(dbPath);
+    journal.current = opened.journal;
+    return opened.store;
+  });
+  const engine = engineOver(repo, async (build) => build(citationProbe(repo, { refuseOutdated })));
+  return { repo, engine, journal, inode: inodeOf(repo.dbPath) };
+}
+
+function inodeOf(file: string): number {
+  return fs.statSync(file, { throwIfNoEntry: false })?.ino ?? -1;
+}
+
+/** The reader of `root`, opened anew when its index file was replaced (a damaged one rebuilt). */
+function readerFor(question: ReadQuestion): Reader {
+  if (question.config) configs.set(question.root, question.config);
+  const config = configs.get(question.root);
+  if (!config) throw new Error(`read pool: no configuration was sent for ${question.root}`);
+  let reader = readers.get(question.root);
+  if (reader && reader.inode !== inodeOf(reader.repo.dbPath)) {
+    reader.repo.close();
+    reader = undefined;
+  }
+  if (!reader) readers.set(question.root, (reader = openReader(question.root, config)));
+  return reader;
+}
+
+async function answer(question: ReadQuestion): Promise<ReadReply> {
+  const { id } = question;
+  let reader: Reader | null = null;
+  // What every reply carries back: the journaled session writes, and how this worker's answer cache serves.
+  const writes = () => ({
+    writes: reader?.journal.current?.drain() ?? [],
+    ...(reader?.journal.current ? { cache: ownAnswerCacheStats(reader.repo.store) } : {}),
+  });
+  try {
+    const tool = POOLED.get(question.tool);
+    if (!tool) throw usageError(`${question.tool} is not answered by the read pool`);
+    reader = readerFor(question);
+    const { engine } = reader;
+    const context: ToolContext = { engine, server: facts, usage, session: question.session };
+    refuseOutdated = question.refuseOutdated;
+    const envelope = await engine.repo.store.readPinned(question.version, async () => tool.run(question.args, context));
+    return { id, ...writes(), kind: 'answer', envelope };
+  } catch (err) {
+    if (err instanceof OutdatedCitations) return { id, ...writes(), kind: 'outdated', paths: err.paths };
+    const sent: ReadReply = { id, ...writes(), kind: 'error', error: toWire(err) };
+    if (reader && isCorruption(err)) {
+      // The main thread moves the file aside and rebuilds; this connection must not outlive it.
+      reader.repo.close();
+      readers.delete(question.root);
+    }
+    return sent;
+  }
+}
+
+const port = parentPort!;
+port.on('message', (question: ReadQuestion) => {
+  void answer(question).then((reply) => port.postMessage(reply));
+});
