@@ -1,0 +1,184 @@
+/** The corpus miner's pure parts (bench/corpus): message parsing, noise filters, gold files, the split, and a real git history. */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertMinable, ExcludedRepositoryError } from '../../bench/corpus/exclusions.js';
+import { firstParentHistory, textHeads, type LoggedCommit } from '../../bench/corpus/git.js';
+import { isSourcePath, repoLanguage, selectGold, withoutGenerated } from '../../bench/corpus/gold.js';
+import { issueRefs, noiseReason, parseMessage, queryOf, stripTrailers } from '../../bench/corpus/message.js';
+import { finish, screen, type Candidate } from '../../bench/corpus/pairs.js';
+import { fnv1a32, splitOf } from '../../bench/corpus/split.js';
+
+describe('issue references', () => {
+  it('finds #N, fixes #N, squash (#N), GH-N, cross-repository and link references, once each', () => {
+    expect(issueRefs('Fix parser crash (#123)')).toEqual(['123']);
+    expect(issueRefs('Handle empty input\n\nfixes #45, closes #46 and #45 again')).toEqual(['45', '46']);
+    expect(issueRefs('See GH-7 and owner/repo#8')).toEqual(['7', '8']);
+    expect(issueRefs('Per https://github.com/a/b/issues/99 and https://github.com/a/b/pull/100')).toEqual(['99', '100']);
+  });
+
+  it('does not take HTML entities, colours or words for references', () => {
+    expect(issueRefs('Escape &#123; in output')).toEqual([]);
+    expect(issueRefs('Set colour to #123abc')).toEqual([]);
+    expect(issueRefs('Use C# interop and issue number one')).toEqual([]);
+  });
+});
+
+describe('message parsing', () => {
+  it('strips attribution trailers, squash separators and [skip ci], keeping the text', () => {
+    const body = 'Make the cache key stable [skip ci]\n\n---------\n\nSigned-off-by: A <a@x>\nCo-authored-by: B <b@x>\nReviewed-by: C';
+    expect(stripTrailers(body)).toBe('Make the cache key stable');
+  });
+
+  it('takes a pull request merge title from its body, not the merge boilerplate', () => {
+    const p = parseMessage('Merge pull request #12 from someone/fix-walk\n\nFix the walker on symlinked folders\n\nIt looped.');
+    expect(p).toMatchObject({ shape: 'pr-merge', title: 'Fix the walker on symlinked folders', body: 'It looped.', refs: ['12'] });
+  });
+
+  it('reads homu and bors merges', () => {
+    expect(parseMessage('Auto merge of #5 - u:b, r=x\n\nSpeed up hashing of keys').title).toBe('Speed up hashing of keys');
+    expect(parseMessage('Merge #7\n\n7: Avoid a panic on empty frames r=alice a=bob\n\nDetails.').title).toBe('Avoid a panic on empty frames');
+  });
+
+  it("drops a squash title's own reference from the query", () => {
+    const p = parseMessage('Support pathlib.Path in edit (#3781)\n\nCloses #3700\n\nSigned-off-by: X <x@y>');
+    expect(queryOf(p)).toBe('Support pathlib.Path in edit\n\nCloses #3700');
+    expect(p.refs).toEqual(['3781', '3700']);
+  });
+});
+
+describe('noise filters', () => {
+  const noise = (message: string, author = 'Dev <dev@x>') => noiseReason(parseMessage(message), author);
+  it('names version bumps, releases, formatting sweeps, reverts, bots and branch merges', () => {
+    expect(noise('chore(deps): bump lodash from 4.17.20 to 4.17.21 (#9)')).toBe('version-bump');
+    expect(noise('Update golang.org/x/net to v0.7.0 (#9)')).toBe('version-bump');
+    expect(noise('Release 2.3.0 (#9)')).toBe('release');
+    expect(noise('v1.4.2 (#9)')).toBe('release');
+    expect(noise('Pre-8.5.0 release changelog and doc fixes (#9)')).toBe('release');
+    expect(noise('Reformat with black (#9)')).toBe('formatting');
+    expect(noise('style: run prettier (#9)')).toBe('formatting');
+    expect(noise('Fix typos in docs (#9)')).toBe('formatting');
+    expect(noise('Revert "Add cache" (#9)')).toBe('revert');
+    expect(noise('Add cache (#9)', 'dependabot[bot] <x@y>')).toBe('bot');
+    expect(noise("Merge branch 'main' into dev")).toBe('branch-merge');
+  });
+
+  it('keeps ordinary fixes, formatting bugs included', () => {
+    expect(noise('Fix date formatting for negative years (#9)')).toBeNull();
+    expect(noise('Add a --version flag to the CLI (#9)')).toBeNull();
+  });
+});
+
+describe('gold files', () => {
+  it('keeps modified and deleted non-test source files, never tests, docs, config, locks, vendored or added files', () => {
+    const gold = selectGold([
+      { status: 'M', path: 'src/app/core.py' },
+      { status: 'D', path: 'src/app/old.py' },
+      { status: 'A', path: 'src/app/new.py' },
+      { status: 'M', path: 'tests/test_core.py' },
+      { status: 'M', path: 'src/core_test.go' },
+      { status: 'M', path: 'docs/index.md' },
+      { status: 'M', path: 'package-lock.json' },
+      { status: 'M', path: 'vendor/github.com/x/y.go' },
+      { status: 'M', path: 'pkg/testdata/case.go' },
+      { status: 'M', path: 'web/app.min.js' },
+    ]);
+    expect(gold).toEqual({ sourceChanged: 3, candidates: ['src/app/core.py', 'src/app/old.py'] });
+  });
+
+  it('drops files whose text says they are generated', () => {
+    const texts: Record<string, string> = { 'a.go': '// Code generated by stringer. DO NOT EDIT.\npackage a\n', 'b.go': 'package b\n' };
+    expect(withoutGenerated(['a.go', 'b.go'], (p) => texts[p] ?? '')).toEqual(['b.go']);
+    expect(isSourcePath('src/Main.java')).toBe(true);
+    expect(isSourcePath('src/test/java/MainTest.java')).toBe(false);
+  });
+
+  it("takes a repository's language from most of its source files", () => {
+    expect(repoLanguage(['a.ts', 'b.tsx', 'c.js', 'README.md', 'test/x.ts'])).toBe('typescript');
+    expect(repoLanguage(['docs/a.md'])).toBe('unknown');
+  });
+});
+
+describe('screening commits', () => {
+  const commit = (message: string, paths: string[], parents = ['p1']): LoggedCommit => ({
+    sha: 'c'.repeat(40), parents, author: 'Dev <dev@x>', message, changes: paths.map((p) => ({ status: 'M', path: p })),
+  });
+  it('names why a commit is not a pair', () => {
+    expect(screen(commit('Fix the walker on symlinks', ['src/walk.ts']))).toBe('no-ref');
+    expect(screen(commit('Fix it (#1)', ['src/walk.ts']))).toBe('short-query');
+    expect(screen(commit('Fix the walker on symlinks (#1)', ['README.md']))).toBe('no-gold');
+    const many = Array.from({ length: 11 }, (_, i) => `src/m${i}.ts`);
+    expect(screen(commit('Rename the options across modules (#1)', many))).toBe('too-many-files');
+    expect(screen(commit('Fix the walker on symlinks (#1)', ['src/walk.ts'], []))).toBe('root');
+  });
+
+  it('makes a pair whose checkout is the first parent', () => {
+    const c = screen(commit('Fix the walker on symlinks (#1)', ['src/walk.ts', 'test/walk.test.ts'], ['p1', 'p2'])) as Candidate;
+    const pair = finish(c, { repo: 'o/r', language: 'typescript', split: 'train' }, () => 'export {};\n');
+    expect(pair).toMatchObject({ id: 'o__r-cccccccccccc', parent: 'p1', query: 'Fix the walker on symlinks', gold_files: ['src/walk.ts'] });
+  });
+});
+
+describe('the split', () => {
+  it('is a fixed function of the lower-cased name: FNV-1a, validation when divisible by 3', () => {
+    expect(fnv1a32('')).toBe(0x811c9dc5);
+    expect(fnv1a32('a')).toBe(0xe40c292c);
+    expect(splitOf('Pallets/Click')).toBe(splitOf('pallets/click'));
+    const names = Array.from({ length: 300 }, (_, i) => `owner${i}/repo${i}`);
+    const validation = names.filter((n) => splitOf(n) === 'validation').length;
+    expect(validation).toBeGreaterThan(70);
+    expect(validation).toBeLessThan(130);
+  });
+
+  it('refuses the benchmark repositories by name', () => {
+    expect(() => assertMinable('Psf/Requests')).toThrow(ExcludedRepositoryError);
+    expect(() => assertMinable('django/django')).toThrow(/never mined/);
+    expect(() => assertMinable('pallets/click')).not.toThrow();
+  });
+});
+
+describe('a real git history', () => {
+  let dir: string;
+  const run = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+  const commitFiles = (files: Record<string, string>, message: string) => {
+    for (const [p, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
+      fs.writeFileSync(path.join(dir, p), text);
+    }
+    run('add', '-A');
+    run('commit', '-q', '-m', message);
+    return run('rev-parse', 'HEAD');
+  };
+
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-corpus-'));
+    run('init', '-q', '-b', 'main');
+    run('config', 'user.name', 'Dev');
+    run('config', 'user.email', 'dev@example.com');
+    commitFiles({ 'src/walk.py': 'def walk():\n    pass\n' }, 'Initial layout');
+    commitFiles({ 'src/walk.py': 'def walk():\n    return []\n', 'tests/test_walk.py': 'x = 1\n' }, 'Return a list from walk (#3)\n\nSigned-off-by: Dev <dev@example.com>');
+    run('checkout', '-q', '-b', 'topic');
+    commitFiles({ 'src/read.py': 'def read():\n    pass\n', 'src/walk.py': 'def walk():\n    return [1]\n' }, 'Walk yields one');
+    run('checkout', '-q', 'main');
+    run('merge', '-q', '--no-ff', 'topic', '-m', 'Merge pull request #4 from dev/topic\n\nMake walk yield the root entry');
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('walks first parents newest first, a merge diffed against its first parent', async () => {
+    const commits: LoggedCommit[] = [];
+    for await (const c of firstParentHistory(path.join(dir, '.git'))) commits.push(c);
+    expect(commits.map((c) => c.message.split('\n')[0])).toEqual(['Merge pull request #4 from dev/topic', 'Return a list from walk (#3)', 'Initial layout']);
+    expect(commits[0]!.changes.map((c) => `${c.status} ${c.path}`).sort()).toEqual(['A src/read.py', 'M src/walk.py']);
+    const outcomes = commits.map(screen);
+    expect(outcomes[2]).toBe('root');
+    const merge = outcomes[0] as Candidate;
+    expect(merge.query).toBe('Make walk yield the root entry');
+    expect(merge.gold).toEqual(['src/walk.py']);
+    expect((outcomes[1] as Candidate).gold).toEqual(['src/walk.py']);
+    const heads = textHeads(path.join(dir, '.git'), [`${merge.commit.parents[0]}:src/walk.py`, `${merge.commit.parents[0]}:src/read.py`]);
+    expect(heads.get(`${merge.commit.parents[0]}:src/walk.py`)).toBe('def walk():\n    return []\n');
+    expect(heads.get(`${merge.commit.parents[0]}:src/read.py`)).toBe('');
+  });
+});
