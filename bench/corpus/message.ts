@@ -59,6 +59,8 @@ const BORS_LINE = /^\d+: (.*?)(?: [ra]=\S+)*\s*$/;
 const BRANCH_MERGE = /^Merge (?:branch|remote-tracking branch|tag) /;
 /** A squash title's own reference, `Fix the thing (#123)`: a number, not words a user types. */
 const TITLE_REF = /\s*\((?:[\w.-]+\/[\w.-]+)?#\d+\)\s*$/;
+/** A title led by its reference: `[owner/repo#123] …`, `Issue #123: …`, `GH-123: …`, `#123 …`. */
+const LEADING_REF = /^(?:\[[\w./-]*#\d+\]|(?:issue|gh)[ -]?#?\d+:|#\d+:?(?=\s))\s*/i;
 
 function splitTitle(text: string): { title: string; body: string } {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
@@ -81,7 +83,7 @@ export function parseMessage(message: string): ParsedMessage {
     return { shape: 'bors-merge', title: m ? m[1]! : inner.title, body: stripTrailers(inner.body), refs };
   }
   const shape: MessageShape = BRANCH_MERGE.test(title) ? 'branch-merge' : 'plain';
-  return { shape, title: title.replace(TITLE_REF, ''), body: stripTrailers(body), refs };
+  return { shape, title: title.replace(TITLE_REF, '').replace(LEADING_REF, ''), body: stripTrailers(body), refs };
 }
 
 /** The query a pair carries: what the change's author said it does. */

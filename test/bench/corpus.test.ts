@@ -37,6 +37,14 @@ describe('message parsing', () => {
     expect(p).toMatchObject({ shape: 'pr-merge', title: 'Fix the walker on symlinked folders', body: 'It looped.', refs: ['12'] });
   });
 
+  it('drops a reference that leads the title', () => {
+    expect(parseMessage('[jOOQ/jOOQ#17778] Missing trigger meta data').title).toBe('Missing trigger meta data');
+    expect(parseMessage('Issue #6294: Refactor the indentation check').title).toBe('Refactor the indentation check');
+    expect(parseMessage('GH-12: Handle empty frames').title).toBe('Handle empty frames');
+    expect(parseMessage('#40 allow nested groups').title).toBe('allow nested groups');
+    expect(parseMessage('Fix #40: allow nested groups').title).toBe('Fix #40: allow nested groups');
+  });
+
   it('reads homu and bors merges', () => {
     expect(parseMessage('Auto merge of #5 - u:b, r=x\n\nSpeed up hashing of keys').title).toBe('Speed up hashing of keys');
     expect(parseMessage('Merge #7\n\n7: Avoid a panic on empty frames r=alice a=bob\n\nDetails.').title).toBe('Avoid a panic on empty frames');
