@@ -131,4 +131,11 @@ async function main(): Promise<void> {
   process.stdout.write(summary(rows) + '\n');
 }
 
-await main();
+try {
+  await main();
+} catch (err) {
+  // A refusal (an excluded repository, a missing mirror) is one line, not a stack.
+  const e = err instanceof Error ? err : new Error(String(err));
+  process.stderr.write(`corpus:mine: ${e.name}: ${e.message}\n`);
+  process.exit(1);
+}

@@ -1,8 +1,9 @@
 /** The corpus miner's pure parts (bench/corpus): message parsing, noise filters, gold files, the split, and a real git history. */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertMinable, ExcludedRepositoryError } from '../../bench/corpus/exclusions.js';
 import { firstParentHistory, textHeads, type LoggedCommit } from '../../bench/corpus/git.js';
@@ -10,6 +11,8 @@ import { isSourcePath, repoLanguage, selectGold, withoutGenerated } from '../../
 import { issueRefs, noiseReason, parseMessage, queryOf, stripTrailers } from '../../bench/corpus/message.js';
 import { finish, screen, type Candidate } from '../../bench/corpus/pairs.js';
 import { fnv1a32, splitOf } from '../../bench/corpus/split.js';
+
+const MINE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/bench/corpus/mine.js');
 
 describe('issue references', () => {
   it('finds #N, fixes #N, squash (#N), GH-N, cross-repository and link references, once each', () => {
@@ -134,6 +137,8 @@ describe('the split', () => {
     expect(fnv1a32('')).toBe(0x811c9dc5);
     expect(fnv1a32('a')).toBe(0xe40c292c);
     expect(splitOf('Pallets/Click')).toBe(splitOf('pallets/click'));
+    // Pinned as bench/corpus/manifest.tsv records them: a changed hash would move repositories between splits.
+    expect(['pallets/click', 'encode/httpx', 'spf13/cobra', 'gin-gonic/gin'].map(splitOf)).toEqual(['train', 'validation', 'validation', 'train']);
     const names = Array.from({ length: 300 }, (_, i) => `owner${i}/repo${i}`);
     const validation = names.filter((n) => splitOf(n) === 'validation').length;
     expect(validation).toBeGreaterThan(70);
@@ -149,28 +154,28 @@ describe('the split', () => {
 
 describe('a real git history', () => {
   let dir: string;
-  const run = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+  const gitIn = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
   const commitFiles = (files: Record<string, string>, message: string) => {
     for (const [p, text] of Object.entries(files)) {
       fs.mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
       fs.writeFileSync(path.join(dir, p), text);
     }
-    run('add', '-A');
-    run('commit', '-q', '-m', message);
-    return run('rev-parse', 'HEAD');
+    gitIn('add', '-A');
+    gitIn('commit', '-q', '-m', message);
+    return gitIn('rev-parse', 'HEAD');
   };
 
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-corpus-'));
-    run('init', '-q', '-b', 'main');
-    run('config', 'user.name', 'Dev');
-    run('config', 'user.email', 'dev@example.com');
+    gitIn('init', '-q', '-b', 'main');
+    gitIn('config', 'user.name', 'Dev');
+    gitIn('config', 'user.email', 'dev@example.com');
     commitFiles({ 'src/walk.py': 'def walk():\n    pass\n' }, 'Initial layout');
     commitFiles({ 'src/walk.py': 'def walk():\n    return []\n', 'tests/test_walk.py': 'x = 1\n' }, 'Return a list from walk (#3)\n\nSigned-off-by: Dev <dev@example.com>');
-    run('checkout', '-q', '-b', 'topic');
+    gitIn('checkout', '-q', '-b', 'topic');
     commitFiles({ 'src/read.py': 'def read():\n    pass\n', 'src/walk.py': 'def walk():\n    return [1]\n' }, 'Walk yields one');
-    run('checkout', '-q', 'main');
-    run('merge', '-q', '--no-ff', 'topic', '-m', 'Merge pull request #4 from dev/topic\n\nMake walk yield the root entry');
+    gitIn('checkout', '-q', 'main');
+    gitIn('merge', '-q', '--no-ff', 'topic', '-m', 'Merge pull request #4 from dev/topic\n\nMake walk yield the root entry');
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -188,5 +193,33 @@ describe('a real git history', () => {
     const heads = textHeads(path.join(dir, '.git'), [`${merge.commit.parents[0]}:src/walk.py`, `${merge.commit.parents[0]}:src/read.py`]);
     expect(heads.get(`${merge.commit.parents[0]}:src/walk.py`)).toBe('def walk():\n    return []\n');
     expect(heads.get(`${merge.commit.parents[0]}:src/read.py`)).toBe('');
+  });
+
+  it('mines a mirror into per-repository pairs, pairs.jsonl and a manifest row, and refuses benchmark sources', () => {
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-corpus-run-'));
+    try {
+      execFileSync('git', ['clone', '-q', '--bare', dir, path.join(work, 'mirrors', 'Dev+Tool', 'repo')]);
+      const out = path.join(work, 'out');
+      const manifest = path.join(work, 'manifest.tsv');
+      const args = [MINE, '--out', out, '--repo', 'dev/tool', '--mirrors', path.join(work, 'mirrors'), '--manifest', manifest];
+      const mined = spawnSync(process.execPath, args, { encoding: 'utf8' });
+      expect(mined.status, mined.stderr).toBe(0);
+      const pairs = fs.readFileSync(path.join(out, 'pairs.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      expect(pairs.map((p) => p.query)).toEqual(['Make walk yield the root entry', 'Return a list from walk']);
+      expect(pairs[0]).toMatchObject({ repo: 'dev/tool', language: 'python', split: splitOf('dev/tool'), gold_files: ['src/walk.py'] });
+      expect(fs.readFileSync(path.join(out, 'pairs', 'dev+tool.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
+      const [header, row] = fs.readFileSync(manifest, 'utf8').trim().split('\n');
+      expect(header).toBe('repository\tlanguage\tsplit\tcommits_scanned\tpairs_kept\thead_commit');
+      expect(row).toBe(`dev/tool\tpython\t${splitOf('dev/tool')}\t3\t2\t${gitIn('rev-parse', 'HEAD')}`);
+      expect(JSON.parse(fs.readFileSync(path.join(out, 'stats.json'), 'utf8'))['dev/tool']).toEqual({ root: 1 });
+
+      const refused = spawnSync(process.execPath, [...args.slice(0, 3), '--repo', 'psf/requests', ...args.slice(5)], { encoding: 'utf8' });
+      expect(refused.status).not.toBe(0);
+      expect(refused.stderr.trim()).toBe(
+        'corpus:mine: ExcludedRepositoryError: psf/requests is a benchmark source (shared/bench/README.md) or named in issue #19: it is never mined',
+      );
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
   });
 });
