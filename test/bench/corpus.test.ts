@@ -11,6 +11,7 @@ import { isSourcePath, repoLanguage, selectGold, withoutGenerated } from '../../
 import { issueRefs, noiseReason, parseMessage, queryOf, stripTrailers } from '../../bench/corpus/message.js';
 import { finish, screen, type Candidate } from '../../bench/corpus/pairs.js';
 import { fnv1a32, splitOf } from '../../bench/corpus/split.js';
+import { loadRecords } from '../../bench/quality/records.js';
 
 const MINE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/bench/corpus/mine.js');
 
@@ -212,6 +213,9 @@ describe('a real git history', () => {
       expect(header).toBe('repository\tlanguage\tsplit\tcommits_scanned\tpairs_kept\thead_commit');
       expect(row).toBe(`dev/tool\tpython\t${splitOf('dev/tool')}\t3\t2\t${gitIn('rev-parse', 'HEAD')}`);
       expect(JSON.parse(fs.readFileSync(path.join(out, 'stats.json'), 'utf8'))['dev/tool']).toEqual({ root: 1 });
+      // The benchmarks over records (bench:quality, bench:budget) read the pairs as they are.
+      const records = loadRecords(path.join(out, 'pairs.jsonl'));
+      expect(records[0]).toMatchObject({ base_commit: pairs[0].parent, gold_code_files: ['src/walk.py'], query: 'Make walk yield the root entry' });
 
       const refused = spawnSync(process.execPath, [...args.slice(0, 3), '--repo', 'psf/requests', ...args.slice(5)], { encoding: 'utf8' });
       expect(refused.status).not.toBe(0);
