@@ -10,7 +10,7 @@ import { firstParentHistory, textHeads, type LoggedCommit } from '../../bench/co
 import { isSourcePath, repoLanguage, selectGold, withoutGenerated } from '../../bench/corpus/gold.js';
 import { issueRefs, noiseReason, parseMessage, queryOf, stripTrailers } from '../../bench/corpus/message.js';
 import { finish, screen, type Candidate } from '../../bench/corpus/pairs.js';
-import { fnv1a32, splitOf } from '../../bench/corpus/split.js';
+import { fnv1a32, samplePairs, splitOf } from '../../bench/corpus/split.js';
 import { loadRecords } from '../../bench/quality/records.js';
 
 const MINE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/bench/corpus/mine.js');
@@ -144,6 +144,19 @@ describe('the split', () => {
     const validation = names.filter((n) => splitOf(n) === 'validation').length;
     expect(validation).toBeGreaterThan(70);
     expect(validation).toBeLessThan(130);
+  });
+
+  it('samples per repository of one split by id hash, the same pairs whatever their order', () => {
+    const pairs = ['a/x', 'b/y'].flatMap((repo, r) =>
+      Array.from({ length: 30 }, (_, i) => ({ id: `${repo}-${i}`, repo, split: r === 0 ? 'validation' : 'train' })),
+    );
+    const sample = samplePairs(pairs, 'validation', 5);
+    expect(sample).toHaveLength(5);
+    expect(sample.every((p) => p.repo === 'a/x')).toBe(true);
+    expect(samplePairs([...pairs].reverse(), 'validation', 5)).toEqual(sample);
+    const hashes = sample.map((p) => fnv1a32(p.id));
+    const rest = pairs.filter((p) => p.repo === 'a/x' && !sample.includes(p)).map((p) => fnv1a32(p.id));
+    expect(Math.max(...hashes)).toBeLessThan(Math.min(...rest));
   });
 
   it('refuses the benchmark repositories by name', () => {
