@@ -19,12 +19,24 @@ export function loadRecords(file: string): BenchRecord[] {
     .split('\n')
     .filter((line) => line.trim())
     .map((line, i) => {
-      const r = JSON.parse(line) as BenchRecord;
+      const r = fromCorpusPair(JSON.parse(line) as BenchRecord & CorpusPairFields);
       if (!r.repo || !r.base_commit || !r.query || !Array.isArray(r.gold_code_files)) {
         throw new Error(`${file}:${i + 1}: not a benchmark record`);
       }
       return r;
     });
+}
+
+/** What a corpus pair (bench/corpus) names differently: its checkout and its gold. */
+interface CorpusPairFields {
+  parent?: string;
+  gold_files?: string[];
+}
+
+/** A corpus pair read as a benchmark record, so every benchmark over records runs on the corpus too. */
+function fromCorpusPair(r: BenchRecord & CorpusPairFields): BenchRecord {
+  if (r.base_commit || !r.parent || !Array.isArray(r.gold_files)) return r;
+  return { ...r, base_commit: r.parent, gold_code_files: r.gold_files };
 }
 
 /** Records grouped by repository, in first-seen order, so one checkout serves a repository's records in turn. */

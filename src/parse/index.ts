@@ -18,7 +18,7 @@ import { extractSymbols, publicSymbols } from './symbols.js';
 import type { ParsedChunk, ParsedFile, ParsedRef, ParsedSymbol } from './types.js';
 
 export type { FileKind, ParsedChunk, ParsedFile, ParsedRef, ParsedSymbol, RefKind, SymbolKind } from './types.js';
-export { extOf, fileKindOf, languageOf } from './kind.js';
+export { TREE_SITTER_LANGUAGES, extOf, fileKindOf, languageOf } from './kind.js';
 
 /** Files whose average line is longer than this (minified bundles) are not given to tree-sitter. */
 const MINIFIED_AVG_LINE = 300;
