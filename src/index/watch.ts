@@ -7,7 +7,7 @@
  * directory appeared or ignore rules changed. The scan is the repository's
  * index job, which never runs twice at once and merges requests made during a
  * pass into exactly one more, so a branch switch that writes a thousand files
- * costs one or two passes.
+ * costs one to three passes.
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
@@ -41,13 +41,15 @@ const RULE_FILES = new Set(['.gitignore', '.git/info/exclude']);
 export interface Debounced {
   /** Something happened: (re)start the quiet period. */
   poke(): void;
+  /** Something kept the tree busy just now (a pass ended): the next poke is not after a quiet spell. */
+  busy(): void;
   cancel(): void;
 }
 
 export interface DebounceTimes {
   /** The wait after a poke that follows a quiet tree: an isolated save is searchable this soon. */
   settleMs: number;
-  /** The longest wait: each poke that comes within this of the one before doubles the wait, up to it. */
+  /** The wait after a poke that comes within this of the one before: a burst is indexed once it has been quiet this long. */
   quietMs: number;
   /** A series of pokes that never pauses still fires this long after its first. */
   maxWaitMs: number;
@@ -55,22 +57,23 @@ export interface DebounceTimes {
 
 /**
  * Calls `fire` once pokes stop for the current wait, adapted to how they come:
- * a poke after a quiet spell waits `settleMs`; a poke close behind another
- * doubles the wait, up to `quietMs`, so a burst (a branch switch, an install)
- * is coalesced into one or two passes while a lone edit is indexed at once.
- * Firing early costs little: the index job merges requests made during a pass
- * into one more. A series fires at the latest `maxWaitMs` after its first poke.
+ * a poke after a quiet spell waits `settleMs`, so a lone edit is indexed at
+ * once; a poke close behind another waits the whole `quietMs`, so a burst (a
+ * branch switch, an install) fires once more, after it ends. The early pass
+ * costs little: a scan asked for while one runs waits for it and takes
+ * everything seen meanwhile (watchTree), and events just after a pass wait
+ * the whole debounce, so a burst is one to three passes. A series fires at
+ * the latest `maxWaitMs` after its first poke.
  */
 export function debounce(times: DebounceTimes, fire: () => void): Debounced {
   const settleMs = Math.min(times.settleMs, times.quietMs);
   let timer: NodeJS.Timeout | undefined;
   let firstAt: number | undefined;
   let lastPokeAt = -Infinity;
-  let wait = settleMs;
   return {
     poke() {
       const now = Date.now();
-      wait = now - lastPokeAt < times.quietMs ? Math.min(times.quietMs, Math.max(1, wait) * 2) : settleMs;
+      const wait = now - lastPokeAt < times.quietMs ? times.quietMs : settleMs;
       lastPokeAt = now;
       firstAt ??= now;
       clearTimeout(timer);
@@ -79,8 +82,12 @@ export function debounce(times: DebounceTimes, fire: () => void): Debounced {
         fire();
       }, Math.min(wait, firstAt + times.maxWaitMs - now));
     },
+    busy() {
+      lastPokeAt = Date.now();
+    },
     cancel() {
       clearTimeout(timer);
+      timer = firstAt = undefined;
     },
   };
 }
@@ -93,12 +100,34 @@ export async function watchTree(options: WatchOptions): Promise<TreeWatcher> {
   let scans = 0;
   /** What changed since the last scan was requested: files, or null for "walk the tree". */
   let changed: Set<string> | null = new Set();
-  const debounced = debounce({ settleMs: options.settleMs ?? options.debounceMs, quietMs: options.debounceMs, maxWaitMs }, () => {
+  // A scan asked for while the last one runs waits for it, then takes everything seen meanwhile in
+  // one scan: events are delivered late while a pass keeps the thread busy, and each would
+  // otherwise queue a pass of its own behind it.
+  let running = false;
+  let held = false;
+  const request = (): void => {
+    if (running) {
+      held = true;
+      return;
+    }
+    debounced.cancel(); // this scan takes what a pending timer was waiting for
     scans++;
     const paths = changed && [...changed];
     changed = new Set();
-    options.scan(paths).catch(options.onError);
-  });
+    running = true;
+    options
+      .scan(paths)
+      .catch(options.onError)
+      .finally(() => {
+        running = false;
+        debounced.busy(); // events a busy pass delivered late are the same burst: they wait the whole debounce
+        if (held) {
+          held = false;
+          request();
+        }
+      });
+  };
+  const debounced = debounce({ settleMs: options.settleMs ?? options.debounceMs, quietMs: options.debounceMs, maxWaitMs }, request);
 
   /** A created or moved-in directory is reported alone, not its files: it matters if one of them would be indexed. */
   const holdsIndexable = async (abs: string, rel: string): Promise<boolean> => {

@@ -82,7 +82,7 @@ describe('debounce', () => {
     expect(fire).toHaveBeenCalledTimes(2);
   });
 
-  it('a burst doubles the wait per close poke, up to the debounce, and is coalesced', () => {
+  it('a poke close behind another waits the whole debounce: a burst fires once, after it ends', () => {
     vi.useFakeTimers();
     const fire = vi.fn();
     const d = debounce({ settleMs: 30, quietMs: 300, maxWaitMs: 3_000 }, fire);
@@ -90,7 +90,7 @@ describe('debounce', () => {
       d.poke(); // 200 events 5 ms apart: a checkout rewriting files
       vi.advanceTimersByTime(5);
     }
-    expect(fire).toHaveBeenCalledTimes(0); // the first poke's 30 ms were cut short by the second
+    expect(fire).toHaveBeenCalledTimes(0); // the first poke's 30 ms were cut short by the second, which waits 300
     vi.advanceTimersByTime(294);
     expect(fire).toHaveBeenCalledTimes(0); // waits the whole debounce after the last poke
     vi.advanceTimersByTime(1);
@@ -108,6 +108,19 @@ describe('debounce', () => {
     expect(fire).toHaveBeenCalledTimes(1); // after the first: it came after a quiet spell
     vi.advanceTimersByTime(300);
     expect(fire).toHaveBeenCalledTimes(2);
+  });
+
+  it('a poke just after a pass ended (busy) waits the whole debounce: late events of a burst are one more pass', () => {
+    vi.useFakeTimers();
+    const fire = vi.fn();
+    const d = debounce({ settleMs: 30, quietMs: 300, maxWaitMs: 3_000 }, fire);
+    d.busy();
+    vi.advanceTimersByTime(100);
+    d.poke();
+    vi.advanceTimersByTime(299);
+    expect(fire).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(fire).toHaveBeenCalledTimes(1);
   });
 
   it('never waits longer than the debounce, even when the settle time is set above it', () => {
@@ -258,7 +271,9 @@ describe('keepLive (watch mode on a real index)', () => {
     await until('the deleted file to leave the index', () => search(repo, { query: 'freshlyWrittenHelper' }).results.length === 0);
   });
 
-  it('a burst of 1,000 file writes (a branch switch) costs one or two passes, and all of it is indexed', async () => {
+  // The first event of a burst fires after the settle time (30 ms), so a pass can start while the rest is
+  // still being delivered; what arrives during it is one more pass, and late stragglers at most one after.
+  it('a burst of 1,000 file writes (a branch switch) costs at most three passes, and all of it is indexed', async () => {
     const root = tmp.dir();
     const home = tmp.dir('sightline-home-');
     writeGenerated(root, 100);
@@ -266,8 +281,8 @@ describe('keepLive (watch mode on a real index)', () => {
     const before = passes();
     writeGenerated(root, 1_000, () => 2); // rewrites 100, adds 900
     await until('every file at version 2', () => l.job.snapshot().status === 'completed' && repo.store.counts().files === 1_000 && search(repo, { query: 'fn_999_2_v2' }).results.length > 0, 60_000, 100);
-    await sleep(800); // a late third pass would show up here
+    await sleep(800); // a late extra pass would show up here
     expect(passes() - before).toBeGreaterThanOrEqual(1);
-    expect(passes() - before).toBeLessThanOrEqual(2);
+    expect(passes() - before).toBeLessThanOrEqual(3);
   });
 });
