@@ -10,7 +10,7 @@
  * (scripts/build-ranks.mjs); without that file it is built in memory from
  * the tiktoken file gpt-tokenizer ships, the same bytes either way.
  *
- * Layout, little-endian u32 words, then bytes:
+ * Layout, u32 words in the machine's byte order (the build's), then bytes:
  *   [MAGIC, count, slots] [slot × slots: 0 empty, else token + 1]
  *   [offset × (count + 1) into the bytes] [rank × count] [token bytes …]
  */
@@ -45,6 +45,8 @@ export class RankTable {
     if (words[0] !== MAGIC) throw new Error('not an o200k rank table');
     const count = words[1]!;
     const slotCount = words[2]!;
+    const tables = (HEADER_WORDS + slotCount + count + 1 + count) * 4;
+    if (slotCount === 0 || (slotCount & (slotCount - 1)) !== 0 || tables > buffer.byteLength) throw new Error('not an o200k rank table (truncated)');
     let at = buffer.byteOffset + HEADER_WORDS * 4;
     const take = (n: number) => {
       const view = new Uint32Array(buffer.buffer, at, n);
@@ -54,6 +56,7 @@ export class RankTable {
     this.slots = take(slotCount);
     this.offsets = take(count + 1);
     this.ranks = take(count);
+    if (tables + this.offsets[count]! > buffer.byteLength) throw new Error('not an o200k rank table (truncated)');
     this.bytes = new Uint8Array(buffer.buffer, at, this.offsets[count]!);
     this.mask = slotCount - 1;
   }
@@ -114,13 +117,11 @@ export function buildRankTable(): Buffer {
   return buffer;
 }
 
-/** The built table if the build wrote it, else one built now. */
+/** The built table if the build wrote a sound one, else one built now (a damaged or foreign file never stops counting). */
 export function loadRankTable(): RankTable {
-  let buffer: Buffer;
   try {
-    buffer = fs.readFileSync(RANKS_FILE);
+    return new RankTable(fs.readFileSync(RANKS_FILE));
   } catch {
-    buffer = buildRankTable();
+    return new RankTable(buildRankTable());
   }
-  return new RankTable(buffer);
 }

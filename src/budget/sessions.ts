@@ -17,6 +17,8 @@ export interface BudgetSessions {
   record(id: string, receipts: string[]): void;
   /** Makes what the calls since `open` changed durable and visible to every server. */
   settle(id: string): Promise<void>;
+  /** Drops a session and everything it holds: its client is gone and the id is never used again. */
+  end(id: string): void | Promise<void>;
 }
 
 /** Runs one answer inside session `id`: opened before, settled after, even when the answer throws. */

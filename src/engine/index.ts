@@ -17,7 +17,7 @@ export type {
   SearchAnswer,
   SearchRequest,
 } from './api.js';
-export { engineOver, openEngine, type Citing } from './engine.js';
+export { engineOver, openEngine } from './engine.js';
 export { freshRounds } from './fresh.js';
 export { Repo, recoveredSentence, resolveRepoRoot, repoId, teamName, type OpenRepoOptions, type Recovered } from './repo.js';
 export { VERSION } from './version.js';

@@ -1,9 +1,12 @@
 /**
  * Where a directory stands in git, read from the files git keeps, without
  * running git: every index pass asks, and two `git rev-parse` processes cost
- * about 30 ms, a third of a pass that finds nothing changed. A layout this
- * reader does not know (reftable, GIT_DIR and friends, a ref it cannot find)
- * is answered by git itself, so the result is always what git would say.
+ * about 30 ms, a third of a pass that finds nothing changed. It reads the
+ * usual layouts (a branch, loose or packed; a detached HEAD; a linked
+ * worktree's or submodule's `.git` file) as git does; anything else (reftable,
+ * GIT_DIR and friends, a ref it cannot find or read, a work tree another user
+ * owns, which git refuses) is asked of git itself. Not handled: a root that is
+ * itself a bare repository or lies inside `.git`, and core.worktree settings.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -43,11 +46,11 @@ function findGitDir(dir: string): { top: string; gitDir: string } | null | 'ask-
   }
 }
 
-/** The commit a ref names, from its loose file or packed-refs; undefined when it is in neither. */
-function resolveRef(commonDir: string, gitDir: string, ref: string): string | undefined {
+/** The commit a ref names, from its loose file or packed-refs; undefined when it is in neither; 'ask-git' for a loose file that holds no hash. */
+function resolveRef(commonDir: string, gitDir: string, ref: string): string | undefined | 'ask-git' {
   for (const dir of [gitDir, commonDir]) {
     const loose = read(path.join(dir, ref))?.trim();
-    if (loose && HASH.test(loose)) return loose;
+    if (loose !== undefined) return HASH.test(loose) ? loose : 'ask-git'; // a broken ref: git says what it means
   }
   for (const line of (read(path.join(commonDir, 'packed-refs')) ?? '').split('\n')) {
     const [hash, name] = line.split(' ');
@@ -69,6 +72,8 @@ function readFiles(dir: string): HeadReading {
   const found = findGitDir(dir);
   if (found === null || found === 'ask-git') return found;
   const { top, gitDir } = found;
+  // git refuses a work tree another user owns (safe.directory): then only git knows what it will say.
+  if (process.getuid && fs.statSync(top).uid !== process.getuid()) return 'ask-git';
   const commonDir = path.resolve(gitDir, read(path.join(gitDir, 'commondir'))?.trim() ?? '.');
   if (fs.existsSync(path.join(commonDir, 'reftable'))) return 'ask-git';
   const headFile = read(path.join(gitDir, 'HEAD'))?.trim();
@@ -78,7 +83,9 @@ function readFiles(dir: string): HeadReading {
   else {
     const ref = /^ref: (refs\/\S+)$/.exec(headFile)?.[1];
     if (!ref) return 'ask-git';
-    head = resolveRef(commonDir, gitDir, ref);
+    const resolved = resolveRef(commonDir, gitDir, ref);
+    if (resolved === 'ask-git') return resolved;
+    head = resolved;
     // A branch with no commit yet has no ref anywhere: git says "no HEAD" too. Any other miss, git decides.
     if (head === undefined) return fs.existsSync(path.join(commonDir, 'objects')) && !hasAnyRef(commonDir) ? null : 'ask-git';
   }

@@ -105,7 +105,9 @@ export async function watchTree(options: WatchOptions): Promise<TreeWatcher> {
   // otherwise queue a pass of its own behind it.
   let running = false;
   let held = false;
+  let closed = false;
   const request = (): void => {
+    if (closed) return; // a held scan never starts after close (the job is stopping)
     if (running) {
       held = true;
       return;
@@ -185,6 +187,8 @@ export async function watchTree(options: WatchOptions): Promise<TreeWatcher> {
       return scans;
     },
     async close() {
+      closed = true;
+      held = false;
       debounced.cancel();
       await subscription.unsubscribe();
     },

@@ -163,10 +163,11 @@ export async function runWhenReady(
 function releaseSessions(asked: Map<Engine, Set<string>>): void {
   for (const [engine, sessions] of asked) {
     for (const session of sessions) {
+      // An index closed or unwritable now, or the team database away: the rows expire with SESSION_TTL_MS.
       try {
-        engine.repo.store.sessions.end(session);
+        void Promise.resolve(engine.repo.sessions.end(session)).catch(() => {});
       } catch {
-        // An index closed or unwritable now: its rows expire with SESSION_TTL_MS.
+        // (the SQLite table throws synchronously)
       }
     }
   }

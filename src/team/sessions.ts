@@ -120,6 +120,11 @@ export class PostgresSessions implements BudgetSessions {
     }
   }
 
+  async end(id: string): Promise<void> {
+    this.loaded.delete(id);
+    await this.query('DELETE FROM budget_sessions WHERE repo = $1 AND id = $2', [this.repo, id]); // receipts go by ON DELETE CASCADE
+  }
+
   async settle(id: string): Promise<void> {
     const s = this.loaded.get(id);
     if (!s) return;

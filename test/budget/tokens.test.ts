@@ -83,7 +83,9 @@ describe('the rank table', () => {
     expect(fs.readFileSync(RANKS_FILE).equals(built)).toBe(true);
   });
 
-  it('refuses a file that is not a rank table', () => {
+  it('refuses a file that is not a rank table, or a truncated one', () => {
     expect(() => new RankTable(Buffer.alloc(64))).toThrow(/not an o200k rank table/);
+    expect(() => new RankTable(built.subarray(0, 4096))).toThrow(/truncated/);
+    expect(() => new RankTable(built.subarray(0, built.length - 1))).toThrow(/truncated/);
   });
 });

@@ -81,6 +81,11 @@ describe('readGitHead', () => {
   it('leaves to git what it cannot read: GIT_DIR set, a ref it cannot find', async () => {
     const root = repoWithCommits();
     expect(readGitHead(root, { GIT_DIR: path.join(root, '.git') })).toBe('ask-git');
+    const branch = path.join(root, '.git', 'refs', 'heads', 'main');
+    const good = fs.readFileSync(branch, 'utf8');
+    fs.writeFileSync(branch, ''); // a broken loose ref: git, not an older packed one, says what HEAD is
+    expect(readGitHead(root, {})).toBe('ask-git');
+    fs.writeFileSync(branch, good);
     fs.writeFileSync(path.join(root, '.git', 'HEAD'), 'ref: refs/heads/elsewhere\n');
     expect(readGitHead(root, {})).toBe('ask-git'); // branches exist, this one does not: git decides
     expect(await gitHead(root)).toEqual(asGitSays(root)); // and gitHead's fallback asks it

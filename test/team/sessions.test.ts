@@ -55,3 +55,20 @@ it('a session used before it was opened is a named internal error, not a silent 
   const a = teamSessions(db.url, 'repo-4');
   expect(() => a.holds('never-opened', 'r')).toThrow(/budget session never-opened was used before it was opened/);
 });
+
+it('an ended session is gone for every server: its refusal count and receipts are dropped, another session kept', async () => {
+  const a = teamSessions(db.url, 'repo-5');
+  const b = teamSessions(db.url, 'repo-5');
+  for (const id of ['closing', 'staying']) {
+    await inSession(a, id, async () => {
+      a.setRefusals(id, 1);
+      a.record(id, ['r']);
+    });
+  }
+  await a.end('closing');
+  await inSession(b, 'closing', async () => {
+    expect(b.refusals('closing')).toBe(0);
+    expect(b.holds('closing', 'r')).toBe(false);
+  });
+  await inSession(b, 'staying', async () => expect(b.holds('staying', 'r')).toBe(true));
+});
