@@ -33,8 +33,13 @@ class RepoEngine implements Engine {
   readonly job: IndexJob;
   private live: Live | null = null;
   private readonly citing: Citing;
-  /** True unless `citing` was given: the view `asIs` makes a twin of. */
-  private readonly fresh: boolean;
+  /**
+   * Whether a cited file that changed on disk is indexed again (the default
+   * citing). Only such an engine has a different `asIs` view; one given its
+   * own citing (the `asIs` view, a read-pool worker's) never re-indexes, so it
+   * is its own.
+   */
+  private readonly reindexesCited: boolean;
 
   /**
    * By default a cited file that changed on disk is indexed again before the
@@ -43,11 +48,11 @@ class RepoEngine implements Engine {
   constructor(readonly repo: Repo, job?: IndexJob, citing?: Citing) {
     const own = (this.job = job ?? new IndexJob(repo));
     this.citing = citing ?? ((build) => answerFresh(repo, own, build));
-    this.fresh = !citing;
+    this.reindexesCited = !citing;
   }
 
   asIs(): Engine {
-    return this.fresh ? new RepoEngine(this.repo, this.job, asIsCiting(this.repo)) : this;
+    return this.reindexesCited ? new RepoEngine(this.repo, this.job, asIsCiting(this.repo)) : this;
   }
 
   /** An answer cited as this engine cites, inside its budget session (opened before, settled before it is sent). */
