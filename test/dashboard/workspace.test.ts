@@ -16,7 +16,7 @@ import { launchChromium, startDashboard, type Browser, type Dashboard } from '..
 import { filesMentioning, KEYWORD_ONLY } from '../budget/helpers.js';
 import { runCli } from '../helpers/cli.js';
 import { removeDir, tempDir, writeFiles } from '../helpers/fixture.js';
-import { startNetworkServer, stop, waitForStderr, type NetworkServer } from '../mcp/harness.js';
+import { startNetworkServer, stop, type NetworkServer } from '../mcp/harness.js';
 import { DASHBOARD_FILES } from './fixture.js';
 
 const WAIT = { timeout: 20_000 };
@@ -138,8 +138,6 @@ describe('a workspace server under a tokens file', () => {
   });
 
   it('shows a caller only the repositories it is granted', async () => {
-    // The dashboard's line follows the server's own, which is all startNetworkServer waits for.
-    await waitForStderr(server, /Open the dashboard at/);
     expect(server.stderr()).toContain(`Open the dashboard at ${server.url.origin}/#token= followed by your caller's token from the tokens file`);
     const page = await browser.context.newPage();
     await page.goto(`${server.url.origin}/#token=${TOKENS.narrow}`);

@@ -104,21 +104,26 @@ export async function serveNetwork(runtime: Runtime, routes: Routes | null, opti
   });
   const { port } = server.address() as AddressInfo;
   const origin = `http://${hostnameOf(options.host) ?? options.host}:${port}`;
+  // The banner is one write: a reader that sees its first line sees the rest (the token, the dashboard's address).
+  const banner: string[] = [];
   if (routes) {
-    info(`MCP server (${runtime.server.transport}) on ${origin}${routes.endpoint} for ${runtime.describe()}  (Ctrl-C to stop)`);
-    info(auth.banner.map((line) => `  ${line}`).join('\n'));
+    banner.push(`MCP server (${runtime.server.transport}) on ${origin}${routes.endpoint} for ${runtime.describe()}  (Ctrl-C to stop)`);
+    banner.push(...auth.banner.map((line) => `  ${line}`));
   } else {
-    info(`dashboard on ${origin}/ for ${runtime.describe()}  (Ctrl-C to stop)`);
+    banner.push(`dashboard on ${origin}/ for ${runtime.describe()}  (Ctrl-C to stop)`);
   }
+  let announced: string | null = null;
   if (site) {
     // A pinned token stays out of the output, as in the banner; a minted one is the URL's fragment, which no request carries.
     // With a tokens file each caller signs in with their own.
     const pinned = single?.pinned ?? true;
     const url = pinned ? `${origin}/#token=` : `${origin}/#token=${single!.token}`;
-    if (pinned) info(`  Open the dashboard at ${url} followed by ${single ? `the token pinned by ${TOKEN_ENV}` : 'your caller\'s token from the tokens file'}`);
-    if (options.announce && !pinned) options.announce(url);
-    else if (!pinned) info(`  Dashboard: ${url}`);
+    if (pinned) banner.push(`  Open the dashboard at ${url} followed by ${single ? `the token pinned by ${TOKEN_ENV}` : 'your caller\'s token from the tokens file'}`);
+    else if (options.announce) announced = url;
+    else banner.push(`  Dashboard: ${url}`);
   }
+  info(banner.join('\n'));
+  if (announced) options.announce!(announced);
 
   // Drain: refuse new connections, let the calls in flight answer, then end the sessions and their streams.
   const stop = stopper(async () => {
