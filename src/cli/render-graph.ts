@@ -1,5 +1,5 @@
 /** Human-readable rendering of the code graph's answers: explore, related, changed. */
-import type { ChangedEnvelope, ExploreEnvelope, ExploreOverviewEnvelope, RelatedEnvelope } from '../engine/index.js';
+import type { ChangedEnvelope, ExploreEnvelope, ExploreOverviewEnvelope, GraphPendingField, RelatedEnvelope } from '../engine/index.js';
 import type { Citation } from '../cite/index.js';
 import { citeMark as cite, omittedNote } from './render.js';
 
@@ -25,6 +25,7 @@ export function renderExplore(e: ExploreEnvelope | ExploreOverviewEnvelope): str
   if (e.by_file_omitted) lines.push(`${e.by_file_omitted} more files in by_file (--json) did not fit the token budget`);
   if (e.unresolved?.length) lines.push(`unresolved (external or not indexed): ${e.unresolved.map((u) => u.name).slice(0, 30).join(', ')}${e.unresolved_omitted ? ` and ${e.unresolved_omitted} more` : ''}`);
   if (e.truncated) lines.push('the walk stopped at its node limit: the answer is partial');
+  lines.push(...pendingNote(e));
   return lines.join('\n');
 }
 
@@ -48,7 +49,12 @@ export function renderRelated(e: RelatedEnvelope): string {
   if (e.external.length) lines.push(`external: ${e.external.map((x) => x.module).join(', ')}`);
   lines.push(...files('used by', e.dependents));
   lines.push(e.tests.length ? 'tests:' : 'tests: none found', ...e.tests.map((t) => `  ${t.path}  (${t.reasons.join(', ')})${cite(t)}`));
-  return [...lines, ...omittedNote(e)].join('\n');
+  return [...lines, ...pendingNote(e), ...omittedNote(e)].join('\n');
+}
+
+/** A graph answer read while an index pass had references unresolved may lack them. */
+function pendingNote(e: GraphPendingField): string[] {
+  return e.graph_pending ? [`${plural(e.graph_pending, 'reference')} not resolved yet (an index pass is writing or was stopped): this answer may lack them; ask again once \`sightline status\` says completed`] : [];
 }
 
 export function renderChanged(e: ChangedEnvelope): string {

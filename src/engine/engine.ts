@@ -12,6 +12,7 @@ import { inSession } from '../budget/index.js';
 import type { CitationProbe } from '../cite/index.js';
 import { checkSession } from '../errors/index.js';
 import { answerFresh } from './fresh.js';
+import { settledGraph } from './graph-settled.js';
 import { citationProbe } from './gated.js';
 import { health } from './health.js';
 import { IndexJob } from './jobs.js';
@@ -94,11 +95,13 @@ class RepoEngine implements Engine {
     return this.cited(request.session, (probe) => contextWithMemory(this.repo, { ...request, phase: this.job.retrievalPhase, probe }));
   }
 
-  explore(request: ExploreRequest) {
+  async explore(request: ExploreRequest) {
+    await settledGraph(this.repo, this.job);
     return this.cited(request.session, (probe) => explore(this.repo, { ...request, probe }));
   }
 
   async related(path: string, listing: Listing = {}) {
+    await settledGraph(this.repo, this.job);
     return related(this.repo, path, listing);
   }
 

@@ -11,6 +11,7 @@ import { pathFilter } from '../search/index.js';
 import type { StoredFile, StoredSymbol } from '../store/index.js';
 import { round, type ResultItem } from './envelope.js';
 import { limitsOf, narrowings, runGate, type GatedFields, type GateOptions } from './gated.js';
+import { graphPending, type GraphPendingField } from './graph-settled.js';
 import { repoPath } from './paths.js';
 import type { Repo } from './repo.js';
 import { LineReader } from './indexed-lines.js';
@@ -54,7 +55,7 @@ export interface AnchorInfo {
   matches: { symbol: string | null; kind: string; path: string; start_line: number; end_line: number }[];
 }
 
-export interface ExploreEnvelope extends GatedFields {
+export interface ExploreEnvelope extends GatedFields, GraphPendingField {
   status: 'ok';
   relation: Walked;
   /** Why `auto` chose the relation. */
@@ -325,6 +326,7 @@ export function explore(repo: Repo, options: ExploreOptions): ExploreEnvelope | 
     ...(outgoing ? { unresolved: unresolved.kept } : {}),
     ...(unresolved.kept.length < allUnresolved.length ? { unresolved_omitted: allUnresolved.length - unresolved.kept.length } : {}),
     ...(walked.truncated ? { truncated: true } : {}),
+    ...graphPending(repo),
     ...outcome.fields,
     tokens: outcome.fields.tokens + byFiles.tokens + unresolved.tokens,
   };

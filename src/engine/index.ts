@@ -44,5 +44,6 @@ export { bestEffort, citationProbe, type GatedFields, type GateOptions } from '.
 export { type ContextDetail, type ContextEntry, type ContextEnvelope, type ContextOptions } from './context.js';
 export { type AnchorInfo, type ExploreEnvelope, type ExploreItem, type ExploreOptions, type ExploreOverviewEnvelope, type ExploreRelation } from './explore.js';
 export type { RelatedEnvelope, RelatedFile } from './related.js';
+export type { GraphPendingField } from './graph-settled.js';
 export type { ChangedEnvelope } from './changed.js';
 export type { BuildingEnvelope } from './ready.js';

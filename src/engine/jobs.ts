@@ -13,6 +13,7 @@ import { Coalescer, interrupted, type IndexPhase, type IndexSummary } from '../i
 import type { JobRecord, LockHolder } from '../store/index.js';
 import type { Recovered, Repo } from './repo.js';
 import type { ResetEnvelope } from './reset.js';
+import { within } from './ready.js';
 
 export type IndexJobState = 'none' | 'running' | 'completed' | 'failed';
 
@@ -261,6 +262,11 @@ export class IndexJob {
   onPass(listener: (r: PassResult) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** True once no pass runs or waits in this process; false when one still does after `ms`. */
+  whenIdle(ms: number): Promise<boolean> {
+    return this.passes.busy ? within(this.passes.idle().then(() => true), ms, false) : Promise.resolve(true);
   }
 
   /** Stops the running pass at its next file and drops the queued one; for shutting down. */

@@ -8,6 +8,7 @@ import { SightlineError } from '../errors/index.js';
 import { closeness, confidenceRank, testsByName } from '../graph/index.js';
 import type { Confidence, StoredLink } from '../store/index.js';
 import { citationProbe, listingBudget } from './gated.js';
+import { graphPending, type GraphPendingField } from './graph-settled.js';
 import { repoPath } from './paths.js';
 import type { Repo } from './repo.js';
 
@@ -28,7 +29,7 @@ export interface RelatedFile {
  * `external` are in it), and each listed file for its own entry. The whole answer fits its
  * token budget; lists that did not fit entirely are counted in `omitted`.
  */
-export interface RelatedEnvelope extends Citation, FitFields {
+export interface RelatedEnvelope extends Citation, FitFields, GraphPendingField {
   status: 'ok';
   path: string;
   language: string | null;
@@ -107,5 +108,5 @@ export function related(repo: Repo, userPath: string, options: { maxTokens?: num
     external: [...external.values()],
     dependents: probe.cite(dependents),
   };
-  return fitLists({ status: 'ok' as const, path, language: file.language, ...probe.check(path) }, lists, budget, more('ask explore for dependents with a scope'));
+  return fitLists({ status: 'ok' as const, path, language: file.language, ...probe.check(path), ...graphPending(repo) }, lists, budget, more('ask explore for dependents with a scope'));
 }

@@ -141,6 +141,7 @@ export class EdgeTable {
   private readonly insert;
   private readonly ofFileStmt;
   private readonly pendingStmt;
+  private readonly pendingCountStmt;
   private readonly targetsStmt;
   private readonly clearTargets;
   private readonly insertTarget;
@@ -159,6 +160,7 @@ export class EdgeTable {
     );
     this.ofFileStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM edges WHERE file_id = ? ORDER BY line, id`);
     this.pendingStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM edges WHERE status = 'pending' ORDER BY file_id, id`);
+    this.pendingCountStmt = db.prepare("SELECT count(*) FROM edges WHERE status = 'pending'").pluck();
     this.targetsStmt = db.prepare('SELECT edge_id AS edgeId, file_id AS fileId, symbol_id AS symbolId, confidence FROM edge_targets WHERE edge_id = ?');
     this.clearTargets = db.prepare('DELETE FROM edge_targets WHERE edge_id = ?');
     this.insertTarget = db.prepare('INSERT INTO edge_targets(edge_id, file_id, symbol_id, confidence) VALUES (?, ?, ?, ?)');
@@ -224,6 +226,11 @@ export class EdgeTable {
 
   pending(): StoredEdge[] {
     return this.pendingStmt.all() as StoredEdge[];
+  }
+
+  /** References written but not resolved yet: a pass is between its writes and its resolution, or was stopped there. */
+  pendingCount(): number {
+    return this.pendingCountStmt.get() as number;
   }
 
   /** Replaces an edge's targets and records the outcome. Call inside a transaction. */
