@@ -10,7 +10,7 @@ import { FileTable, type FileRecord } from './files.js';
 import { SymbolTable, type SymbolRecord } from './symbols.js';
 import { HistoryTable } from './history.js';
 import { SessionTable } from './sessions.js';
-import { SessionJournal } from './session-journal.js';
+import { SessionJournal, type RefuseOnWriter } from './session-journal.js';
 import { TermStats } from './vocab.js';
 import { EdgeTable, type EdgeRecord } from './edges.js';
 import { JobTable } from './jobs.js';
@@ -27,7 +27,7 @@ export type { Confidence, EdgeRecord, EdgeStatus, EdgeTarget, LinkedSymbol, Stor
 export { FIELD_WEIGHTS } from './chunks.js';
 export { SCHEMA_VERSION } from './schema.js';
 export { SESSION_CAPS, SESSION_TTL_MS, type SessionTable } from './sessions.js';
-export { replaySessionWrite, SessionJournal, type SessionWrite } from './session-journal.js';
+export { replaySessionWrite, SessionJournal, type RefuseOnWriter, type SessionWrite } from './session-journal.js';
 export type { TermStats } from './vocab.js';
 export { Memo, slot, type Slot } from './memo.js';
 export { sameIdentity, VectorTable, type PendingChunk, type VectorIdentity, type VectorMatrix } from './vectors.js';
@@ -108,9 +108,9 @@ export class Store {
   }
 
   /** A reader of an index the writer keeps: session bookkeeping is journaled for the writer to replay (session-journal.ts). */
-  static openReadOnly(dbPath: string): { store: Store; journal: SessionJournal } {
+  static openReadOnly(dbPath: string, refuseOnWriter: RefuseOnWriter): { store: Store; journal: SessionJournal } {
     const db = openDbReadOnly(dbPath);
-    const journal = new SessionJournal(db);
+    const journal = new SessionJournal(db, refuseOnWriter);
     return { store: new Store(db, dbPath, false, journal), journal };
   }
 

@@ -194,7 +194,7 @@ describe('receipts and reuse', () => {
     let now = 1_000_000_000;
     const table = new SessionTable(fx.repo.store.db, () => now);
     table.record('old', ['aaaaaaaaaaaa']);
-    table.setRefusals('old', 2);
+    table.refuse('old', 3);
     now += SESSION_TTL_MS - 1;
     table.touch('other');
     expect(table.holds('old', 'aaaaaaaaaaaa')).toBe(true);

@@ -5,14 +5,15 @@
  * shares. The main thread stays the one writer: it runs the freshness rounds
  * (a file changed on disk is indexed again, then the question asked again),
  * replays the session bookkeeping each answer journaled, and recovers a
- * damaged index (server.ts, on the error a worker sends back). Questions wait
+ * damaged index (server.ts, on the error a worker sends back); a refusal is
+ * counted there too, while the worker waits (writer-call.ts). Questions wait
  * in one queue for the first idle worker. The dashboard never comes here: it
  * answers from its `asIs` engine on the main thread.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { OutdatedCitations } from '../../cite/index.js';
 import type { Config } from '../../config/index.js';
 import { embedderSpec } from '../../embed/index.js';
@@ -21,7 +22,8 @@ import { SightlineError } from '../../errors/index.js';
 import { noteReaderCache } from '../../search/index.js';
 import { replaySessionWrite, type Store } from '../../store/index.js';
 import type { ServerFacts, ToolDefinition } from '../tools/index.js';
-import { fromWire, type ReadQuestion, type ReadReply } from './protocol.js';
+import { fromWire, type ForgetRepo, type ReadQuestion, type ReadReply, type WorkerStart } from './protocol.js';
+import { answerWriterCalls } from './writer-call.js';
 
 const WORKER_URL = new URL('./worker.js', import.meta.url);
 
@@ -52,6 +54,8 @@ interface Slot {
   /** Repository roots whose configuration this worker was sent. */
   configured: Set<string>;
   busy: Asked | null;
+  /** The main thread's end of the worker's channel for refusal counts (writer-call.ts). */
+  writer: MessagePort;
 }
 
 /**
@@ -101,6 +105,14 @@ export class ReadPool {
     );
   }
 
+  /** A repository no longer served (removed from a workspace, or reopened): every worker closes its connection to it. */
+  forget(root: string): void {
+    for (const slot of this.slots) {
+      slot.configured.delete(root); // served again later, perhaps with other settings: its configuration is sent anew
+      slot.worker.postMessage({ forget: root } satisfies ForgetRepo);
+    }
+  }
+
   /** Resolves when no question is being answered or waiting: what a draining server waits for. */
   idle(): Promise<void> {
     return this.busy() ? new Promise((resolve) => this.idlers.push(resolve)) : Promise.resolve();
@@ -114,12 +126,18 @@ export class ReadPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const asked of this.queue.splice(0)) asked.reject(new SightlineError('internal', 'the server is stopping; the read pool is closed'));
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    await Promise.all(this.slots.map((s) => (s.writer.close(), s.worker.terminate())));
   }
 
   private spawn(): Slot {
-    // The server's facts as plain data: its getters (session count, workers) read once, here.
-    const slot: Slot = { worker: new Worker(WORKER_URL, { workerData: { ...this.facts } }), configured: new Set(), busy: null };
+    const { port1, port2 } = new MessageChannel();
+    const signal = new SharedArrayBuffer(4);
+    const workerData: WorkerStart = { facts: { ...this.facts }, writer: { port: port2, signal } };
+    const slot: Slot = { worker: new Worker(WORKER_URL, { workerData, transferList: [port2] }), configured: new Set(), busy: null, writer: port1 };
+    answerWriterCalls(port1, signal, (session, max) => {
+      if (!slot.busy) throw new SightlineError('internal', 'a read worker asked to count a refusal with no question in hand');
+      return slot.busy.engine.repo.store.sessions.refuse(session, max);
+    });
     slot.worker.unref(); // an idle pool never keeps the process alive
     slot.worker.on('message', (reply: ReadReply) => this.settle(slot, reply));
     slot.worker.on('error', (err) => this.lose(slot, err));
@@ -179,6 +197,7 @@ export class ReadPool {
     if (at < 0) return;
     slot.busy?.reject(err);
     slot.busy = null;
+    slot.writer.close();
     if (this.closed) return;
     this.slots[at] = this.spawn();
     this.dispatch();

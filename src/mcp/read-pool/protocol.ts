@@ -10,6 +10,8 @@ import type { Config } from '../../config/index.js';
 import { SightlineError, type ErrorCode } from '../../errors/index.js';
 import type { AnswerCacheStats } from '../../search/index.js';
 import type { SessionWrite } from '../../store/index.js';
+import type { ServerFacts } from '../tools/index.js';
+import type { WriterChannel } from './writer-call.js';
 
 export interface ReadQuestion {
   id: number;
@@ -26,6 +28,21 @@ export interface ReadQuestion {
   version: string;
   refuseOutdated: boolean;
 }
+
+/** What a worker starts with (its workerData). */
+export interface WorkerStart {
+  /** The server's facts as plain data: its getters (session count, workers) read once, at spawn. */
+  facts: ServerFacts;
+  writer: WriterChannel;
+}
+
+/** Tells a worker a repository is no longer served: it closes its connection to that index and drops its configuration. */
+export interface ForgetRepo {
+  forget: string;
+}
+
+/** What the main thread sends a worker. */
+export type ToWorker = ReadQuestion | ForgetRepo;
 
 /** An error as it crosses threads: its class (by code) and what it said. */
 export interface WireError {
