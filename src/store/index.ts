@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import { openDb, openDbReadOnly, removeDbFiles, type Db } from './db.js';
+import type { Statement } from 'better-sqlite3';
 import { ChunkTable, type ChunkRecord, type ChunkTerms } from './chunks.js';
 import { FileTable, type FileRecord } from './files.js';
 import { SymbolTable, type SymbolRecord } from './symbols.js';
@@ -77,6 +78,7 @@ export class Store {
   private readonly putSkipped;
   private readonly dropSkipped;
   private readonly totalChanges;
+  private readMeta: Statement<[string], string> | null = null;
   private readonly closing = new Set<() => void>();
   /** The index version a pinned read answers for (see readPinned); null: the connection's own. */
   private pinned: string | null = null;
@@ -230,8 +232,9 @@ export class Store {
   }
 
   getMeta(key: string): string | undefined {
-    const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
-    return row?.value;
+    // Asked before every answer (Repo.hasIndex): prepared once, on first use (a damaged file fails here, not on open).
+    this.readMeta ??= this.db.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck();
+    return this.readMeta.get(key);
   }
 
   setMeta(key: string, value: string): void {
