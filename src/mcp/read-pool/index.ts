@@ -17,13 +17,14 @@ import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { OutdatedCitations } from '../../cite/index.js';
 import type { Config } from '../../config/index.js';
 import { embedderSpec } from '../../embed/index.js';
-import { bestEffort, freshRounds, type Engine } from '../../engine/index.js';
+import { bestEffort, freshRounds, type Engine, type IndexReadiness } from '../../engine/index.js';
 import { SightlineError } from '../../errors/index.js';
 import { noteReaderCache } from '../../search/index.js';
 import { replaySessionWrite, type Store } from '../../store/index.js';
 import type { ServerFacts, ToolDefinition } from '../tools/index.js';
 import { fromWire, type ForgetRepo, type ReadQuestion, type ReadReply, type WorkerStart } from './protocol.js';
 import { answerWriterCalls } from './writer-call.js';
+import { Prerendered, rephased, type RenderedAnswer } from '../result.js';
 
 const WORKER_URL = new URL('./worker.js', import.meta.url);
 
@@ -45,7 +46,9 @@ interface Asked {
   args: Record<string, unknown>;
   session: string;
   refuseOutdated: boolean;
-  resolve: (envelope: object) => void;
+  /** The repository's retrieval phase when the question left (set at dispatch). */
+  phase?: IndexReadiness;
+  resolve: (answer: Prerendered) => void;
   reject: (err: Error) => void;
 }
 
@@ -94,10 +97,10 @@ export class ReadPool {
     return !!tool.pooled && answerableOffThread(engine.repo.config);
   }
 
-  /** The tool's answer from a worker, after the same freshness rounds the engine runs in process. */
-  answer(engine: Engine, tool: ToolDefinition, args: Record<string, unknown>, session: string): Promise<object> {
+  /** The tool's answer from a worker, rendered there, after the same freshness rounds the engine runs in process. */
+  answer(engine: Engine, tool: ToolDefinition, args: Record<string, unknown>, session: string): Promise<Prerendered> {
     return freshRounds(engine.job, (refuseOutdated) =>
-      new Promise<object>((resolve, reject) => {
+      new Promise<Prerendered>((resolve, reject) => {
         if (this.closed) return reject(new SightlineError('internal', 'the server is stopping; the read pool is closed'));
         this.queue.push({ engine, tool: tool.name, args, session, refuseOutdated, resolve, reject });
         this.dispatch();
@@ -162,6 +165,7 @@ export class ReadPool {
           root: repo.root,
           version: `${connectionOf(repo.store)}:${repo.store.indexVersion()}`,
           refuseOutdated: asked.refuseOutdated,
+          phase: (asked.phase = asked.engine.job.retrievalPhase),
           ...(slot.configured.has(repo.root) ? {} : { config: repo.config }),
         };
         slot.worker.postMessage(question);
@@ -182,13 +186,19 @@ export class ReadPool {
         const { store } = asked.engine.repo;
         for (const write of reply.writes) bestEffort(() => replaySessionWrite(store.sessions, write));
         if (reply.cache) noteReaderCache(store, `read worker ${this.slots.indexOf(slot)}`, reply.cache);
-        if (reply.kind === 'answer') asked.resolve(reply.envelope);
+        if (reply.kind === 'answer') asked.resolve(new Prerendered(this.inPhaseNow(asked, reply.answer)));
         else asked.reject(reply.kind === 'outdated' ? new OutdatedCitations(reply.paths) : fromWire(reply.error));
       } catch (err) {
         asked.reject(err as Error);
       }
     }
     this.dispatch();
+  }
+
+  /** The answer for the phase the repository is in now: what the main thread would have sent, had it answered. */
+  private inPhaseNow(asked: Asked, answer: RenderedAnswer): RenderedAnswer {
+    const now = asked.engine.job.retrievalPhase;
+    return now === asked.phase ? answer : rephased(answer, now);
   }
 
   /** A worker that failed or stopped: its question fails, a new worker takes its place unless the pool is closing. */

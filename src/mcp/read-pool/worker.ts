@@ -16,6 +16,7 @@ import { isCorruption, usageError } from '../../errors/index.js';
 import { ownAnswerCacheStats } from '../../search/index.js';
 import { Store, type SessionJournal } from '../../store/index.js';
 import { TOOLS, type ToolContext, type ToolDefinition } from '../tools/index.js';
+import { renderAnswer } from '../result.js';
 import { toWire, type ReadQuestion, type ReadReply, type ToWorker, type WorkerStart } from './protocol.js';
 import { writerRefuse } from './writer-call.js';
 
@@ -84,7 +85,7 @@ async function answer(question: ReadQuestion): Promise<ReadReply> {
     const context: ToolContext = { engine, server: facts, usage, session: question.session };
     refuseOutdated = question.refuseOutdated;
     const envelope = await engine.repo.store.readPinned(question.version, async () => tool.run(question.args, context));
-    return { id, ...writes(), kind: 'answer', envelope };
+    return { id, ...writes(), kind: 'answer', answer: renderAnswer(envelope, question.phase) };
   } catch (err) {
     if (err instanceof OutdatedCitations) return { id, ...writes(), kind: 'outdated', paths: err.paths };
     const sent: ReadReply = { id, ...writes(), kind: 'error', error: toWire(err) };
