@@ -156,18 +156,17 @@ export async function runWhenReady(
   }
   const pool = route.readPool ? runtime.readPool : null;
   if (pool && context.session && pool.takes(tool, context.engine)) return pool.answer(context.engine, tool, args, context.session);
-  return runtime.limiter.run(async (queuedMs) => withQueueWait(await tool.run(args, context), queuedMs, runtime.limiter.limit));
+  return runtime.limiter.run(async (queuedMs) => withQueueWait(await tool.run(args, context), queuedMs));
 }
 
 /**
  * An answer that waited for a tool-concurrency slot says how long, so an
  * agent that sees a slow answer knows the server was busy, not the question
- * hard; one that found a slot free is unchanged.
+ * hard; one that found a slot free is unchanged. One short field, added
+ * after the answer counted itself (as retrieval_phase is): a few tokens.
  */
-export function withQueueWait(envelope: object, queuedMs: number, limit: number): object {
-  if (queuedMs === 0) return envelope;
-  const slots = limit === 1 ? 'the one tool slot' : `one of the ${limit} tool slots`;
-  return { ...envelope, queued_ms: queuedMs, queue_note: `waited ${queuedMs} ms for ${slots} (--tool-concurrency) held by other calls` };
+function withQueueWait(envelope: object, queuedMs: number): object {
+  return queuedMs === 0 ? envelope : { ...envelope, queued_ms: queuedMs };
 }
 
 /** Drops the budget sessions a closed client session kept in each index it asked; cleanup, so a failure only leaves rows the TTL drops. */
