@@ -1,5 +1,5 @@
 /**
- * npm run bench:soak -- [repo] [--fuzz N] [--seconds S] [--clients C] [--churn N] [--seed X]
+ * npm run bench:soak -- [repo] [--fuzz N] [--seconds S] [--clients C] [--churn N] [--seed X] [--cpu-prof DIR]
  *
  * One hostile input must not stall everyone (issue 21). Against the real
  * server (`serve --transport http --enable-writes`) with SDK clients:
@@ -15,7 +15,10 @@
  * Throughout, an unauthenticated request every 100 ms measures whether the
  * server's one thread answers: a stall is one that took over 1 s. Prints
  * calls, refusals, internal errors, stalls, p50/p95 and the server's RSS at
- * start, peak and end. The repository defaults to a copy of this package's
+ * start, peak and end, and the server's CPU time per call under load (all
+ * threads, and the main thread alone). `--cpu-prof DIR` writes the server's CPU profiles
+ * (one per thread, read workers included) to DIR when it stops, for where
+ * its time goes under load. The repository defaults to a copy of this package's
  * src/ and docs/. Run `npm run build` first. It asserts nothing.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -44,10 +47,11 @@ interface Args {
   clients: number;
   churn: number;
   seed: number;
+  cpuProf: string | null;
 }
 
 function parseArgs(argv: string[]): Args {
-  const out: Args = { repo: null, fuzz: 10_000, seconds: 30, clients: 50, churn: 1_000, seed: 21 };
+  const out: Args = { repo: null, fuzz: 10_000, seconds: 30, clients: 50, churn: 1_000, seed: 21, cpuProf: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const num = () => {
@@ -60,7 +64,8 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--clients') out.clients = num();
     else if (a === '--churn') out.churn = num();
     else if (a === '--seed') out.seed = num();
-    else if (a.startsWith('--')) usage('usage: npm run bench:soak -- [repo] [--fuzz N] [--seconds S] [--clients C] [--churn N] [--seed X]');
+    else if (a === '--cpu-prof' && argv[i + 1]) out.cpuProf = path.resolve(argv[++i]!);
+    else if (a.startsWith('--')) usage('usage: npm run bench:soak -- [repo] [--fuzz N] [--seconds S] [--clients C] [--churn N] [--seed X] [--cpu-prof DIR]');
     else out.repo = path.resolve(a);
   }
   return out;
@@ -72,6 +77,20 @@ function rssMiB(pid: number): { now: number; peak: number } {
   return { now: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
 }
 
+/**
+ * CPU seconds the server has used: its main thread (the one every session
+ * shares) and the whole process, from /proc (user + system, in clock ticks of
+ * 1/100 s). Unlike latency, CPU per call barely moves with the machine's
+ * other load, so it compares builds on a shared machine.
+ */
+function cpuSeconds(pid: number): { main: number; all: number } {
+  const ticks = (stat: string) => {
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime: fields 14 and 15 of stat(5)
+  };
+  return { main: ticks(fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8')), all: ticks(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')) };
+}
+
 interface Served {
   child: ChildProcess;
   url: URL;
@@ -79,8 +98,9 @@ interface Served {
   stderr: () => string;
 }
 
-async function startServer(repo: string, env: NodeJS.ProcessEnv): Promise<Served> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--transport', 'http', '--port', '0', '--repo', repo, '--enable-writes', '--no-watch'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+async function startServer(repo: string, env: NodeJS.ProcessEnv, cpuProf: string | null): Promise<Served> {
+  const profile = cpuProf ? ['--cpu-prof', '--cpu-prof-dir', cpuProf] : [];
+  const child = spawn(process.execPath, [...profile, CLI, 'serve', '--transport', 'http', '--port', '0', '--repo', repo, '--enable-writes', '--no-watch'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   const [, url, token] = await new Promise<RegExpMatchArray>((resolve, reject) => {
     child.stderr!.on('data', (d) => {
@@ -221,6 +241,7 @@ async function framesPhase(s: Served, repo: string, env: NodeJS.ProcessEnv): Pro
 const text = (r: CallToolResult) => (r.content[0]?.type === 'text' ? r.content[0].text : '');
 
 async function loadPhase(s: Served, clients: number, seconds: number, seed: number): Promise<Row> {
+  const pid = s.child.pid!;
   const sessions = await Promise.all(Array.from({ length: clients }, () => connect(s)));
   const first = sessions[0]!.client;
   const listed = JSON.parse(text((await first.callTool({ name: 'list_files', arguments: { glob: '**/*.ts', max_tokens: 4000 } })) as CallToolResult));
@@ -241,6 +262,7 @@ async function loadPhase(s: Served, clients: number, seconds: number, seed: numb
   let firstError = '';
   const until = performance.now() + seconds * 1000;
   const t0 = performance.now();
+  const cpu0 = cpuSeconds(pid);
   await Promise.all(
     sessions.map(async ({ client }) => {
       while (performance.now() < until) {
@@ -258,8 +280,11 @@ async function loadPhase(s: Served, clients: number, seconds: number, seed: numb
     }),
   );
   const elapsed = (performance.now() - t0) / 1000;
+  const cpu1 = cpuSeconds(pid);
   for (const c of sessions) await disconnect(c);
-  return { phase: 'load', calls: latencies.length, ok, refusals: 0, internal: errors, latencies, seconds: elapsed, note: `${(latencies.length / elapsed).toFixed(1)} calls/s${firstError ? `; first error: ${firstError}` : ''}` };
+  const perCall = (s: number) => ((1000 * s) / Math.max(1, latencies.length)).toFixed(2);
+  const cpu = `server CPU ${perCall(cpu1.all - cpu0.all)} ms/call (main thread ${perCall(cpu1.main - cpu0.main)})`;
+  return { phase: 'load', calls: latencies.length, ok, refusals: 0, internal: errors, latencies, seconds: elapsed, note: `${(latencies.length / elapsed).toFixed(1)} calls/s, ${cpu}${firstError ? `; first error: ${firstError}` : ''}` };
 }
 
 async function churnPhase(s: Served, n: number): Promise<{ row: Row; openAfter: number }> {
@@ -304,7 +329,7 @@ async function main(): Promise<void> {
   process.stderr.write(`indexing ${repo}…\n`);
   const indexed = spawnSync(process.execPath, [CLI, 'index', '--repo', repo], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   if (indexed.status !== 0) throw new Error('index failed');
-  const server = await startServer(repo, env);
+  const server = await startServer(repo, env, args.cpuProf);
   const pid = server.child.pid!;
   try {
     const warm = await connect(server);
@@ -358,7 +383,9 @@ async function main(): Promise<void> {
     const toolFailures = server.stderr().match(/tool \w+ failed:.*$/gm) ?? [];
     if (toolFailures.length) console.log(`\nserver reported ${toolFailures.length} tool failures, first: ${toolFailures[0]}`);
   } finally {
+    const exited = new Promise((resolve) => server.child.once('exit', resolve));
     server.child.kill('SIGTERM');
+    await exited; // its profiles are written as it exits
     if (!args.repo) fs.rmSync(repo, { recursive: true, force: true });
     fs.rmSync(home, { recursive: true, force: true });
   }

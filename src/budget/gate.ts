@@ -52,7 +52,10 @@ export interface RefineEnvelope {
 /** Consecutive refusals so far in the caller's session. */
 export interface RefusalLedger {
   count(): number;
-  set(count: number): void;
+  /** Counts this refusal, atomically with the session's other calls: the count after, or 0 when `max` were counted and the gate opens. */
+  refuse(max: number): number;
+  /** Ends the run: an answer went out. */
+  clear(): void;
   /** False for a call in no session: its refusals are forgotten, so the gate never opens by itself. */
   remembers: boolean;
 }
@@ -60,7 +63,7 @@ export interface RefusalLedger {
 /** A ledger kept in memory for as long as the object lives. */
 export function memoryLedger(remembers = true): RefusalLedger {
   let n = 0;
-  return { count: () => n, set: (c) => void (n = c), remembers };
+  return { count: () => n, refuse: (max) => (n = n >= max ? 0 : n + 1), clear: () => void (n = 0), remembers };
 }
 
 export interface GateInput {
@@ -127,38 +130,41 @@ export function gate(input: GateInput): GateDecision {
   const { limits, ledger } = input;
   const summary = summarize(input.hits, input.estTokens, limits);
   const reason = assess(summary, input.hits.length, limits);
+  const before = ledger.count();
+  const answered = () => {
+    if (before !== 0) ledger.clear();
+  };
   if (input.force) {
-    if (ledger.count() !== 0) ledger.set(0);
+    answered();
     return { pass: true, summary, ...(reason ? { note: `forced past the gate (${reason}); trimmed to the token budget` } : {}) };
   }
   if (!reason) {
-    if (ledger.count() !== 0) ledger.set(0);
+    answered();
     return { pass: true, summary };
   }
   if (input.answerBecause) {
-    if (ledger.count() !== 0) ledger.set(0);
+    answered();
     return {
       pass: true,
       summary,
       note: `${WHY[reason]} (${reason}: ${summary.total_found} hits in ${summary.files} files); answered with the best within the token budget because ${input.answerBecause}`,
     };
   }
-  const before = ledger.count();
-  if (before >= limits.maxRefusals) {
-    ledger.set(0);
+  // Counted and decided in one step, so concurrent calls of one session each count and at most one opens the gate.
+  const count = ledger.refuse(limits.maxRefusals);
+  if (count === 0) {
     return {
       pass: true,
       summary,
-      note: `the gate opened after ${before} refusals in a row in this session: ${WHY[reason]} (${reason}); answered anyway, trimmed to the token budget`,
+      note: `the gate opened after ${limits.maxRefusals} refusals in a row in this session: ${WHY[reason]} (${reason}); answered anyway, trimmed to the token budget`,
     };
   }
-  ledger.set(before + 1);
   const counted = relevantHits(input.hits, limits);
   const suggestions = [
     ...input.suggest(counted, summary),
     { action: 'use_force' as const, would_yield: input.forcedYield, hint: 'pass force: true to answer anyway with the best results, trimmed to the token budget' },
   ];
-  const left = limits.maxRefusals - before - 1;
+  const left = limits.maxRefusals - count;
   const escape = !ledger.remembers
     ? ', or pass force (refusals are counted only within a session)'
     : left > 0
@@ -172,7 +178,7 @@ export function gate(input: GateInput): GateDecision {
       summary,
       distribution: distribution(counted.map((h) => h.path)),
       suggestions,
-      refusal_count: before + 1,
+      refusal_count: count,
       note: `${WHY[reason]}; narrow it with a suggestion below${escape}`,
     },
   };

@@ -12,7 +12,14 @@ export interface BudgetSessions {
   /** Marks the session live now, creating it. */
   touch(id: string): void;
   refusals(id: string): number;
-  setRefusals(id: string, count: number): void;
+  /**
+   * Counts one refusal more and returns the count after it, atomically with
+   * every other call of the session; when `max` were counted already the run
+   * ends instead and 0 comes back: the gate opens.
+   */
+  refuse(id: string, max: number): number;
+  /** Ends the session's run of refusals: an answer went out. */
+  clearRefusals(id: string): void;
   holds(id: string, receipt: string): boolean;
   record(id: string, receipts: string[]): void;
   /** Makes what the calls since `open` changed durable and visible to every server. */

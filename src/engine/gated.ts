@@ -66,12 +66,18 @@ export function refusalLedger(repo: Repo, session: string | undefined): RefusalL
   if (!session) return memoryLedger(false);
   checkSession(session);
   const sessions = repo.sessions;
+  let seen = 0;
   return {
     count: () => {
       bestEffort(() => sessions.touch(session));
-      return sessions.refusals(session);
+      return (seen = sessions.refusals(session));
     },
-    set: (n) => bestEffort(() => sessions.setRefusals(session, n)),
+    refuse: (max) => {
+      let after: number | undefined;
+      bestEffort(() => void (after = sessions.refuse(session, max)));
+      return after ?? (seen >= max ? 0 : seen + 1); // not written (the index cannot be now): decided from what was read
+    },
+    clear: () => bestEffort(() => sessions.clearRefusals(session)),
     remembers: true,
   };
 }

@@ -10,11 +10,17 @@ export class Semaphore {
 
   constructor(readonly limit: number) {}
 
-  async run<T>(body: () => T | Promise<T>): Promise<T> {
+  /** Runs `body` once a slot is free; it is told how long it waited for one (0 when a slot was free at once). */
+  async run<T>(body: (queuedMs: number) => T | Promise<T>): Promise<T> {
+    let queuedMs = 0;
     if (this.active < this.limit) this.active++;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve)); // the releaser hands its slot over
+    else {
+      const since = performance.now();
+      await new Promise<void>((resolve) => this.waiting.push(resolve)); // the releaser hands its slot over
+      queuedMs = Math.max(1, Math.round(performance.now() - since)); // it did wait: never reported as 0
+    }
     try {
-      return await body();
+      return await body(queuedMs);
     } finally {
       const next = this.waiting.shift();
       if (next) next();

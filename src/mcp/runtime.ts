@@ -90,6 +90,8 @@ export class Runtime {
     };
     this.limiter = new Semaphore(options.toolConcurrency);
     this.readPool = ReadPool.start(config.readWorkers, this.server);
+    const pool = this.readPool;
+    if (pool && served.kind === 'workspace') served.workspace.onUnitClosed((unit) => pool.forget(unit.engine.repo.root));
     this.log = openToolLog(options.logFile, options.warn);
     const offered = (t: { mutating?: boolean }) => options.enableWrites || !t.mutating;
     const workspace = options.served.kind === 'workspace';

@@ -10,12 +10,11 @@ import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { z } from 'zod';
 import { CallToolRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { countTokens } from '../budget/index.js';
 import type { Engine, IndexReadiness } from '../engine/index.js';
 import { recoveredSentence } from '../engine/index.js';
 import { classified, describeError, isCorruption, SightlineError } from '../errors/index.js';
 import type { Caller } from './grants.js';
-import { estimateTokens, resultCount, toolError, toolResult } from './result.js';
+import { Prerendered, renderAnswer, toolError, toolResult, type RenderedAnswer } from './result.js';
 import { SERVER_NAME, SERVER_VERSION, type Runtime } from './runtime.js';
 import { REPO_ARG, repoArg, strictInput, type ToolContext, type ToolDefinition, type WorkspaceToolDefinition } from './tools/index.js';
 
@@ -70,11 +69,8 @@ function refuseWithheld(server: McpServer, withheld: Map<string, string>): void 
   }) as typeof inner.setRequestHandler;
 }
 
-interface Answered {
-  envelope: object;
-  /** The serving repository's phase; null for workspace tools. */
-  phase: IndexReadiness | null;
-}
+/** An envelope to render with the serving repository's phase (null for workspace tools), or an answer a read worker rendered. */
+type Answered = { envelope: object; phase: IndexReadiness | null } | { rendered: RenderedAnswer };
 
 async function logged(runtime: Runtime, name: string, args: Record<string, unknown>, answer: () => Promise<Answered>): Promise<CallToolResult> {
   const { log } = runtime;
@@ -82,11 +78,11 @@ async function logged(runtime: Runtime, name: string, args: Record<string, unkno
   const elapsed = () => Math.round(performance.now() - started);
   log.call(name, args);
   try {
-    const { envelope, phase } = await answer();
-    const result = toolResult(envelope, phase);
-    const replaced = await recordUsage(runtime, name, envelope, result);
-    log.result(name, { returned: resultCount(envelope), est_tokens: estimateTokens(result), ms: elapsed(), reads_replaced_tokens: replaced });
-    return result;
+    const answered = await answer();
+    const rendered = 'rendered' in answered ? answered.rendered : renderAnswer(answered.envelope, answered.phase);
+    await recordUsage(runtime, name, rendered);
+    log.result(name, { returned: rendered.returned, est_tokens: rendered.tokens, ms: elapsed(), reads_replaced_tokens: rendered.replaced });
+    return toolResult(rendered);
   } catch (err) {
     log.error(name, describeError(err), elapsed());
     // A SightlineError is the caller's to fix; anything else is a bug worth seeing on stderr.
@@ -122,7 +118,10 @@ async function repoAnswer(
   const { engine } = unit;
   const context: ToolContext = { engine, server: runtime.server, usage: runtime.usage, upkeep: unit.upkeep, session };
   const phase = () => engine.job.retrievalPhase;
-  const answerOnce = async (): Promise<Answered> => ({ envelope: await runWhenReady(runtime, tool, own, context, { readPool: true }), phase: phase() });
+  const answerOnce = async (): Promise<Answered> => {
+    const answer = await runWhenReady(runtime, tool, own, context, { readPool: true });
+    return answer instanceof Prerendered ? { rendered: answer.answer } : { envelope: answer, phase: phase() };
+  };
   try {
     return await answerOnce();
   } catch (err) {
@@ -141,7 +140,8 @@ async function repoAnswer(
  * tool-body limit; the body then runs inside it. The dashboard's calls too.
  * `readPool`, which only an MCP session's call sets, sends a pooled tool to
  * the read pool's workers instead, outside the limit (which then bounds the
- * heavy tools alone); the dashboard's `asIs` engine always answers here.
+ * heavy tools alone), and their answer comes back rendered (Prerendered);
+ * the dashboard's `asIs` engine always answers here.
  */
 export async function runWhenReady(
   runtime: Runtime,
@@ -156,7 +156,17 @@ export async function runWhenReady(
   }
   const pool = route.readPool ? runtime.readPool : null;
   if (pool && context.session && pool.takes(tool, context.engine)) return pool.answer(context.engine, tool, args, context.session);
-  return runtime.limiter.run(() => tool.run(args, context));
+  return runtime.limiter.run(async (queuedMs) => withQueueWait(await tool.run(args, context), queuedMs));
+}
+
+/**
+ * An answer that waited for a tool-concurrency slot says how long, so an
+ * agent that sees a slow answer knows the server was busy, not the question
+ * hard; one that found a slot free is unchanged. One short field, added
+ * after the answer counted itself (as retrieval_phase is): a few tokens.
+ */
+function withQueueWait(envelope: object, queuedMs: number): object {
+  return queuedMs === 0 ? envelope : { ...envelope, queued_ms: queuedMs };
 }
 
 /** Drops the budget sessions a closed client session kept in each index it asked; cleanup, so a failure only leaves rows the TTL drops. */
@@ -174,15 +184,11 @@ function releaseSessions(asked: Map<Engine, Set<string>>): void {
   asked.clear();
 }
 
-/** Records every answer's exact cost as sent, and what it replaced (whole files a context bundle delivered); returns the latter. */
-async function recordUsage(runtime: Runtime, tool: string, envelope: object, result: CallToolResult): Promise<number> {
-  const first = result.content[0];
-  const field = (envelope as { reads_replaced_tokens?: unknown }).reads_replaced_tokens;
-  const replaced = typeof field === 'number' ? field : 0;
+/** Records every answer's exact cost as sent, and what it replaced (whole files a context bundle delivered). */
+async function recordUsage(runtime: Runtime, tool: string, answer: RenderedAnswer): Promise<void> {
   try {
-    await runtime.usage.record(tool, first?.type === 'text' ? countTokens(first.text) : 0, replaced);
+    await runtime.usage.record(tool, answer.tokens, answer.replaced);
   } catch (err) {
     runtime.options.warn(`usage of ${tool} was not recorded: ${describeError(err)}`); // the answer stands without it
   }
-  return replaced;
 }

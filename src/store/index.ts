@@ -5,12 +5,13 @@
  */
 import fs from 'node:fs';
 import { openDb, openDbReadOnly, removeDbFiles, type Db } from './db.js';
+import type { Statement } from 'better-sqlite3';
 import { ChunkTable, type ChunkRecord, type ChunkTerms } from './chunks.js';
 import { FileTable, type FileRecord } from './files.js';
 import { SymbolTable, type SymbolRecord } from './symbols.js';
 import { HistoryTable } from './history.js';
 import { SessionTable } from './sessions.js';
-import { SessionJournal } from './session-journal.js';
+import { SessionJournal, type RefuseOnWriter } from './session-journal.js';
 import { TermStats } from './vocab.js';
 import { EdgeTable, type EdgeRecord } from './edges.js';
 import { JobTable } from './jobs.js';
@@ -27,7 +28,7 @@ export type { Confidence, EdgeRecord, EdgeStatus, EdgeTarget, LinkedSymbol, Stor
 export { FIELD_WEIGHTS } from './chunks.js';
 export { SCHEMA_VERSION } from './schema.js';
 export { SESSION_CAPS, SESSION_TTL_MS, type SessionTable } from './sessions.js';
-export { replaySessionWrite, SessionJournal, type SessionWrite } from './session-journal.js';
+export { replaySessionWrite, SessionJournal, type RefuseOnWriter, type SessionWrite } from './session-journal.js';
 export type { TermStats } from './vocab.js';
 export { Memo, slot, type Slot } from './memo.js';
 export { sameIdentity, VectorTable, type PendingChunk, type VectorIdentity, type VectorMatrix } from './vectors.js';
@@ -77,6 +78,7 @@ export class Store {
   private readonly putSkipped;
   private readonly dropSkipped;
   private readonly totalChanges;
+  private readMeta: Statement<[string], string> | null = null;
   private readonly closing = new Set<() => void>();
   /** The index version a pinned read answers for (see readPinned); null: the connection's own. */
   private pinned: string | null = null;
@@ -108,9 +110,9 @@ export class Store {
   }
 
   /** A reader of an index the writer keeps: session bookkeeping is journaled for the writer to replay (session-journal.ts). */
-  static openReadOnly(dbPath: string): { store: Store; journal: SessionJournal } {
+  static openReadOnly(dbPath: string, refuseOnWriter: RefuseOnWriter): { store: Store; journal: SessionJournal } {
     const db = openDbReadOnly(dbPath);
-    const journal = new SessionJournal(db);
+    const journal = new SessionJournal(db, refuseOnWriter);
     return { store: new Store(db, dbPath, false, journal), journal };
   }
 
@@ -230,8 +232,9 @@ export class Store {
   }
 
   getMeta(key: string): string | undefined {
-    const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
-    return row?.value;
+    // Asked before every answer (Repo.hasIndex): prepared once, on first use (a damaged file fails here, not on open).
+    this.readMeta ??= this.db.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck();
+    return this.readMeta.get(key);
   }
 
   setMeta(key: string, value: string): void {

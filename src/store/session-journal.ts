@@ -1,23 +1,27 @@
 /**
  * Session bookkeeping on a read-only connection (a read-pool worker's): reads
  * go to the index as it is, writes are journaled instead of run, and the one
- * writer — the main thread — replays the journal on its own connection. A
- * refusal count set during the answer is read back from the journal, so the
- * gate sees what it wrote exactly as it would in process.
+ * writer — the main thread — replays the journal on its own connection. The
+ * one exception is counting a refusal, which must read and raise the count in
+ * one step: it is asked of the writer and waited for (`refuseOnWriter`). What
+ * the answer set is read back from here, so the gate sees what it wrote
+ * exactly as it would in process.
  */
 import type { Db } from './db.js';
 import { SessionTable } from './sessions.js';
 
 /** One write of SessionTable's, as data: what the main thread replays. */
-export type SessionWrite =
-  | { op: 'touch'; id: string }
-  | { op: 'setRefusals'; id: string; count: number }
-  | { op: 'record'; id: string; receipts: string[] };
+export type SessionWrite = { op: 'touch'; id: string } | { op: 'clearRefusals'; id: string } | { op: 'record'; id: string; receipts: string[] };
+
+/** SessionTable.refuse, run by the writer for this connection and waited for. */
+export type RefuseOnWriter = (id: string, max: number) => number;
 
 export class SessionJournal extends SessionTable {
   private writes: SessionWrite[] = [];
+  /** Refusal counts this answer set, by session. */
+  private readonly counted = new Map<string, number>();
 
-  constructor(db: Db) {
+  constructor(db: Db, private readonly refuseOnWriter: RefuseOnWriter) {
     super(db);
   }
 
@@ -26,15 +30,18 @@ export class SessionJournal extends SessionTable {
   }
 
   override refusals(id: string): number {
-    for (let i = this.writes.length - 1; i >= 0; i--) {
-      const w = this.writes[i]!;
-      if (w.op === 'setRefusals' && w.id === id) return w.count;
-    }
-    return super.refusals(id);
+    return this.counted.get(id) ?? super.refusals(id);
   }
 
-  override setRefusals(id: string, count: number): void {
-    this.writes.push({ op: 'setRefusals', id, count });
+  override refuse(id: string, max: number): number {
+    const after = this.refuseOnWriter(id, max);
+    this.counted.set(id, after);
+    return after;
+  }
+
+  override clearRefusals(id: string): void {
+    this.writes.push({ op: 'clearRefusals', id });
+    this.counted.set(id, 0);
   }
 
   override holds(id: string, receipt: string): boolean {
@@ -47,6 +54,7 @@ export class SessionJournal extends SessionTable {
 
   /** The writes since the last drain, oldest first; the journal starts empty again. */
   drain(): SessionWrite[] {
+    this.counted.clear();
     return this.writes.splice(0);
   }
 }
@@ -54,6 +62,6 @@ export class SessionJournal extends SessionTable {
 /** Replays one journaled write on a writable table. */
 export function replaySessionWrite(sessions: SessionTable, w: SessionWrite): void {
   if (w.op === 'touch') sessions.touch(w.id);
-  else if (w.op === 'setRefusals') sessions.setRefusals(w.id, w.count);
+  else if (w.op === 'clearRefusals') sessions.clearRefusals(w.id);
   else sessions.record(w.id, w.receipts);
 }

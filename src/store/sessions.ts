@@ -43,7 +43,8 @@ export class SessionTable {
   private readonly expire;
   private readonly upsert;
   private readonly getRefusals;
-  private readonly putRefusals;
+  private readonly countRefusal;
+  private readonly clearRefusal;
   private readonly hasReceipt;
   private readonly addReceipt;
   private readonly transaction: (fn: () => void) => void;
@@ -59,7 +60,9 @@ export class SessionTable {
       'INSERT INTO budget_sessions(id, updated_at_ms) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET updated_at_ms = excluded.updated_at_ms',
     );
     this.getRefusals = db.prepare('SELECT refusals FROM budget_sessions WHERE id = ?').pluck();
-    this.putRefusals = db.prepare('UPDATE budget_sessions SET refusals = ? WHERE id = ?');
+    // One statement, so two calls of a session (two read workers, two CLI processes) never count one refusal between them.
+    this.countRefusal = db.prepare<[number, string], number>('UPDATE budget_sessions SET refusals = CASE WHEN refusals >= ? THEN 0 ELSE refusals + 1 END WHERE id = ? RETURNING refusals').pluck();
+    this.clearRefusal = db.prepare('UPDATE budget_sessions SET refusals = 0 WHERE id = ?');
     this.hasReceipt = db.prepare('SELECT 1 FROM budget_receipts WHERE session_id = ? AND receipt = ?').pluck();
     this.addReceipt = db.prepare('INSERT OR IGNORE INTO budget_receipts(session_id, receipt) VALUES (?, ?)');
     this.transaction = db.transaction((fn: () => void) => fn());
@@ -118,9 +121,17 @@ export class SessionTable {
     return (this.getRefusals.get(id) as number | undefined) ?? 0;
   }
 
-  setRefusals(id: string, count: number): void {
+  /** Counts one refusal more, or ends the run at 0 when `max` were counted already (the gate opens); the count after. */
+  refuse(id: string, max: number): number {
     this.touch(id);
-    this.bookkeep(() => this.putRefusals.run(count, id));
+    let after = 0;
+    this.bookkeep(() => void (after = this.countRefusal.get(max, id) ?? 0));
+    return after;
+  }
+
+  clearRefusals(id: string): void {
+    this.touch(id);
+    this.bookkeep(() => this.clearRefusal.run(id));
   }
 
   /** Drops a session and everything it holds: its client is gone and the id is never used again. */

@@ -100,10 +100,20 @@ export class PostgresSessions implements BudgetSessions {
     return this.session(id).refusals;
   }
 
-  setRefusals(id: string, count: number): void {
+  /** The session's calls on this server share one loaded entry, and this runs without yielding: atomic among them. */
+  refuse(id: string, max: number): number {
+    return this.setRefusals(id, this.session(id).refusals >= max ? 0 : this.session(id).refusals + 1);
+  }
+
+  clearRefusals(id: string): void {
+    this.setRefusals(id, 0);
+  }
+
+  private setRefusals(id: string, count: number): number {
     const s = this.session(id);
     s.refusals = count;
     s.refusalsChanged = true;
+    return count;
   }
 
   holds(id: string, receipt: string): boolean {

@@ -49,6 +49,7 @@ export class Workspace {
   private serial: Promise<unknown> = Promise.resolve();
   /** reset_index sweeps running in the background, by id: add, remove and close wait for them. */
   private readonly resets = new Map<string, Promise<void>>();
+  private readonly closedListeners: ((unit: RepoUnit) => void)[] = [];
 
   private constructor(
     readonly root: string,
@@ -157,7 +158,7 @@ export class Workspace {
       for (const id of goneFrom(await this.registry.list())) { // again, after any add queued before
         const served = this.served.get(id);
         this.served.delete(id);
-        await served?.unit.close();
+        if (served) await this.closeUnit(served.unit);
       }
     });
   }
@@ -207,7 +208,7 @@ export class Workspace {
       const before = this.served.get(entry.id);
       if (before && (!before.armed || JSON.stringify(existing?.filters) !== JSON.stringify(entry.filters))) {
         this.served.delete(entry.id);
-        await before.unit.close();
+        await this.closeUnit(before.unit);
       }
       await this.registry.put(entry);
       const { unit } = this.served.get(entry.id) ?? (await this.serve(entry));
@@ -226,7 +227,7 @@ export class Workspace {
       const served = this.served.get(id);
       this.served.delete(id);
       this.broken.delete(id);
-      await served?.unit.close();
+      if (served) await this.closeUnit(served.unit);
       const root = entry.indexed_root ?? (entry.source.kind === 'path' ? entry.source.path : gitPlace(this.gitDir(id)).tree);
       const indexDir = path.join(this.home, repoId(root));
       const deleted = fs.existsSync(indexDir);
@@ -238,6 +239,16 @@ export class Workspace {
       await this.registry.remove(id);
       return { status: 'ok' as const, repo: id, removed: true, index_deleted: deleted, memory_deleted: deleted || Boolean(databaseUrl) };
     });
+  }
+
+  /** Calls `listener` with each unit this workspace stops serving, just before it closes (the read pool drops its connections). */
+  onUnitClosed(listener: (unit: RepoUnit) => void): void {
+    this.closedListeners.push(listener);
+  }
+
+  private async closeUnit(unit: RepoUnit): Promise<void> {
+    for (const listener of this.closedListeners) listener(unit);
+    await unit.close();
   }
 
   /** Only what sightline made under $SIGHTLINE_HOME is ever deleted, and never a folder holding `keep` (the repository's files). */
@@ -262,7 +273,7 @@ export class Workspace {
       if (!entry) return { status: 'ok' as const, repo: id, existed: false, memory_preserved: true };
       const before = this.served.get(id);
       this.served.delete(id);
-      await before?.unit.close();
+      if (before) await this.closeUnit(before.unit);
       const resetEntry = { ...entry, indexed_root: null, indexed_commit: null };
       await this.registry.put(resetEntry);
       const { unit } = await this.serve(resetEntry);
@@ -307,7 +318,7 @@ export class Workspace {
   async close(): Promise<void> {
     await this.serial;
     await Promise.all(this.resets.values());
-    for (const { unit } of this.served.values()) await unit.close();
+    for (const { unit } of this.served.values()) await this.closeUnit(unit);
     this.served.clear();
     await this.registry.close();
   }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countTokens } from '../../src/budget/index.js';
 import { type ContextEnvelope, type ContextOptions } from '../../src/engine/index.js';
 import { packContext } from '../../src/engine/context.js';
-import { toolResult } from '../../src/mcp/result.js';
+import { renderAnswer, toolResult } from '../../src/mcp/result.js';
 import { SESSION_TTL_MS } from '../../src/store/index.js';
 import { SessionTable } from '../../src/store/sessions.js';
 import { indexed, seeded, type Indexed } from './helpers.js';
@@ -129,7 +129,7 @@ describe('context bundles', () => {
 
   it('counts the response exactly as the MCP face sends it', () => {
     const e = packContext(fx.repo, { task: 'renew the session refresh token', phase: 'serving', budgetTokens: 3000 });
-    const sent = toolResult(e, 'serving').content[0] as { text: string };
+    const sent = toolResult(renderAnswer(e, 'serving')).content[0] as { text: string };
     expect(countTokens(sent.text)).toBe(e.response_tokens);
   });
 });
@@ -194,7 +194,7 @@ describe('receipts and reuse', () => {
     let now = 1_000_000_000;
     const table = new SessionTable(fx.repo.store.db, () => now);
     table.record('old', ['aaaaaaaaaaaa']);
-    table.setRefusals('old', 2);
+    table.refuse('old', 3);
     now += SESSION_TTL_MS - 1;
     table.touch('other');
     expect(table.holds('old', 'aaaaaaaaaaaa')).toBe(true);

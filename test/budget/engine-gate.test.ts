@@ -128,7 +128,8 @@ describe('search behind the gate', () => {
       throw Object.assign(new Error('attempt to write a readonly database'), { code: 'SQLITE_READONLY' });
     };
     repo.store.sessions.touch = readOnly;
-    repo.store.sessions.setRefusals = readOnly;
+    repo.store.sessions.refuse = readOnly;
+    repo.store.sessions.clearRefusals = readOnly;
     expect(refined(gatedSearch(repo, { query: 'widget', session: 'read-only' })).refusal_count).toBe(1);
     expect(ok(gatedSearch(repo, { query: 'widget', scope: 'lib/beta', session: 'read-only' })).results).toHaveLength(10);
     expect(() => bestEffort(() => { throw new Error('a bug, not the disk'); })).toThrow('a bug, not the disk');

@@ -1,4 +1,6 @@
-/** Inputs the hardening tests share. */
+/** Inputs and probes the hardening tests share. */
+import fs from 'node:fs';
+import path from 'node:path';
 
 /** Seeded pseudo-random ACGT letters: a FASTA-like sequence whose chunks do not repeat. */
 export function sequence(length: number, seed = 7): string {
@@ -9,4 +11,17 @@ export function sequence(length: number, seed = 7): string {
     out += 'ACGT'[x >>> 30];
   }
   return out;
+}
+
+/** Where each open descriptor of process `pid` that is an index file under `home` points (Linux /proc), " (deleted)" kept. */
+export function openIndexFiles(pid: number, home: string): string[] {
+  const fdDir = `/proc/${pid}/fd`;
+  return fs.readdirSync(fdDir).flatMap((fd) => {
+    try {
+      const target = fs.readlinkSync(path.join(fdDir, fd));
+      return /\/index\.db( \(deleted\))?$/.test(target) && target.startsWith(home) ? [target] : [];
+    } catch {
+      return []; // closed meanwhile
+    }
+  });
 }

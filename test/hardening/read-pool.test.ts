@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo, removeDir, SAMPLE_FILES, tempDir } from '../helpers/fixture.js';
 import { filesMentioning, KEYWORD_ONLY } from '../budget/helpers.js';
+import { openIndexFiles } from './helpers.js';
 import { call, callError, connectNetwork, startNetworkServer, stop, waitForIndex, type Connected, type NetworkServer } from '../mcp/harness.js';
 
 const FILES = { ...SAMPLE_FILES, ...filesMentioning('lib/alpha', 20, 'widget'), ...filesMentioning('lib/beta', 10, 'widget') };
@@ -47,15 +48,7 @@ async function shutDown(served: Served): Promise<{ code: number | null; signal: 
 
 /** How many connections the server process holds to its index file: one for the writer, one per worker that answered. */
 function indexConnections(served: Served): number {
-  const fdDir = `/proc/${served.server.proc.pid}/fd`;
-  const targets = fs.readdirSync(fdDir).flatMap((fd) => {
-    try {
-      return [fs.readlinkSync(path.join(fdDir, fd))];
-    } catch {
-      return []; // closed meanwhile
-    }
-  });
-  return targets.filter((t) => path.basename(t) === 'index.db' && t.startsWith(served.home)).length;
+  return openIndexFiles(served.server.proc.pid!, served.home).length;
 }
 
 /** The same calls, with their raw answers (or error sentences), in order. */
@@ -147,6 +140,22 @@ describe('the read pool', () => {
     expect(fromMain).toEqual(['refine 1', 'refine 2', 'refine 3', 'ok opened']);
     expect(fromPool).toEqual(fromMain);
   }, 120_000);
+
+  it('counts concurrent refusals of one session on two workers once each: none goes uncounted', async () => {
+    const conn = await connectNetwork(pooled.server); // a session of its own, starting at no refusals
+    // Two broad searches at once land on the two idle workers; each counts its own refusal, in one step on the writer.
+    const pair = async () => {
+      const both = await Promise.all([call(conn.client, 'search', { query: 'widget' }), call(conn.client, 'search', { query: 'widget' })]);
+      return both.map((a) => (a.status === 'refine' ? `refine ${a.refusal_count}` : a.gate_note?.startsWith('the gate opened') ? 'opened' : a.status)).sort();
+    };
+    try {
+      expect(await pair()).toEqual(['refine 1', 'refine 2']);
+      expect(await pair()).toEqual(['opened', 'refine 3']); // the third refusal, then the gate opens once
+      expect(await pair()).toEqual(['refine 1', 'refine 2']); // a new run
+    } finally {
+      await conn.close();
+    }
+  }, 60_000);
 
   it('sees an edit on disk and a new index pass in the next pooled answer', async () => {
     const file = path.join(root, 'src/auth/session.ts');

@@ -71,6 +71,28 @@ describe('tool concurrency', () => {
   });
 });
 
+describe('an answer that queued says so', () => {
+  it('N=1 over stdio: a heavy call behind two slow ones carries queued_ms; the first slow call and a pooled read do not', async () => {
+    const conn = await connectStdio(['--repo', sample.root, '--tool-concurrency', '1'], { SIGHTLINE_HOME: sample.home, ...slowToolEnv(300) });
+    try {
+      const slow = [call(conn.client, 'test_slow'), call(conn.client, 'test_slow')];
+      const changed = call(conn.client, 'changed');
+      const pooled = call(conn.client, 'outline', { path: 'src/auth/session.ts' });
+      const [first, second] = (await Promise.all(slow)).sort((a, b) => (a.queued_ms ?? 0) - (b.queued_ms ?? 0));
+      expect(first.queued_ms).toBeUndefined(); // whichever reached the slot first did not wait
+      expect(second.queued_ms).toBeGreaterThan(0);
+      const heavy = await changed;
+      expect(heavy.status).toBe('ok');
+      expect(heavy.queued_ms).toBeGreaterThan(0);
+      const read = await pooled;
+      expect(read.queued_ms).toBeUndefined(); // answered by a read worker, outside the bound
+      expect((await call(conn.client, 'index_status')).queued_ms).toBeUndefined(); // nothing ahead of it now
+    } finally {
+      await conn.close();
+    }
+  });
+});
+
 describe('choosing N: flag, then SIGHTLINE_MCP_TOOL_CONCURRENCY, then 2; bad values warn and are skipped', () => {
   const cases: [string, string[], Record<string, string>, number, RegExp | null][] = [
     ['default', [], {}, 2, null],

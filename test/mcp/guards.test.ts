@@ -92,6 +92,15 @@ describe('Semaphore', () => {
     expect(await gate.run(() => 'free')).toBe('free');
   });
 
+  it('tells each body how long it waited: 0 for those that found a slot, at least 1 ms for those that queued', async () => {
+    const gate = new Semaphore(2);
+    const waits = await Promise.all(
+      Array.from({ length: 5 }, () => gate.run(async (queuedMs) => (await new Promise((r) => setTimeout(r, 5)), queuedMs))),
+    );
+    expect(waits.slice(0, 2)).toEqual([0, 0]);
+    for (const w of waits.slice(2)) expect(w).toBeGreaterThanOrEqual(1);
+  });
+
   it('resolveToolConcurrency: flag, then env, then fallback; bad values warn', () => {
     const warnings: string[] = [];
     const warn = (m: string) => warnings.push(m);

@@ -152,7 +152,8 @@ describe('browsing', () => {
 describe('reset', () => {
   it('keeps memory and sessions, and links come back when the code is re-indexed', async () => {
     const { key } = await remember(mem(), { topic: 'keep', id: 'k', body: 'survives', add_links: { about: ['file:src/b.ts'] } });
-    fixture.repo.store.sessions.setRefusals('s1', 2);
+    fixture.repo.store.sessions.refuse('s1', 3);
+    fixture.repo.store.sessions.refuse('s1', 3);
     await reset(fixture.repo);
     let r = (await recall(mem(), { key }, probe())) as Record<string, any>;
     expect(r).toMatchObject({ exists: true, fields: { body: 'survives' }, dangling_links: ['file:src/b.ts'] });

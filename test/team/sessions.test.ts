@@ -14,7 +14,7 @@ it('refusal counts and receipts written by one server are read by another; anoth
   const b = teamSessions(db.url, 'repo-1');
   await inSession(a, 's', async () => {
     expect(a.refusals('s')).toBe(0);
-    a.setRefusals('s', 2);
+    expect([a.refuse('s', 3), a.refuse('s', 3)]).toEqual([1, 2]);
     a.record('s', ['r1', 'r2']);
     expect(a.holds('s', 'r1')).toBe(true);
   });
@@ -61,7 +61,7 @@ it('an ended session is gone for every server: its refusal count and receipts ar
   const b = teamSessions(db.url, 'repo-5');
   for (const id of ['closing', 'staying']) {
     await inSession(a, id, async () => {
-      a.setRefusals(id, 1);
+      a.refuse(id, 3);
       a.record(id, ['r']);
     });
   }

@@ -5,23 +5,26 @@
  * shares. The main thread stays the one writer: it runs the freshness rounds
  * (a file changed on disk is indexed again, then the question asked again),
  * replays the session bookkeeping each answer journaled, and recovers a
- * damaged index (server.ts, on the error a worker sends back). Questions wait
+ * damaged index (server.ts, on the error a worker sends back); a refusal is
+ * counted there too, while the worker waits (writer-call.ts). Questions wait
  * in one queue for the first idle worker. The dashboard never comes here: it
  * answers from its `asIs` engine on the main thread.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { OutdatedCitations } from '../../cite/index.js';
 import type { Config } from '../../config/index.js';
 import { embedderSpec } from '../../embed/index.js';
-import { bestEffort, freshRounds, type Engine } from '../../engine/index.js';
+import { bestEffort, freshRounds, type Engine, type IndexReadiness } from '../../engine/index.js';
 import { SightlineError } from '../../errors/index.js';
 import { noteReaderCache } from '../../search/index.js';
 import { replaySessionWrite, type Store } from '../../store/index.js';
 import type { ServerFacts, ToolDefinition } from '../tools/index.js';
-import { fromWire, type ReadQuestion, type ReadReply } from './protocol.js';
+import { fromWire, type ForgetRepo, type ReadQuestion, type ReadReply, type WorkerStart } from './protocol.js';
+import { answerWriterCalls } from './writer-call.js';
+import { Prerendered, rephased, type RenderedAnswer } from '../result.js';
 
 const WORKER_URL = new URL('./worker.js', import.meta.url);
 
@@ -43,7 +46,9 @@ interface Asked {
   args: Record<string, unknown>;
   session: string;
   refuseOutdated: boolean;
-  resolve: (envelope: object) => void;
+  /** The repository's retrieval phase when the question left (set at dispatch). */
+  phase?: IndexReadiness;
+  resolve: (answer: Prerendered) => void;
   reject: (err: Error) => void;
 }
 
@@ -52,6 +57,8 @@ interface Slot {
   /** Repository roots whose configuration this worker was sent. */
   configured: Set<string>;
   busy: Asked | null;
+  /** The main thread's end of the worker's channel for refusal counts (writer-call.ts). */
+  writer: MessagePort;
 }
 
 /**
@@ -90,15 +97,23 @@ export class ReadPool {
     return !!tool.pooled && answerableOffThread(engine.repo.config);
   }
 
-  /** The tool's answer from a worker, after the same freshness rounds the engine runs in process. */
-  answer(engine: Engine, tool: ToolDefinition, args: Record<string, unknown>, session: string): Promise<object> {
+  /** The tool's answer from a worker, rendered there, after the same freshness rounds the engine runs in process. */
+  answer(engine: Engine, tool: ToolDefinition, args: Record<string, unknown>, session: string): Promise<Prerendered> {
     return freshRounds(engine.job, (refuseOutdated) =>
-      new Promise<object>((resolve, reject) => {
+      new Promise<Prerendered>((resolve, reject) => {
         if (this.closed) return reject(new SightlineError('internal', 'the server is stopping; the read pool is closed'));
         this.queue.push({ engine, tool: tool.name, args, session, refuseOutdated, resolve, reject });
         this.dispatch();
       }),
     );
+  }
+
+  /** A repository no longer served (removed from a workspace, or reopened): every worker closes its connection to it. */
+  forget(root: string): void {
+    for (const slot of this.slots) {
+      slot.configured.delete(root); // served again later, perhaps with other settings: its configuration is sent anew
+      slot.worker.postMessage({ forget: root } satisfies ForgetRepo);
+    }
   }
 
   /** Resolves when no question is being answered or waiting: what a draining server waits for. */
@@ -114,12 +129,18 @@ export class ReadPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const asked of this.queue.splice(0)) asked.reject(new SightlineError('internal', 'the server is stopping; the read pool is closed'));
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    await Promise.all(this.slots.map((s) => (s.writer.close(), s.worker.terminate())));
   }
 
   private spawn(): Slot {
-    // The server's facts as plain data: its getters (session count, workers) read once, here.
-    const slot: Slot = { worker: new Worker(WORKER_URL, { workerData: { ...this.facts } }), configured: new Set(), busy: null };
+    const { port1, port2 } = new MessageChannel();
+    const signal = new SharedArrayBuffer(4);
+    const workerData: WorkerStart = { facts: { ...this.facts }, writer: { port: port2, signal } };
+    const slot: Slot = { worker: new Worker(WORKER_URL, { workerData, transferList: [port2] }), configured: new Set(), busy: null, writer: port1 };
+    answerWriterCalls(port1, signal, (session, max) => {
+      if (!slot.busy) throw new SightlineError('internal', 'a read worker asked to count a refusal with no question in hand');
+      return slot.busy.engine.repo.store.sessions.refuse(session, max);
+    });
     slot.worker.unref(); // an idle pool never keeps the process alive
     slot.worker.on('message', (reply: ReadReply) => this.settle(slot, reply));
     slot.worker.on('error', (err) => this.lose(slot, err));
@@ -144,6 +165,7 @@ export class ReadPool {
           root: repo.root,
           version: `${connectionOf(repo.store)}:${repo.store.indexVersion()}`,
           refuseOutdated: asked.refuseOutdated,
+          phase: (asked.phase = asked.engine.job.retrievalPhase),
           ...(slot.configured.has(repo.root) ? {} : { config: repo.config }),
         };
         slot.worker.postMessage(question);
@@ -164,7 +186,7 @@ export class ReadPool {
         const { store } = asked.engine.repo;
         for (const write of reply.writes) bestEffort(() => replaySessionWrite(store.sessions, write));
         if (reply.cache) noteReaderCache(store, `read worker ${this.slots.indexOf(slot)}`, reply.cache);
-        if (reply.kind === 'answer') asked.resolve(reply.envelope);
+        if (reply.kind === 'answer') asked.resolve(new Prerendered(this.inPhaseNow(asked, reply.answer)));
         else asked.reject(reply.kind === 'outdated' ? new OutdatedCitations(reply.paths) : fromWire(reply.error));
       } catch (err) {
         asked.reject(err as Error);
@@ -173,12 +195,19 @@ export class ReadPool {
     this.dispatch();
   }
 
+  /** The answer for the phase the repository is in now: what the main thread would have sent, had it answered. */
+  private inPhaseNow(asked: Asked, answer: RenderedAnswer): RenderedAnswer {
+    const now = asked.engine.job.retrievalPhase;
+    return now === asked.phase ? answer : rephased(answer, now);
+  }
+
   /** A worker that failed or stopped: its question fails, a new worker takes its place unless the pool is closing. */
   private lose(slot: Slot, err: Error): void {
     const at = this.slots.indexOf(slot);
     if (at < 0) return;
     slot.busy?.reject(err);
     slot.busy = null;
+    slot.writer.close();
     if (this.closed) return;
     this.slots[at] = this.spawn();
     this.dispatch();

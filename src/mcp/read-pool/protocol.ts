@@ -10,6 +10,10 @@ import type { Config } from '../../config/index.js';
 import { SightlineError, type ErrorCode } from '../../errors/index.js';
 import type { AnswerCacheStats } from '../../search/index.js';
 import type { SessionWrite } from '../../store/index.js';
+import type { IndexReadiness } from '../../engine/index.js';
+import type { RenderedAnswer } from '../result.js';
+import type { ServerFacts } from '../tools/index.js';
+import type { WriterChannel } from './writer-call.js';
 
 export interface ReadQuestion {
   id: number;
@@ -25,7 +29,24 @@ export interface ReadQuestion {
   /** The writer's connection and its Store.indexVersion() when the question was sent. */
   version: string;
   refuseOutdated: boolean;
+  /** The repository's retrieval phase as the question left, which the worker renders the answer with. */
+  phase: IndexReadiness;
 }
+
+/** What a worker starts with (its workerData). */
+export interface WorkerStart {
+  /** The server's facts as plain data: its getters (session count, workers) read once, at spawn. */
+  facts: ServerFacts;
+  writer: WriterChannel;
+}
+
+/** Tells a worker a repository is no longer served: it closes its connection to that index and drops its configuration. */
+export interface ForgetRepo {
+  forget: string;
+}
+
+/** What the main thread sends a worker. */
+export type ToWorker = ReadQuestion | ForgetRepo;
 
 /** An error as it crosses threads: its class (by code) and what it said. */
 export interface WireError {
@@ -43,7 +64,7 @@ export type ReadReply = {
   /** The worker's answer cache over this repository's index, for `stats`; absent when it has none open. */
   cache?: AnswerCacheStats;
 } & (
-  | { kind: 'answer'; envelope: object }
+  | { kind: 'answer'; answer: RenderedAnswer }
   | { kind: 'outdated'; paths: string[] }
   | { kind: 'error'; error: WireError }
 );

@@ -15,12 +15,15 @@ import { citationProbe, engineOver, Repo, type Engine } from '../../engine/index
 import { isCorruption, usageError } from '../../errors/index.js';
 import { ownAnswerCacheStats } from '../../search/index.js';
 import { Store, type SessionJournal } from '../../store/index.js';
-import { TOOLS, type ServerFacts, type ToolContext, type ToolDefinition } from '../tools/index.js';
-import { toWire, type ReadQuestion, type ReadReply } from './protocol.js';
+import { TOOLS, type ToolContext, type ToolDefinition } from '../tools/index.js';
+import { renderAnswer } from '../result.js';
+import { toWire, type ReadQuestion, type ReadReply, type ToWorker, type WorkerStart } from './protocol.js';
+import { writerRefuse } from './writer-call.js';
 
 const POOLED = new Map<string, ToolDefinition>(TOOLS.filter((t) => t.pooled).map((t) => [t.name, t]));
-/** What `health` would say; pooled tools never ask, but a ToolContext carries it. */
-const facts = workerData as ServerFacts;
+/** What `health` would say (pooled tools never ask, but a ToolContext carries it), and the channel to the writer. */
+const { facts, writer } = workerData as WorkerStart;
+const refuseOnWriter = writerRefuse(writer);
 const usage = new UsageMeter();
 
 interface Reader {
@@ -40,7 +43,7 @@ let refuseOutdated = false;
 function openReader(root: string, config: Config): Reader {
   const journal: Reader['journal'] = { current: null };
   const repo = Repo.reader(root, config, (dbPath) => {
-    const opened = Store.openReadOnly(dbPath);
+    const opened = Store.openReadOnly(dbPath, refuseOnWriter);
     journal.current = opened.journal;
     return opened.store;
   });
@@ -82,7 +85,7 @@ async function answer(question: ReadQuestion): Promise<ReadReply> {
     const context: ToolContext = { engine, server: facts, usage, session: question.session };
     refuseOutdated = question.refuseOutdated;
     const envelope = await engine.repo.store.readPinned(question.version, async () => tool.run(question.args, context));
-    return { id, ...writes(), kind: 'answer', envelope };
+    return { id, ...writes(), kind: 'answer', answer: renderAnswer(envelope, question.phase) };
   } catch (err) {
     if (err instanceof OutdatedCitations) return { id, ...writes(), kind: 'outdated', paths: err.paths };
     const sent: ReadReply = { id, ...writes(), kind: 'error', error: toWire(err) };
@@ -95,7 +98,25 @@ async function answer(question: ReadQuestion): Promise<ReadReply> {
   }
 }
 
+/** A repository no longer served: its connection closes now, not when the server stops. */
+function forget(root: string): void {
+  readers.get(root)?.repo.close();
+  readers.delete(root);
+  configs.delete(root);
+}
+
 const port = parentPort!;
-port.on('message', (question: ReadQuestion) => {
-  void answer(question).then((reply) => port.postMessage(reply));
+/** Messages are handled in arrival order, so a forget never closes a connection a question is still reading. */
+let handled: Promise<void> = Promise.resolve();
+port.on('message', (message: ToWorker) => {
+  handled = handled
+    .then(async () => {
+      if ('forget' in message) return forget(message.forget);
+      port.postMessage(await answer(message));
+    })
+    .catch((err: unknown) => {
+      setImmediate(() => {
+        throw err; // uncaught: the worker stops and the pool replaces it (index.ts lose)
+      });
+    });
 });
