@@ -17,7 +17,11 @@ import { makeRepo, removeDir, SAMPLE_FILES, tempDir } from '../helpers/fixture.j
 import { call, INITIALIZE, rawRequest, startNetworkServer, stop, type NetworkServer } from '../mcp/harness.js';
 
 const MAX = 5;
-const IDLE_MS = 1_500;
+/**
+ * Long enough that a session used a moment ago is still open when the test counts it, even on a
+ * loaded machine (1.5 s failed here once at load 20).
+ */
+const IDLE_MS = 4_000;
 let root: string;
 let home: string;
 const servers: NetworkServer[] = [];
