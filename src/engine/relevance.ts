@@ -54,24 +54,54 @@ export function termsOf(...texts: string[]): Set<string> {
 
 /**
  * Which of `wanted` (query terms) the texts hold, as termsOf would find them,
- * tokenizing only the lines that could hold one: a term is always a piece of
- * its line lower-cased with underscores dropped, so a line without any such
- * piece holds none. Enough for `coverage`, at a fraction of termsOf's cost.
+ * tokenizing only lines that could hold one: a term is always a piece of its
+ * line lower-cased with underscores dropped, so each text is flattened once,
+ * and only a line where a wanted term's piece occurs is split into terms (the
+ * first such line usually settles it). Enough for `coverage`, at a fraction
+ * of termsOf's cost.
  */
 export function heldTerms(wanted: string[], ...texts: string[]): Set<string> {
   const want = new Set(wanted);
   const out = new Set<string>();
   for (const text of texts) {
-    for (const line of text.split('\n')) {
-      if (out.size === want.size) return out;
-      const flat = line.toLowerCase().replaceAll('_', '');
-      if (!wanted.some((t) => !out.has(t) && flat.includes(t))) continue;
-      forEachTerm(line, (t) => {
-        if (want.has(t)) out.add(t);
-      });
+    if (out.size === want.size) break;
+    const flat = text.toLowerCase().replaceAll('_', '');
+    let lines: { text: string[]; starts: number[]; split: Set<number> } | null = null;
+    for (const t of want) {
+      for (let at = flat.indexOf(t); at >= 0 && !out.has(t); ) {
+        lines ??= { text: text.split('\n'), starts: lineStarts(flat), split: new Set() };
+        const i = lineAt(lines.starts, at);
+        if (!lines.split.has(i)) {
+          lines.split.add(i);
+          forEachTerm(lines.text[i]!, (x) => {
+            if (want.has(x)) out.add(x);
+          });
+        }
+        const next = lines.starts[i + 1];
+        at = next === undefined ? -1 : flat.indexOf(t, next);
+      }
     }
   }
   return out;
+}
+
+/** Where each line of `text` starts (lower-casing and dropping underscores keep the lines, so a flattened text's lines are the text's). */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+  return starts;
+}
+
+/** The line holding offset `at`, by binary search over the line starts. */
+function lineAt(starts: number[], at: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 export function coverage(q: QueryWeights, terms: Set<string>): number {

@@ -69,15 +69,15 @@ function judged(answer: SearchHits, judge: () => Matches): { matches: Matches; s
 function matches(repo: Repo, options: SearchOptions, pool: number): Matches {
   const answer = searchHits(repo, { ...options, k: pool, ...(fuses(options) ? { mode: 'keyword' as const } : {}) });
   return judged(answer, () => {
-    if (options.regex) return { answer, hits: answer.hits.map((h) => ({ path: h.wire.path, relevance: 1 })), terms: () => [] };
+    if (options.regex) return { answer, hits: answer.hits.map((h) => ({ path: h.path, relevance: 1 })), terms: () => [] };
     const weights = queryWeights(repo.store, answer.envelope.query);
     const asked = [...weights.weights.keys()];
     const hits = answer.hits.map((h) => {
-      const held = heldTerms(asked, h.wire.path, h.breadcrumb, h.text);
-      return { path: h.wire.path, relevance: Math.max(coverage(weights, held), similarity(h.wire.reasons)) };
+      const held = heldTerms(asked, h.path, h.breadcrumb, h.text);
+      return { path: h.path, relevance: Math.max(coverage(weights, held), similarity(h.reasons)) };
     });
     let terms: Set<string>[] | null = null;
-    return { answer, hits, terms: () => (terms ??= answer.hits.map((h) => termsOf(h.wire.path, h.breadcrumb, h.text))) };
+    return { answer, hits, terms: () => (terms ??= answer.hits.map((h) => termsOf(h.path, h.breadcrumb, h.text))) };
   }).matches;
 }
 
@@ -88,7 +88,7 @@ function matches(repo: Repo, options: SearchOptions, pool: number): Matches {
  */
 function relevantWith(repo: Repo, found: Matches, query: string, minRelevance: number): number {
   const weights = queryWeights(repo.store, query);
-  return found.terms().filter((terms, i) => Math.max(coverage(weights, terms), similarity(found.answer.hits[i]!.wire.reasons)) >= minRelevance).length;
+  return found.terms().filter((terms, i) => Math.max(coverage(weights, terms), similarity(found.answer.hits[i]!.reasons)) >= minRelevance).length;
 }
 
 /** Narrower calls for a refused question: scopes, and (for words) a word to add, each with what it would yield. */

@@ -39,13 +39,17 @@ function validK(k: number | undefined): number {
 /**
  * One ranked chunk as the engine holds it up to the edge: its id and indexed
  * text travel with it (the gate weighs the text, expansion starts from the id,
- * neither looks the chunk up again), and `wire` is what a caller is sent.
+ * neither looks the chunk up again), and `wire` is what a caller is sent. A
+ * ranked hit makes its wire form when first read: its snippet is a pass over
+ * the text, and the gate's candidate pool shows only its first few hits.
  */
 export interface Hit {
   chunkId: number;
+  path: string;
   breadcrumb: string;
   text: string;
-  wire: ResultItem;
+  reasons: string[];
+  readonly wire: ResultItem;
 }
 
 /** An answer before its results are shaped for the wire: the hits, best first. */
@@ -73,19 +77,24 @@ export function searchHits(repo: Repo, options: SearchOptions): SearchHits {
 
 /** A ranked chunk of a file as a hit, its snippet the lines holding the query's terms. */
 function hitOf(chunk: StoredChunk, file: { path: string; kind: string }, score: number, reasons: string[], terms: Set<string>): Hit {
+  let wire: ResultItem | undefined;
   return {
     chunkId: chunk.id,
+    path: file.path,
     breadcrumb: chunk.breadcrumb,
     text: chunk.text,
-    wire: {
-      path: file.path,
-      start_line: chunk.startLine,
-      end_line: chunk.endLine,
-      symbol: chunk.symbol,
-      kind: file.kind,
-      score: round(score),
-      reasons,
-      snippet: snippetFor(chunk.text, chunk.startLine, terms),
+    reasons,
+    get wire() {
+      return (wire ??= {
+        path: file.path,
+        start_line: chunk.startLine,
+        end_line: chunk.endLine,
+        symbol: chunk.symbol,
+        kind: file.kind,
+        score: round(score),
+        reasons,
+        snippet: snippetFor(chunk.text, chunk.startLine, terms),
+      });
     },
   };
 }
@@ -185,10 +194,13 @@ function regexSearch(repo: Repo, pattern: string, k: number, accept: (p: string)
       matched.push(numberedLine(lineNo, line.trimEnd()));
     });
     if (matched.length === 0) continue;
+    const reasons = [`regex:${matched.length}`];
     hits.push({
       chunkId: chunk.id,
+      path: chunk.path,
       breadcrumb: chunk.breadcrumb,
       text: chunk.text,
+      reasons,
       wire: {
         path: chunk.path,
         start_line: chunk.startLine,
@@ -196,7 +208,7 @@ function regexSearch(repo: Repo, pattern: string, k: number, accept: (p: string)
         symbol: chunk.symbol,
         kind,
         score: matched.length,
-        reasons: [`regex:${matched.length}`],
+        reasons,
         snippet: matched.slice(0, 3).join('\n'),
       },
     });
