@@ -5,12 +5,14 @@
  * word found nowhere in the index counts against every match.
  */
 import { searchTerms } from '../search/index.js';
-import { forEachTerm } from '../terms/index.js';
+import { chunkFields, forEachTerm } from '../terms/index.js';
 import type { Store } from '../store/index.js';
 
 export interface QueryWeights {
   weights: Map<string, number>;
   total: number;
+  /** Chunks holding each weighed term. */
+  df: Map<string, number>;
 }
 
 /** Inverse document frequency of each term over the indexed chunks (BM25's form). */
@@ -42,7 +44,55 @@ export function queryWeights(store: Store, query: string): QueryWeights {
   for (const t of terms) {
     if (df.get(t) === 0 && joined(t, new Set(terms.filter((x) => x !== t)))) weights.delete(t);
   }
-  return { weights, total: [...weights.values()].reduce((s, w) => s + w, 0) };
+  return { weights, total: [...weights.values()].reduce((s, w) => s + w, 0), df };
+}
+
+/** A match as the index holds it: the chunk's id, and what its FTS fields are made of. */
+export interface IndexedMatch {
+  chunkId: number;
+  path: string;
+  breadcrumb: string;
+  text: string;
+}
+
+/**
+ * A term held by at most this many chunks is looked up in the index (its
+ * postings: a few thousand row ids read in well under a millisecond); a
+ * commoner one is looked for in the matches' own text, where it is soon found.
+ */
+const INDEX_LOOKUP_MAX_DF = 4_000;
+
+/**
+ * Which of `wanted` each match holds, exactly as its FTS fields hold them
+ * (chunkFields): from the index for a term few chunks hold, else from the
+ * match's text (heldTerms). `df` counts the chunks holding each term.
+ */
+export function heldByMatches(store: Store, wanted: Iterable<string>, df: ReadonlyMap<string, number>, matches: readonly IndexedMatch[]): Set<string>[] {
+  const held = matches.map(() => new Set<string>());
+  const common: string[] = [];
+  for (const t of new Set(wanted)) {
+    const n = df.get(t) ?? Infinity;
+    if (n === 0) continue; // no chunk holds it
+    if (n > INDEX_LOOKUP_MAX_DF) {
+      common.push(t);
+      continue;
+    }
+    const holding = store.chunks.holding(t);
+    matches.forEach((m, i) => holding.has(m.chunkId) && held[i]!.add(t));
+  }
+  if (common.length) {
+    matches.forEach((m, i) => {
+      const f = chunkFields(m.path, m.breadcrumb, m.text);
+      for (const t of heldTerms(common, f.path, f.symbols, f.body)) held[i]!.add(t);
+    });
+  }
+  return held;
+}
+
+/** Every term of a match's FTS fields (chunkFields). */
+export function indexedTerms(m: IndexedMatch): Set<string> {
+  const f = chunkFields(m.path, m.breadcrumb, m.text);
+  return termsOf(f.path, f.symbols, f.body);
 }
 
 /** The code-aware terms of a match: its path, its symbol trail and its text, as the index sees them. */

@@ -14,7 +14,7 @@ import type { ResultItem, SearchEnvelope } from './envelope.js';
 import { expandResults } from './expansions.js';
 import { citationProbe, limitsOf, narrowings, runGate, type GatedFields, type GateOptions } from './gated.js';
 import { definitionIntent } from './locate.js';
-import { coverage, heldTerms, queryWeights, rarity, termsOf } from './relevance.js';
+import { coverage, heldByMatches, indexedTerms, queryWeights, rarity, type QueryWeights } from './relevance.js';
 import type { Repo } from './repo.js';
 import { DEFAULT_K } from './limits.js';
 import { searchHits, type SearchHits, type SearchOptions } from './search.js';
@@ -38,8 +38,9 @@ interface Matches {
   /** The pool's own answer (keyword, regex or semantic), best first. */
   answer: SearchHits;
   hits: GateHit[];
-  /** Each hit's terms, for suggesting words to add (keyword queries only): read only when a refusal needs them. */
-  terms: () => Set<string>[];
+  /** The query's weighed terms (keyword queries only), and which of them each hit holds. */
+  weights?: QueryWeights;
+  held: Set<string>[];
 }
 
 /** A semantic match is as relevant as its similarity (reason `semantic:<similarity>`). */
@@ -69,15 +70,11 @@ function judged(answer: SearchHits, judge: () => Matches): { matches: Matches; s
 function matches(repo: Repo, options: SearchOptions, pool: number): Matches {
   const answer = searchHits(repo, { ...options, k: pool, ...(fuses(options) ? { mode: 'keyword' as const } : {}) });
   return judged(answer, () => {
-    if (options.regex) return { answer, hits: answer.hits.map((h) => ({ path: h.path, relevance: 1 })), terms: () => [] };
+    if (options.regex) return { answer, hits: answer.hits.map((h) => ({ path: h.path, relevance: 1 })), held: [] };
     const weights = queryWeights(repo.store, answer.envelope.query);
-    const asked = [...weights.weights.keys()];
-    const hits = answer.hits.map((h) => {
-      const held = heldTerms(asked, h.path, h.breadcrumb, h.text);
-      return { path: h.path, relevance: Math.max(coverage(weights, held), similarity(h.reasons)) };
-    });
-    let terms: Set<string>[] | null = null;
-    return { answer, hits, terms: () => (terms ??= answer.hits.map((h) => termsOf(h.path, h.breadcrumb, h.text))) };
+    const held = heldByMatches(repo.store, weights.weights.keys(), weights.df, answer.hits);
+    const hits = answer.hits.map((h, i) => ({ path: h.path, relevance: Math.max(coverage(weights, held[i]!), similarity(h.reasons)) }));
+    return { answer, hits, weights, held };
   }).matches;
 }
 
@@ -88,8 +85,16 @@ function matches(repo: Repo, options: SearchOptions, pool: number): Matches {
  */
 function relevantWith(repo: Repo, found: Matches, query: string, minRelevance: number): number {
   const weights = queryWeights(repo.store, query);
-  return found.terms().filter((terms, i) => Math.max(coverage(weights, terms), similarity(found.answer.hits[i]!.reasons)) >= minRelevance).length;
+  const known = found.weights?.weights ?? new Map<string, number>();
+  const added = heldByMatches(repo.store, [...weights.weights.keys()].filter((t) => !known.has(t)), weights.df, found.answer.hits);
+  return found.answer.hits.filter((h, i) => {
+    const held = new Set([...found.held[i]!, ...added[i]!]);
+    return Math.max(coverage(weights, held), similarity(h.reasons)) >= minRelevance;
+  }).length;
 }
+
+/** Relevant hits, the best first, whose words are weighed as words to add: the words of the best hits are the ones that split the rest. */
+const TERM_SAMPLE = 30;
 
 /** Narrower calls for a refused question: scopes, and (for words) a word to add, each with what it would yield. */
 function suggestions(repo: Repo, options: SearchOptions, limits: GateLimits, found: Matches, hits: GateHit[], summary: GateSummary): Suggestion[] {
@@ -100,7 +105,7 @@ function suggestions(repo: Repo, options: SearchOptions, limits: GateLimits, fou
     return yieldOf(hits.filter((h) => inScope(h.path)).length);
   });
   if (options.regex) return scopes;
-  const relevant = found.terms().filter((_, i) => found.hits[i]!.relevance >= limits.minRelevance);
+  const relevant = found.answer.hits.filter((_, i) => found.hits[i]!.relevance >= limits.minRelevance).slice(0, TERM_SAMPLE).map(indexedTerms);
   const asked = new Set(searchTerms(found.answer.envelope.query));
   const withTerm = (term: string) => yieldOf(relevantWith(repo, found, `${options.query} ${term}`, limits.minRelevance));
   return [...scopes, ...termSuggestions(relevant, asked, summary, (terms) => rarity(repo.store, terms), withTerm)];
