@@ -11,6 +11,7 @@ import { scopeSuggestions, termSuggestions, trimBudget, type GateHit, type GateL
 import type { Citation } from '../cite/index.js';
 import { pathFilter, searchTerms } from '../search/index.js';
 import type { ResultItem, SearchEnvelope } from './envelope.js';
+import { declares, exactName, type ExactName } from './exact-name.js';
 import { expandResults } from './expansions.js';
 import { citationProbe, limitsOf, narrowings, runGate, type GatedFields, type GateOptions } from './gated.js';
 import { definitionIntent } from './locate.js';
@@ -41,6 +42,8 @@ interface Matches {
   /** The query's weighed terms (keyword queries only), and which of them each hit holds. */
   weights?: QueryWeights;
   held: Set<string>[];
+  /** The identifier the question is, when the index holds it: only hits holding it are matches (exact-name.ts). */
+  exact?: ExactName;
 }
 
 /** A semantic match is as relevant as its similarity (reason `semantic:<similarity>`). */
@@ -73,8 +76,13 @@ function matches(repo: Repo, options: SearchOptions, pool: number): Matches {
     if (options.regex) return { answer, hits: answer.hits.map((h) => ({ path: h.path, relevance: 1 })), held: [] };
     const weights = queryWeights(repo.store, answer.envelope.query);
     const held = heldByMatches(repo.store, weights.weights.keys(), weights.df, answer.hits);
-    const hits = answer.hits.map((h, i) => ({ path: h.path, relevance: Math.max(coverage(weights, held[i]!), similarity(h.reasons)) }));
-    return { answer, hits, weights, held };
+    const name = exactName(answer.envelope.query);
+    const exact = name && weights.df.get(name.term) ? name : undefined;
+    const hits = answer.hits.map((h, i) => {
+      const words = !exact || held[i]!.has(exact.term) ? coverage(weights, held[i]!) : 0;
+      return { path: h.path, relevance: Math.max(words, similarity(h.reasons)) };
+    });
+    return { answer, hits, weights, held, ...(exact ? { exact } : {}) };
   }).matches;
 }
 
@@ -91,6 +99,14 @@ function relevantWith(repo: Repo, found: Matches, query: string, minRelevance: n
     const held = new Set([...found.held[i]!, ...added[i]!]);
     return Math.max(coverage(weights, held), similarity(h.reasons)) >= minRelevance;
   }).length;
+}
+
+/** Why an exact name is answered however broad: a hit declares it (a local definition the symbol table leaves out). */
+function declaredIn(found: Matches): string | undefined {
+  const exact = found.exact;
+  if (!exact) return undefined;
+  const at = found.answer.hits.find((h, i) => found.held[i]!.has(exact.term) && declares(h.text, exact.name));
+  return at ? `"${exact.name}" names a definition (declared in ${at.path})` : undefined;
 }
 
 /** Relevant hits, the best first, whose words are weighed as words to add: the words of the best hits are the ones that split the rest. */
@@ -123,7 +139,9 @@ export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions & E
   const outcome = runGate(repo, { ...options, probe }, {
     hits: found.hits,
     items: shown.map((h) => h.wire),
-    answerBecause: narrowings({ k: options.k, files: options.files, regex: options.regex, scope: options.scope }) ?? (options.regex ? undefined : definitionIntent(repo, options.query)),
+    answerBecause:
+      narrowings({ k: options.k, files: options.files, regex: options.regex, scope: options.scope }) ??
+      (options.regex ? undefined : (definitionIntent(repo, options.query) ?? declaredIn(found))),
     suggest: (hits, summary) => {
       const suggested = judged(found.answer, () => found).suggested;
       const key = JSON.stringify([options.query, !!options.regex, hits, summary]);
