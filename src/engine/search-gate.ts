@@ -134,11 +134,21 @@ export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions & E
   // An invalid k goes to search as it is, which refuses it with the reason.
   const pool = Number.isInteger(k) && k >= 1 ? Math.max(k, limits.maxHits * 2) : k;
   const found = matches(repo, options, pool);
-  const answer = fuses(options) ? searchHits(repo, options) : found.answer;
-  const shown = answer.hits.slice(0, k);
+  // The gate judges the pool, and the cost of its first k; a hybrid answer is fused only once the gate passes it.
+  let answer = found.answer;
+  let shown = answer.hits.slice(0, k);
   const outcome = runGate(repo, { ...options, probe }, {
     hits: found.hits,
     items: shown.map((h) => h.wire),
+    ...(fuses(options)
+      ? {
+          deliver: () => {
+            answer = searchHits(repo, options);
+            shown = answer.hits.slice(0, k);
+            return shown.map((h) => h.wire);
+          },
+        }
+      : {}),
     answerBecause:
       narrowings({ k: options.k, files: options.files, regex: options.regex, scope: options.scope }) ??
       (options.regex ? undefined : (definitionIntent(repo, options.query) ?? declaredIn(found))),
