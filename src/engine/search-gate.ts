@@ -9,7 +9,7 @@
  */
 import { scopeSuggestions, termSuggestions, trimBudget, type GateHit, type GateLimits, type GateSummary, type RefineEnvelope, type Suggestion, type Yield } from '../budget/index.js';
 import type { Citation } from '../cite/index.js';
-import { pathFilter, searchTerms } from '../search/index.js';
+import { keywordRankDepth, pathFilter, searchTerms } from '../search/index.js';
 import type { ResultItem, SearchEnvelope } from './envelope.js';
 import { declares, exactName, type ExactName } from './exact-name.js';
 import { expandResults } from './expansions.js';
@@ -18,7 +18,7 @@ import { definitionIntent } from './locate.js';
 import { coverage, heldByMatches, indexedTerms, queryWeights, rarity, type QueryWeights } from './relevance.js';
 import type { Repo } from './repo.js';
 import { DEFAULT_K } from './limits.js';
-import { searchHits, type SearchHits, type SearchOptions } from './search.js';
+import { searchHits, type RankedWith, type SearchHits, type SearchOptions } from './search.js';
 
 export type CitedResult = ResultItem & Citation & { tokens: number };
 
@@ -70,8 +70,8 @@ function judged(answer: SearchHits, judge: () => Matches): { matches: Matches; s
 }
 
 /** The candidate pool of a query with each match's relevance: a regex match is exact; a keyword match holds a share of the query. */
-function matches(repo: Repo, options: SearchOptions, pool: number): Matches {
-  const answer = searchHits(repo, { ...options, k: pool, ...(fuses(options) ? { mode: 'keyword' as const } : {}) });
+function matches(repo: Repo, options: SearchOptions, pool: number, within: RankedWith): Matches {
+  const answer = searchHits(repo, { ...options, k: pool, ...(fuses(options) ? { mode: 'keyword' as const } : {}) }, within);
   return judged(answer, () => {
     if (options.regex) return { answer, hits: answer.hits.map((h) => ({ path: h.path, relevance: 1 })), held: [] };
     const weights = queryWeights(repo.store, answer.envelope.query);
@@ -132,8 +132,11 @@ export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions & E
   const probe = options.probe ?? citationProbe(repo);
   const k = options.k ?? DEFAULT_K;
   // An invalid k goes to search as it is, which refuses it with the reason.
-  const pool = Number.isInteger(k) && k >= 1 ? Math.max(k, limits.maxHits * 2) : k;
-  const found = matches(repo, options, pool);
+  const valid = Number.isInteger(k) && k >= 1;
+  const pool = valid ? Math.max(k, limits.maxHits * 2) : k;
+  // The pool is ranked to the depth the answer's own ranking scores, so its first k are the answer's
+  // (keyword), or its keyword ranking is the one a hybrid answer fuses (no second search).
+  const found = matches(repo, options, pool, valid ? { depth: keywordRankDepth(k, options.mode ?? 'hybrid') } : {});
   // The gate judges the pool, and the cost of its first k; a hybrid answer is fused only once the gate passes it.
   let answer = found.answer;
   let shown = answer.hits.slice(0, k);
@@ -143,7 +146,7 @@ export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions & E
     ...(fuses(options)
       ? {
           deliver: () => {
-            answer = searchHits(repo, options);
+            answer = searchHits(repo, options, found.answer.ranking ? { keyword: found.answer.ranking } : {});
             shown = answer.hits.slice(0, k);
             return shown.map((h) => h.wire);
           },

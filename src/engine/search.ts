@@ -6,6 +6,7 @@ import { ask, cachedAnswer, hybridChunks, hybridFiles, pathFilter, type SearchMo
 export type { SearchMode };
 import { round, type ResultItem, type SearchEnvelope } from './envelope.js';
 import type { StoredChunk } from '../store/index.js';
+import type { RankedChunk } from '../search/index.js';
 import type { Repo } from './repo.js';
 import { numberedLine, snippetFor } from './snippet.js';
 import { DEFAULT_K } from './limits.js';
@@ -58,6 +59,16 @@ export interface SearchHits {
   hits: Hit[];
   /** The answer as sent, made once: a repeated question gets the cached answer itself. */
   sent?: SearchEnvelope;
+  /** A keyword answer's chunk ranking, which a hybrid answer to the same question can fuse from (RankedWith). */
+  ranking?: readonly RankedChunk[];
+}
+
+/** How the gate asks for its pool, and for the answer it fuses from that pool; never a caller's setting. */
+export interface RankedWith {
+  /** Lexical candidates the keyword ranking scores (default: what a ranking of k scores). */
+  depth?: number;
+  /** This question's keyword ranking, scored to the depth this answer's would be (hybridChunks' `ranked`). */
+  keyword?: readonly RankedChunk[];
 }
 
 /** The answer as sent. Answers repeat from a per-repository cache until the index or the configuration changes (search/cache.ts). */
@@ -66,13 +77,14 @@ export function search(repo: Repo, options: SearchOptions): SearchEnvelope {
   return (answer.sent ??= { ...answer.envelope, results: answer.hits.map((h) => h.wire) });
 }
 
-export function searchHits(repo: Repo, options: SearchOptions): SearchHits {
+export function searchHits(repo: Repo, options: SearchOptions, within: RankedWith = {}): SearchHits {
   const wanted = options.mode ?? 'hybrid';
   const settled = (a: SearchHits) => a.envelope.mode === wanted || a.envelope.retrieval_phase === 'keyword_only' || !!options.regex;
-  // Keyed by what decides the hits alone: a caller's session, budget or citation probe must not split the cache.
+  // Keyed by what decides the hits alone: a caller's session, budget or citation probe must not split the cache
+  // (a ranking handed in gives the answer ranking again would).
   const { query, scope, exclude, kind, regex, k, files, mode } = options;
-  const question = { query, scope, exclude, kind, regex, k, files, mode };
-  return cachedAnswer(repo.store, repo.config.queryCacheSize, question, repo.config, () => searchUncached(repo, options), settled);
+  const question = { query, scope, exclude, kind, regex, k, files, mode, depth: within.depth };
+  return cachedAnswer(repo.store, repo.config.queryCacheSize, question, repo.config, () => searchUncached(repo, options, within), settled);
 }
 
 /** A ranked chunk of a file as a hit, its snippet the lines holding the query's terms. */
@@ -99,7 +111,7 @@ function hitOf(chunk: StoredChunk, file: { path: string; kind: string }, score: 
   };
 }
 
-function searchUncached(repo: Repo, options: SearchOptions): SearchHits {
+function searchUncached(repo: Repo, options: SearchOptions, within: RankedWith): SearchHits {
   const query = options.query?.trim() ?? '';
   if (!query) throw usageError('the query is empty: pass the words, identifier or pattern to look for');
   checkQuery(query);
@@ -113,15 +125,16 @@ function searchUncached(repo: Repo, options: SearchOptions): SearchHits {
     throw usageError(`the query "${query}" has no searchable words (only punctuation); use regex: true to match symbols literally`);
   }
   const termSet = new Set(terms);
-  const rankOptions = { accept, kinds: options.kind, limit: k };
+  const rankOptions = { accept, kinds: options.kind, limit: k, ...(within.depth ? { depth: within.depth } : {}) };
   // Hybrid retrieval (search/hybrid.ts): vector hits fused with the keyword ranking.
   const files = options.files ? hybridFiles(repo.store, repo.config, question, rankOptions, options.mode) : null;
-  const chunks = files ? null : hybridChunks(repo.store, repo.config, question, rankOptions, options.mode);
+  const chunks = files ? null : hybridChunks(repo.store, repo.config, question, rankOptions, options.mode, within.keyword);
   const hits = files
     ? files.results.map((f) => hitOf(f.best.chunk, f.file, f.score, f.reasons, termSet))
     : chunks!.results.map((r) => hitOf(r.chunk, r.file, r.score, r.reasons, termSet));
   const { mode, phase } = files ?? chunks!;
-  return { envelope: { status: 'ok', mode, retrieval_phase: phase, query, total: hits.length }, hits };
+  const ranking = chunks && options.mode === 'keyword' ? { ranking: chunks.results } : {};
+  return { envelope: { status: 'ok', mode, retrieval_phase: phase, query, total: hits.length }, hits, ...ranking };
 }
 
 /**
