@@ -154,7 +154,7 @@ function lineAt(starts: number[], at: number): number {
   return lo;
 }
 
-export function coverage(q: QueryWeights, terms: Set<string>): number {
+export function coverage(q: QueryWeights, terms: { has(term: string): boolean }): number {
   if (q.total <= 0) return 0;
   let held = 0;
   for (const [t, w] of q.weights) if (terms.has(t)) held += w;

@@ -38,7 +38,8 @@ export interface ExpandOption {
 interface Matches {
   /** The pool's own answer (keyword, regex or semantic), best first. */
   answer: SearchHits;
-  hits: GateHit[];
+  /** Each hit as judged: its relevance, and its semantic similarity (0 for a keyword match). */
+  hits: (GateHit & { similarity: number })[];
   /** The query's weighed terms (keyword queries only), and which of them each hit holds. */
   weights?: QueryWeights;
   held: Set<string>[];
@@ -73,14 +74,15 @@ function judged(answer: SearchHits, judge: () => Matches): { matches: Matches; s
 function matches(repo: Repo, options: SearchOptions, pool: number, within: RankedWith): Matches {
   const answer = searchHits(repo, { ...options, k: pool, ...(fuses(options) ? { mode: 'keyword' as const } : {}) }, within);
   return judged(answer, () => {
-    if (options.regex) return { answer, hits: answer.hits.map((h) => ({ path: h.path, relevance: 1 })), held: [] };
+    if (options.regex) return { answer, hits: answer.hits.map((h) => ({ path: h.path, relevance: 1, similarity: 0 })), held: [] };
     const weights = queryWeights(repo.store, answer.envelope.query);
     const held = heldByMatches(repo.store, weights.weights.keys(), weights.df, answer.hits);
     const name = exactName(answer.envelope.query);
     const exact = name && weights.df.get(name.term) ? name : undefined;
     const hits = answer.hits.map((h, i) => {
       const words = !exact || held[i]!.has(exact.term) ? coverage(weights, held[i]!) : 0;
-      return { path: h.path, relevance: Math.max(words, similarity(h.reasons)) };
+      const near = similarity(h.reasons);
+      return { path: h.path, relevance: Math.max(words, near), similarity: near };
     });
     return { answer, hits, weights, held, ...(exact ? { exact } : {}) };
   }).matches;
@@ -95,10 +97,8 @@ function relevantWith(repo: Repo, found: Matches, query: string, minRelevance: n
   const weights = queryWeights(repo.store, query);
   const known = found.weights?.weights ?? new Map<string, number>();
   const added = heldByMatches(repo.store, [...weights.weights.keys()].filter((t) => !known.has(t)), weights.df, found.answer.hits);
-  return found.answer.hits.filter((h, i) => {
-    const held = new Set([...found.held[i]!, ...added[i]!]);
-    return Math.max(coverage(weights, held), similarity(h.reasons)) >= minRelevance;
-  }).length;
+  const holds = (i: number) => ({ has: (t: string) => found.held[i]!.has(t) || added[i]!.has(t) });
+  return found.hits.filter((h, i) => Math.max(coverage(weights, holds(i)), h.similarity) >= minRelevance).length;
 }
 
 /** Why an exact name is answered however broad: a hit declares it (a local definition the symbol table leaves out). */
