@@ -9,7 +9,7 @@ import type { Citation } from '../cite/index.js';
 import { checkQuery, usageError } from '../errors/index.js';
 import { cachedAnswer, pathFilter } from '../search/index.js';
 import { identifierWords } from '../terms/index.js';
-import type { StoredSymbol } from '../store/index.js';
+import { slot, type StoredSymbol } from '../store/index.js';
 import { round, type ResultItem } from './envelope.js';
 import { limitsOf, narrowings, runGate, type GatedFields, type GateOptions } from './gated.js';
 import { graphReferences, mergeReferences } from './graph-references.js';
@@ -61,7 +61,7 @@ export function locate(repo: Repo, options: LocateOptions): LocateEnvelope {
   const max = maxResultsOf(options);
   const accept = pathFilter({ scope: options.scope });
   const { name, qualifier } = splitQualified(query);
-  const kindOf = new Map(repo.store.files.list().map((f) => [f.id, f.kind]));
+  const kindOf = fileKinds(repo);
 
   const definitions = definitionsOf(repo, name, qualifier)
     .filter((s) => accept(s.path))
@@ -89,6 +89,13 @@ export function locate(repo: Repo, options: LocateOptions): LocateEnvelope {
     results.push(...mergeReferences(graphReferences(repo, name, qualifier, accept, kindOf), text));
   }
   return { status: 'ok', query, total: results.length, results: results.slice(0, max) };
+}
+
+const FILE_KINDS = slot<Map<number, string>>('file kinds by id');
+
+/** Each file's kind by id, read once per index version (every locate ranks by it). */
+function fileKinds(repo: Repo): Map<number, string> {
+  return repo.store.memo.derived(FILE_KINDS, repo.store.indexVersion(), () => new Map(repo.store.files.list().map((f) => [f.id, f.kind])));
 }
 
 /** The definitions of `name`, under `qualifier` when one was written (`Store.open`). */
