@@ -31,9 +31,17 @@ function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** The last name's declaration pattern: a question tests it against many hits. */
+let compiled: { name: string; re: RegExp } | null = null;
+
 /** Whether `text` declares `name`: after a declaration keyword, or assigned at the start of a line (`name = …`, `name: T = …`). */
 export function declares(text: string, name: string): boolean {
+  if (compiled?.name !== name) compiled = { name, re: declaration(name) };
+  return compiled.re.test(text);
+}
+
+function declaration(name: string): RegExp {
   const n = escapeRegex(name);
   const edge = '(?![\\p{L}\\p{N}_$])';
-  return new RegExp(`(?:^|[^\\p{L}\\p{N}_$.])(?:${KEYWORDS})(?:\\s*\\*\\s*|\\s+)${n}${edge}|^[ \\t]*${n}[ \\t]*(?::[^=\\n]*)?=(?![=>])`, 'mu').test(text);
+  return new RegExp(`(?:^|[^\\p{L}\\p{N}_$.])(?:${KEYWORDS})(?:\\s*\\*\\s*|\\s+)${n}${edge}|^[ \\t]*${n}[ \\t]*(?::[^=\\n]*)?=(?![=>])`, 'mu');
 }
