@@ -12,6 +12,7 @@ import { identifierWords } from '../terms/index.js';
 import { slot, type StoredSymbol } from '../store/index.js';
 import { round, type ResultItem } from './envelope.js';
 import { limitsOf, narrowings, runGate, type GatedFields, type GateOptions } from './gated.js';
+import { declares } from './exact-name.js';
 import { graphReferences, mergeReferences } from './graph-references.js';
 import type { Repo } from './repo.js';
 import { numberedLine } from './snippet.js';
@@ -140,7 +141,9 @@ export function gatedLocate(repo: Repo, options: LocateOptions & GateOptions): G
   const outcome = runGate(repo, options, {
     hits: found.results.map((r) => ({ path: r.path, relevance: 1 })), // an exact name match is fully relevant
     items: found.results.slice(0, max),
-    answerBecause: narrowings({ scope: options.scope, max_results: options.maxResults }) ?? (hasDefinition ? `"${found.query}" names a definition, which comes first` : undefined),
+    answerBecause:
+      narrowings({ scope: options.scope, max_results: options.maxResults }) ??
+      (hasDefinition ? `"${found.query}" names a definition, which comes first` : declaredAt(found)),
     // Only a name with no definition (or references only) is refused; a narrower scope is the way on.
     suggest: (hits, summary) => {
       const perHit = summary.total_found ? summary.est_tokens / summary.total_found : 0;
@@ -153,6 +156,13 @@ export function gatedLocate(repo: Repo, options: LocateOptions & GateOptions): G
   });
   if ('refine' in outcome) return outcome.refine;
   return { status: 'ok', query: found.query, total: found.total, results: outcome.results, ...outcome.fields };
+}
+
+/** A name the symbol table lacks but a referencing line declares (a local `const`, a nested `def`): a definition the caller named too. */
+function declaredAt(found: LocateEnvelope): string | undefined {
+  const { name } = splitQualified(found.query);
+  const at = found.results.find((r) => r.kind === 'reference' && declares((r.snippet ?? '').replace(/^\d+: /, ''), name));
+  return at ? `"${found.query}" names a definition (declared in ${at.path}:${at.start_line})` : undefined;
 }
 
 function rankOf(s: StoredSymbol, kindOf: Map<number, string>): number {

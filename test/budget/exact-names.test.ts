@@ -56,6 +56,13 @@ describe('an exact identifier behind the search gate', () => {
     }
   });
 
+  it('locate answers a locally declared name used widely, and still judges one declared nowhere', () => {
+    const e = ok(gatedLocate(fx.repo, { query: 'networkFault' }));
+    expect(e.gate_note).toMatch(/"networkFault" names a definition \(declared in net\/fail\.ts:2\)$/);
+    expect(e.total).toBe(32);
+    expect(gatedLocate(fx.repo, { query: 'externalHelperFn' }).status).toBe('refine');
+  });
+
   it('a name declared nowhere is still judged', () => {
     const r = gatedSearch(fx.repo, { query: 'externalHelperFn', mode: 'keyword' }) as RefineEnvelope;
     expect(r.status).toBe('refine');
