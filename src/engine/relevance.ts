@@ -6,6 +6,7 @@
  */
 import { searchTerms } from '../search/index.js';
 import { chunkFields, forEachTerm } from '../terms/index.js';
+import { lineAt, lineStarts } from './snippet.js';
 import type { Store } from '../store/index.js';
 
 export interface QueryWeights {
@@ -133,25 +134,6 @@ export function heldTerms(wanted: string[], ...texts: string[]): Set<string> {
     }
   }
   return out;
-}
-
-/** Where each line of `text` starts (lower-casing and dropping underscores keep the lines, so a flattened text's lines are the text's). */
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
-  return starts;
-}
-
-/** The line holding offset `at`, by binary search over the line starts. */
-function lineAt(starts: number[], at: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= at) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 export function coverage(q: QueryWeights, terms: { has(term: string): boolean }): number {
