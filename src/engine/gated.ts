@@ -107,8 +107,10 @@ export function listingBudget(repo: Repo, maxTokens: number | undefined): { budg
 export interface GateRun<T> {
   /** Every match of the question, best first. */
   hits: GateHit[];
-  /** What the caller asked to see (its first k), best first. */
+  /** What the caller asked to see (its first k), best first: what the answer's cost is estimated from, and what it sends unless `deliver` says otherwise. */
   items: T[];
+  /** What a call that passes sends instead of `items` (a hybrid answer's fused list), made only once it passes. */
+  deliver?: () => T[];
   /** Narrower calls and what each yields, built only on refusal; `hits` are the relevant ones. */
   suggest: (hits: GateHit[], summary: GateSummary) => Suggestion[];
   /** Why the call is answered within budget however broad (see gate.ts), if it is. */
@@ -136,6 +138,7 @@ export function runGate<T extends { path: string }>(repo: Repo, options: GateOpt
     answerBecause: run.answerBecause,
   });
   if (!decision.pass) return { refine: decision.refine };
-  const fields: GatedFields = { tokens: trimmed.tokens, omitted: trimmed.omitted, ...(decision.note ? { gate_note: decision.note } : {}) };
-  return { results: trimmed.kept, fields, summary: decision.summary };
+  const sent = run.deliver ? trimToBudget(probe.cite(run.deliver()), trimBudget(limits, options.maxTokens)) : trimmed;
+  const fields: GatedFields = { tokens: sent.tokens, omitted: sent.omitted, ...(decision.note ? { gate_note: decision.note } : {}) };
+  return { results: sent.kept, fields, summary: decision.summary };
 }

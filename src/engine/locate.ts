@@ -9,9 +9,10 @@ import type { Citation } from '../cite/index.js';
 import { checkQuery, usageError } from '../errors/index.js';
 import { cachedAnswer, pathFilter } from '../search/index.js';
 import { identifierWords } from '../terms/index.js';
-import type { StoredSymbol } from '../store/index.js';
+import { slot, type StoredSymbol } from '../store/index.js';
 import { round, type ResultItem } from './envelope.js';
 import { limitsOf, narrowings, runGate, type GatedFields, type GateOptions } from './gated.js';
+import { declares } from './exact-name.js';
 import { graphReferences, mergeReferences } from './graph-references.js';
 import type { Repo } from './repo.js';
 import { numberedLine } from './snippet.js';
@@ -61,7 +62,7 @@ export function locate(repo: Repo, options: LocateOptions): LocateEnvelope {
   const max = maxResultsOf(options);
   const accept = pathFilter({ scope: options.scope });
   const { name, qualifier } = splitQualified(query);
-  const kindOf = new Map(repo.store.files.list().map((f) => [f.id, f.kind]));
+  const kindOf = fileKinds(repo);
 
   const definitions = definitionsOf(repo, name, qualifier)
     .filter((s) => accept(s.path))
@@ -89,6 +90,13 @@ export function locate(repo: Repo, options: LocateOptions): LocateEnvelope {
     results.push(...mergeReferences(graphReferences(repo, name, qualifier, accept, kindOf), text));
   }
   return { status: 'ok', query, total: results.length, results: results.slice(0, max) };
+}
+
+const FILE_KINDS = slot<Map<number, string>>('file kinds by id');
+
+/** Each file's kind by id, read once per index version (every locate ranks by it). */
+function fileKinds(repo: Repo): Map<number, string> {
+  return repo.store.memo.derived(FILE_KINDS, repo.store.indexVersion(), () => new Map(repo.store.files.list().map((f) => [f.id, f.kind])));
 }
 
 /** The definitions of `name`, under `qualifier` when one was written (`Store.open`). */
@@ -133,7 +141,9 @@ export function gatedLocate(repo: Repo, options: LocateOptions & GateOptions): G
   const outcome = runGate(repo, options, {
     hits: found.results.map((r) => ({ path: r.path, relevance: 1 })), // an exact name match is fully relevant
     items: found.results.slice(0, max),
-    answerBecause: narrowings({ scope: options.scope, max_results: options.maxResults }) ?? (hasDefinition ? `"${found.query}" names a definition, which comes first` : undefined),
+    answerBecause:
+      narrowings({ scope: options.scope, max_results: options.maxResults }) ??
+      (hasDefinition ? `"${found.query}" names a definition, which comes first` : declaredAt(found)),
     // Only a name with no definition (or references only) is refused; a narrower scope is the way on.
     suggest: (hits, summary) => {
       const perHit = summary.total_found ? summary.est_tokens / summary.total_found : 0;
@@ -146,6 +156,13 @@ export function gatedLocate(repo: Repo, options: LocateOptions & GateOptions): G
   });
   if ('refine' in outcome) return outcome.refine;
   return { status: 'ok', query: found.query, total: found.total, results: outcome.results, ...outcome.fields };
+}
+
+/** A name the symbol table lacks but a referencing line declares (a local `const`, a nested `def`): a definition the caller named too. */
+function declaredAt(found: LocateEnvelope): string | undefined {
+  const { name } = splitQualified(found.query);
+  const at = found.results.find((r) => r.kind === 'reference' && declares((r.snippet ?? '').replace(/^\d+: /, ''), name));
+  return at ? `"${found.query}" names a definition (declared in ${at.path}:${at.start_line})` : undefined;
 }
 
 function rankOf(s: StoredSymbol, kindOf: Map<number, string>): number {

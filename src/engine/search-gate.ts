@@ -9,15 +9,16 @@
  */
 import { scopeSuggestions, termSuggestions, trimBudget, type GateHit, type GateLimits, type GateSummary, type RefineEnvelope, type Suggestion, type Yield } from '../budget/index.js';
 import type { Citation } from '../cite/index.js';
-import { pathFilter, searchTerms } from '../search/index.js';
+import { keywordRankDepth, pathFilter, searchTerms } from '../search/index.js';
 import type { ResultItem, SearchEnvelope } from './envelope.js';
+import { declares, exactName, type ExactName } from './exact-name.js';
 import { expandResults } from './expansions.js';
 import { citationProbe, limitsOf, narrowings, runGate, type GatedFields, type GateOptions } from './gated.js';
 import { definitionIntent } from './locate.js';
-import { coverage, heldTerms, queryWeights, rarity, termsOf } from './relevance.js';
+import { coverage, heldByMatches, indexedTerms, queryWeights, rarity, type QueryWeights } from './relevance.js';
 import type { Repo } from './repo.js';
 import { DEFAULT_K } from './limits.js';
-import { searchHits, type SearchHits, type SearchOptions } from './search.js';
+import { searchHits, type RankedWith, type SearchHits, type SearchOptions } from './search.js';
 
 export type CitedResult = ResultItem & Citation & { tokens: number };
 
@@ -37,9 +38,13 @@ export interface ExpandOption {
 interface Matches {
   /** The pool's own answer (keyword, regex or semantic), best first. */
   answer: SearchHits;
-  hits: GateHit[];
-  /** Each hit's terms, for suggesting words to add (keyword queries only): read only when a refusal needs them. */
-  terms: () => Set<string>[];
+  /** Each hit as judged: its relevance, and its semantic similarity (0 for a keyword match). */
+  hits: (GateHit & { similarity: number })[];
+  /** The query's weighed terms (keyword queries only), and which of them each hit holds. */
+  weights?: QueryWeights;
+  held: Set<string>[];
+  /** The identifier the question is, when the index holds it: only hits holding it are matches (exact-name.ts). */
+  exact?: ExactName;
 }
 
 /** A semantic match is as relevant as its similarity (reason `semantic:<similarity>`). */
@@ -66,18 +71,20 @@ function judged(answer: SearchHits, judge: () => Matches): { matches: Matches; s
 }
 
 /** The candidate pool of a query with each match's relevance: a regex match is exact; a keyword match holds a share of the query. */
-function matches(repo: Repo, options: SearchOptions, pool: number): Matches {
-  const answer = searchHits(repo, { ...options, k: pool, ...(fuses(options) ? { mode: 'keyword' as const } : {}) });
+function matches(repo: Repo, options: SearchOptions, pool: number, within: RankedWith): Matches {
+  const answer = searchHits(repo, { ...options, k: pool, ...(fuses(options) ? { mode: 'keyword' as const } : {}) }, within);
   return judged(answer, () => {
-    if (options.regex) return { answer, hits: answer.hits.map((h) => ({ path: h.wire.path, relevance: 1 })), terms: () => [] };
+    if (options.regex) return { answer, hits: answer.hits.map((h) => ({ path: h.path, relevance: 1, similarity: 0 })), held: [] };
     const weights = queryWeights(repo.store, answer.envelope.query);
-    const asked = [...weights.weights.keys()];
-    const hits = answer.hits.map((h) => {
-      const held = heldTerms(asked, h.wire.path, h.breadcrumb, h.text);
-      return { path: h.wire.path, relevance: Math.max(coverage(weights, held), similarity(h.wire.reasons)) };
+    const held = heldByMatches(repo.store, weights.weights.keys(), weights.df, answer.hits);
+    const name = exactName(answer.envelope.query);
+    const exact = name && weights.df.get(name.term) ? name : undefined;
+    const hits = answer.hits.map((h, i) => {
+      const words = !exact || held[i]!.has(exact.term) ? coverage(weights, held[i]!) : 0;
+      const near = similarity(h.reasons);
+      return { path: h.path, relevance: Math.max(words, near), similarity: near };
     });
-    let terms: Set<string>[] | null = null;
-    return { answer, hits, terms: () => (terms ??= answer.hits.map((h) => termsOf(h.wire.path, h.breadcrumb, h.text))) };
+    return { answer, hits, weights, held, ...(exact ? { exact } : {}) };
   }).matches;
 }
 
@@ -88,8 +95,22 @@ function matches(repo: Repo, options: SearchOptions, pool: number): Matches {
  */
 function relevantWith(repo: Repo, found: Matches, query: string, minRelevance: number): number {
   const weights = queryWeights(repo.store, query);
-  return found.terms().filter((terms, i) => Math.max(coverage(weights, terms), similarity(found.answer.hits[i]!.wire.reasons)) >= minRelevance).length;
+  const known = found.weights?.weights ?? new Map<string, number>();
+  const added = heldByMatches(repo.store, [...weights.weights.keys()].filter((t) => !known.has(t)), weights.df, found.answer.hits);
+  const holds = (i: number) => ({ has: (t: string) => found.held[i]!.has(t) || added[i]!.has(t) });
+  return found.hits.filter((h, i) => Math.max(coverage(weights, holds(i)), h.similarity) >= minRelevance).length;
 }
+
+/** Why an exact name is answered however broad: a hit declares it (a local definition the symbol table leaves out). */
+function declaredIn(found: Matches): string | undefined {
+  const exact = found.exact;
+  if (!exact) return undefined;
+  const at = found.answer.hits.find((h, i) => found.held[i]!.has(exact.term) && declares(h.text, exact.name));
+  return at ? `"${exact.name}" names a definition (declared in ${at.path})` : undefined;
+}
+
+/** Relevant hits, the best first, whose words are weighed as words to add: the words of the best hits are the ones that split the rest. */
+const TERM_SAMPLE = 30;
 
 /** Narrower calls for a refused question: scopes, and (for words) a word to add, each with what it would yield. */
 function suggestions(repo: Repo, options: SearchOptions, limits: GateLimits, found: Matches, hits: GateHit[], summary: GateSummary): Suggestion[] {
@@ -100,7 +121,7 @@ function suggestions(repo: Repo, options: SearchOptions, limits: GateLimits, fou
     return yieldOf(hits.filter((h) => inScope(h.path)).length);
   });
   if (options.regex) return scopes;
-  const relevant = found.terms().filter((_, i) => found.hits[i]!.relevance >= limits.minRelevance);
+  const relevant = found.answer.hits.filter((_, i) => found.hits[i]!.relevance >= limits.minRelevance).slice(0, TERM_SAMPLE).map(indexedTerms);
   const asked = new Set(searchTerms(found.answer.envelope.query));
   const withTerm = (term: string) => yieldOf(relevantWith(repo, found, `${options.query} ${term}`, limits.minRelevance));
   return [...scopes, ...termSuggestions(relevant, asked, summary, (terms) => rarity(repo.store, terms), withTerm)];
@@ -111,14 +132,29 @@ export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions & E
   const probe = options.probe ?? citationProbe(repo);
   const k = options.k ?? DEFAULT_K;
   // An invalid k goes to search as it is, which refuses it with the reason.
-  const pool = Number.isInteger(k) && k >= 1 ? Math.max(k, limits.maxHits * 2) : k;
-  const found = matches(repo, options, pool);
-  const answer = fuses(options) ? searchHits(repo, options) : found.answer;
-  const shown = answer.hits.slice(0, k);
+  const valid = Number.isInteger(k) && k >= 1;
+  const pool = valid ? Math.max(k, limits.maxHits * 2) : k;
+  // The pool is ranked to the depth the answer's own ranking scores, so its first k are the answer's
+  // (keyword), or its keyword ranking is the one a hybrid answer fuses (no second search).
+  const found = matches(repo, options, pool, valid ? { depth: keywordRankDepth(k, options.mode ?? 'hybrid') } : {});
+  // The gate judges the pool, and the cost of its first k; a hybrid answer is fused only once the gate passes it.
+  let answer = found.answer;
+  let shown = answer.hits.slice(0, k);
   const outcome = runGate(repo, { ...options, probe }, {
     hits: found.hits,
     items: shown.map((h) => h.wire),
-    answerBecause: narrowings({ k: options.k, files: options.files, regex: options.regex, scope: options.scope }) ?? (options.regex ? undefined : definitionIntent(repo, options.query)),
+    ...(fuses(options)
+      ? {
+          deliver: () => {
+            answer = searchHits(repo, options, found.answer.ranking ? { keyword: found.answer.ranking } : {});
+            shown = answer.hits.slice(0, k);
+            return shown.map((h) => h.wire);
+          },
+        }
+      : {}),
+    answerBecause:
+      narrowings({ k: options.k, files: options.files, regex: options.regex, scope: options.scope }) ??
+      (options.regex ? undefined : (definitionIntent(repo, options.query) ?? declaredIn(found))),
     suggest: (hits, summary) => {
       const suggested = judged(found.answer, () => found).suggested;
       const key = JSON.stringify([options.query, !!options.regex, hits, summary]);

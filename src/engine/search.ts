@@ -6,6 +6,7 @@ import { ask, cachedAnswer, hybridChunks, hybridFiles, pathFilter, type SearchMo
 export type { SearchMode };
 import { round, type ResultItem, type SearchEnvelope } from './envelope.js';
 import type { StoredChunk } from '../store/index.js';
+import type { RankedChunk } from '../search/index.js';
 import type { Repo } from './repo.js';
 import { numberedLine, snippetFor } from './snippet.js';
 import { DEFAULT_K } from './limits.js';
@@ -39,13 +40,17 @@ function validK(k: number | undefined): number {
 /**
  * One ranked chunk as the engine holds it up to the edge: its id and indexed
  * text travel with it (the gate weighs the text, expansion starts from the id,
- * neither looks the chunk up again), and `wire` is what a caller is sent.
+ * neither looks the chunk up again), and `wire` is what a caller is sent. A
+ * ranked hit makes its wire form when first read: its snippet is a pass over
+ * the text, and the gate's candidate pool shows only its first few hits.
  */
 export interface Hit {
   chunkId: number;
+  path: string;
   breadcrumb: string;
   text: string;
-  wire: ResultItem;
+  reasons: string[];
+  readonly wire: ResultItem;
 }
 
 /** An answer before its results are shaped for the wire: the hits, best first. */
@@ -54,6 +59,16 @@ export interface SearchHits {
   hits: Hit[];
   /** The answer as sent, made once: a repeated question gets the cached answer itself. */
   sent?: SearchEnvelope;
+  /** A keyword answer's chunk ranking, which a hybrid answer to the same question can fuse from (RankedWith). */
+  ranking?: readonly RankedChunk[];
+}
+
+/** How the gate asks for its pool, and for the answer it fuses from that pool; never a caller's setting. */
+export interface RankedWith {
+  /** Lexical candidates the keyword ranking scores (default: what a ranking of k scores). */
+  depth?: number;
+  /** This question's keyword ranking, scored to the depth this answer's would be (hybridChunks' `ranked`). */
+  keyword?: readonly RankedChunk[];
 }
 
 /** The answer as sent. Answers repeat from a per-repository cache until the index or the configuration changes (search/cache.ts). */
@@ -62,35 +77,41 @@ export function search(repo: Repo, options: SearchOptions): SearchEnvelope {
   return (answer.sent ??= { ...answer.envelope, results: answer.hits.map((h) => h.wire) });
 }
 
-export function searchHits(repo: Repo, options: SearchOptions): SearchHits {
+export function searchHits(repo: Repo, options: SearchOptions, within: RankedWith = {}): SearchHits {
   const wanted = options.mode ?? 'hybrid';
   const settled = (a: SearchHits) => a.envelope.mode === wanted || a.envelope.retrieval_phase === 'keyword_only' || !!options.regex;
-  // Keyed by what decides the hits alone: a caller's session, budget or citation probe must not split the cache.
+  // Keyed by what decides the hits alone: a caller's session, budget or citation probe must not split the cache
+  // (a ranking handed in gives the answer ranking again would).
   const { query, scope, exclude, kind, regex, k, files, mode } = options;
-  const question = { query, scope, exclude, kind, regex, k, files, mode };
-  return cachedAnswer(repo.store, repo.config.queryCacheSize, question, repo.config, () => searchUncached(repo, options), settled);
+  const question = { query, scope, exclude, kind, regex, k, files, mode, depth: within.depth };
+  return cachedAnswer(repo.store, repo.config.queryCacheSize, question, repo.config, () => searchUncached(repo, options, within), settled);
 }
 
 /** A ranked chunk of a file as a hit, its snippet the lines holding the query's terms. */
 function hitOf(chunk: StoredChunk, file: { path: string; kind: string }, score: number, reasons: string[], terms: Set<string>): Hit {
+  let wire: ResultItem | undefined;
   return {
     chunkId: chunk.id,
+    path: file.path,
     breadcrumb: chunk.breadcrumb,
     text: chunk.text,
-    wire: {
-      path: file.path,
-      start_line: chunk.startLine,
-      end_line: chunk.endLine,
-      symbol: chunk.symbol,
-      kind: file.kind,
-      score: round(score),
-      reasons,
-      snippet: snippetFor(chunk.text, chunk.startLine, terms),
+    reasons,
+    get wire() {
+      return (wire ??= {
+        path: file.path,
+        start_line: chunk.startLine,
+        end_line: chunk.endLine,
+        symbol: chunk.symbol,
+        kind: file.kind,
+        score: round(score),
+        reasons,
+        snippet: snippetFor(chunk.text, chunk.startLine, terms),
+      });
     },
   };
 }
 
-function searchUncached(repo: Repo, options: SearchOptions): SearchHits {
+function searchUncached(repo: Repo, options: SearchOptions, within: RankedWith): SearchHits {
   const query = options.query?.trim() ?? '';
   if (!query) throw usageError('the query is empty: pass the words, identifier or pattern to look for');
   checkQuery(query);
@@ -104,15 +125,16 @@ function searchUncached(repo: Repo, options: SearchOptions): SearchHits {
     throw usageError(`the query "${query}" has no searchable words (only punctuation); use regex: true to match symbols literally`);
   }
   const termSet = new Set(terms);
-  const rankOptions = { accept, kinds: options.kind, limit: k };
+  const rankOptions = { accept, kinds: options.kind, limit: k, ...(within.depth ? { depth: within.depth } : {}) };
   // Hybrid retrieval (search/hybrid.ts): vector hits fused with the keyword ranking.
   const files = options.files ? hybridFiles(repo.store, repo.config, question, rankOptions, options.mode) : null;
-  const chunks = files ? null : hybridChunks(repo.store, repo.config, question, rankOptions, options.mode);
+  const chunks = files ? null : hybridChunks(repo.store, repo.config, question, rankOptions, options.mode, within.keyword);
   const hits = files
     ? files.results.map((f) => hitOf(f.best.chunk, f.file, f.score, f.reasons, termSet))
     : chunks!.results.map((r) => hitOf(r.chunk, r.file, r.score, r.reasons, termSet));
   const { mode, phase } = files ?? chunks!;
-  return { envelope: { status: 'ok', mode, retrieval_phase: phase, query, total: hits.length }, hits };
+  const ranking = chunks && options.mode === 'keyword' ? { ranking: chunks.results } : {};
+  return { envelope: { status: 'ok', mode, retrieval_phase: phase, query, total: hits.length }, hits, ...ranking };
 }
 
 /**
@@ -185,10 +207,13 @@ function regexSearch(repo: Repo, pattern: string, k: number, accept: (p: string)
       matched.push(numberedLine(lineNo, line.trimEnd()));
     });
     if (matched.length === 0) continue;
+    const reasons = [`regex:${matched.length}`];
     hits.push({
       chunkId: chunk.id,
+      path: chunk.path,
       breadcrumb: chunk.breadcrumb,
       text: chunk.text,
+      reasons,
       wire: {
         path: chunk.path,
         start_line: chunk.startLine,
@@ -196,7 +221,7 @@ function regexSearch(repo: Repo, pattern: string, k: number, accept: (p: string)
         symbol: chunk.symbol,
         kind,
         score: matched.length,
-        reasons: [`regex:${matched.length}`],
+        reasons,
         snippet: matched.slice(0, 3).join('\n'),
       },
     });

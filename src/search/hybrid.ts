@@ -15,7 +15,7 @@ import { embedderSpec, normalize } from '../embed/index.js';
 import type { Store } from '../store/index.js';
 import { cutoff, type CutoffOptions } from './cutoff.js';
 import { rrf, type FusionOptions } from './fusion.js';
-import { FUSION_WEIGHTS, rankChunks, rankFiles, type NearnessOf, type RankedChunk, type RankedFile, type RankOptions } from './rank.js';
+import { chunkDepth, FUSION_WEIGHTS, rankChunks, rankFiles, type NearnessOf, type RankedChunk, type RankedFile, type RankOptions } from './rank.js';
 import type { Question } from './query.js';
 import { fileRole } from './roles.js';
 import { dot, embeddedQuery, fileCentroids, retrievalPhase, vectorSearch, type RetrievalPhase, type VectorHit } from './vector.js';
@@ -35,8 +35,13 @@ const KEYWORD_DEPTH = 100;
 const VECTOR_DEPTH = 300;
 
 /** Keyword candidates to rank: only what is shown when nothing is fused with them. */
-function keywordDepth(options: RankOptions, want: SearchMode): number {
-  return want === 'keyword' ? options.limit : Math.max(options.limit, KEYWORD_DEPTH);
+function keywordDepth(limit: number, want: SearchMode): number {
+  return want === 'keyword' ? limit : Math.max(limit, KEYWORD_DEPTH);
+}
+
+/** The lexical candidates the keyword side of an answer of `limit` chunks scores: a pool ranked to it can stand in for that side (hybridChunks' `ranked`). */
+export function keywordRankDepth(limit: number, want: SearchMode): number {
+  return chunkDepth(keywordDepth(limit, want));
 }
 
 export function fusionOptions(config: Config): FusionOptions {
@@ -111,9 +116,22 @@ function answer<K, T extends Placed>(
   return cutoff(fused, cutoffOptions(config)).slice(0, limit);
 }
 
-export function hybridChunks(store: Store, config: Config, question: Question, options: RankOptions, want: SearchMode = 'hybrid'): HybridAnswer<RankedChunk> {
+/**
+ * `ranked`: this question's keyword ranking when the caller holds one (the
+ * gate's pool), scored to the candidate depth this call would use and at
+ * least as long: its prefix is what ranking again would give.
+ */
+export function hybridChunks(
+  store: Store,
+  config: Config,
+  question: Question,
+  options: RankOptions,
+  want: SearchMode = 'hybrid',
+  ranked?: readonly RankedChunk[],
+): HybridAnswer<RankedChunk> {
   const phase = retrievalPhase(store, embedderSpec(config));
-  const keyword = want === 'semantic' ? [] : rankChunks(store, question, { ...options, limit: keywordDepth(options, want) });
+  const depth = keywordDepth(options.limit, want);
+  const keyword = want === 'semantic' ? [] : ranked ? ranked.slice(0, depth) : rankChunks(store, question, { ...options, limit: depth });
   const hits = want === 'keyword' ? null : vectorSearch(store, embedderSpec(config), question.text, VECTOR_DEPTH);
   if (!hits) return { results: keyword.slice(0, options.limit), mode: 'keyword', phase };
   if (want === 'hybrid' && keyword.length === 0) return { results: [], mode: want, phase };

@@ -33,6 +33,13 @@ export interface RankedChunk {
 
 export interface RankOptions extends EvidenceOptions {
   limit: number;
+  /** Lexical candidates a chunk ranking scores (default chunkDepth(limit)): two rankings to one depth agree, the shorter a prefix of the longer. */
+  depth?: number;
+}
+
+/** Lexical candidates a ranking of `limit` chunks scores by default. */
+export function chunkDepth(limit: number): number {
+  return Math.max(400, limit * 4);
 }
 
 /** Each file's nearness to the query in embedding space: a 0–1 signal, and the similarity it comes from. */
@@ -60,7 +67,7 @@ function materialize<T extends { chunkId: number; file: StoredFile }>(store: Sto
 
 /** Chunks best first: BM25 × the file's role, × a boost for holding a named definition or sitting in a named file. */
 export function rankChunks(store: Store, question: Question, options: RankOptions): RankedChunk[] {
-  const ev = gatherEvidence(store, question, options, Math.max(400, options.limit * 4));
+  const ev = gatherEvidence(store, question, options, options.depth ?? chunkDepth(options.limit));
   const scored = ev.hits.map((hit) => {
     const file = ev.files.get(hit.fileId)!;
     const { role, demoted } = roleOf(file, ev);

@@ -110,6 +110,8 @@ export class ChunkTable {
   private readonly ofFile;
   private readonly search;
   private readonly fileIdOfEach;
+  private readonly holdingTerm;
+  private readonly byIdList;
   constructor(private readonly db: Db) {
     this.insert = db.prepare(
       `INSERT INTO chunks(file_id, ord, start_line, end_line, breadcrumb, symbol, text, tokens)
@@ -120,6 +122,8 @@ export class ChunkTable {
     this.deleteFts = db.prepare('DELETE FROM chunks_fts WHERE rowid = ?');
     this.ofFile = db.prepare('SELECT * FROM chunks WHERE file_id = ? ORDER BY ord');
     this.fileIdOfEach = db.prepare('SELECT id, file_id FROM chunks').raw();
+    this.holdingTerm = db.prepare('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?').pluck();
+    this.byIdList = db.prepare('SELECT * FROM chunks WHERE id IN (SELECT value FROM json_each(?))');
     const { path, symbols, body } = FIELD_WEIGHTS;
     // The best hits, then their rows' whereabouts (not their text: rankers read many hits and show few).
     // Cut by the weighted score itself: FTS5's `ORDER BY rank` would rank by unweighted bm25, and score every row twice.
@@ -151,14 +155,15 @@ export class ChunkTable {
 
   byIds(ids: number[]): Map<number, StoredChunk> {
     const out = new Map<number, StoredChunk>();
-    for (let i = 0; i < ids.length; i += 500) {
-      const slice = ids.slice(i, i + 500);
-      const rows = this.db
-        .prepare(`SELECT * FROM chunks WHERE id IN (${slice.map(() => '?').join(',')})`)
-        .all(...slice) as ChunkRow[];
-      for (const r of rows) out.set(r.id, fromRow(r));
-    }
+    if (ids.length === 0) return out;
+    // One prepared statement for any number of ids (a list of `?` would be prepared anew per length).
+    for (const r of this.byIdList.all(JSON.stringify(ids)) as ChunkRow[]) out.set(r.id, fromRow(r));
     return out;
+  }
+
+  /** The chunks whose FTS fields (path, symbols or body) hold `term`: a read of its postings alone. */
+  holding(term: string): Set<number> {
+    return new Set(this.holdingTerm.all(anyPhrase([term])) as number[]);
   }
 
   /** The file of every chunk, by chunk id (read from the file index alone). */

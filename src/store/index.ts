@@ -94,7 +94,7 @@ export class Store {
     this.symbols = new SymbolTable(db);
     this.history = new HistoryTable(db);
     this.sessions = sessions;
-    this.terms = new TermStats(db);
+    this.terms = new TermStats(db, this.memo, () => this.indexVersion());
     this.edges = new EdgeTable(db);
     this.jobs = new JobTable(db);
     this.putSkipped = db.prepare(

@@ -1,14 +1,26 @@
 /**
  * How many chunks hold each term, read from the FTS index itself through an
- * fts5vocab view kept in the connection's temp schema (no stored state).
+ * fts5vocab view kept in the connection's temp schema (no stored state). A
+ * count is a walk over the term's postings, so counts are kept per index
+ * version in the store's memo: a gated search asks for dozens of them, and
+ * questions repeat words.
  */
 import type { Db } from './db.js';
+import { slot, type Memo } from './memo.js';
+
+const COUNTS = slot<Map<string, number>>('term document counts');
+/** Terms whose counts are kept at most (a few MiB); past it the memo starts again. */
+const MAX_KEPT_COUNTS = 50_000;
 
 export class TermStats {
   private lookup: ((term: string) => number | undefined) | null = null;
   private readonly chunkCount;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly memo: Memo,
+    private readonly version: () => string,
+  ) {
     this.chunkCount = db.prepare('SELECT count(*) FROM chunks').pluck();
   }
 
@@ -24,6 +36,14 @@ export class TermStats {
       const stmt = this.db.prepare('SELECT doc FROM temp.chunks_vocab WHERE term = ?').pluck();
       this.lookup = (t) => stmt.get(t) as number | undefined;
     }
-    return new Map(terms.map((t) => [t, this.lookup!(t) ?? 0]));
+    const kept = this.memo.derived(COUNTS, this.version(), () => new Map<string, number>());
+    if (kept.size > MAX_KEPT_COUNTS) kept.clear();
+    return new Map(
+      terms.map((t) => {
+        let n = kept.get(t);
+        if (n === undefined) kept.set(t, (n = this.lookup!(t) ?? 0));
+        return [t, n];
+      }),
+    );
   }
 }

@@ -70,10 +70,16 @@ export function queryTerms(text: string): string[] {
 
 /** Path words go into their own FTS field, so `src/auth/session.ts` matches `auth session`. */
 export function pathTerms(path: string): string {
-  return indexText(path.replace(/\.[^./]+$/, ''));
+  return indexText(chunkFields(path, '', '').path);
+}
+
+/** The texts a chunk's FTS fields are made of: its file's path less the extension, its breadcrumb past the path, its text. */
+export function chunkFields(path: string, breadcrumb: string, text: string): { path: string; symbols: string; body: string } {
+  return { path: path.replace(/\.[^./]+$/, ''), symbols: breadcrumb.slice(path.length), body: text };
 }
 
 /** A chunk's FTS fields: its file's path words, the symbols of its breadcrumb (past the path), its text. */
 export function chunkTerms(path: string, breadcrumb: string, text: string, filePathTerms = pathTerms(path)): { path: string; symbols: string; body: string } {
-  return { path: filePathTerms, symbols: indexText(breadcrumb.slice(path.length)), body: indexText(text) };
+  const fields = chunkFields(path, breadcrumb, text);
+  return { path: filePathTerms, symbols: indexText(fields.symbols), body: indexText(fields.body) };
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { countTokens } from '../../src/budget/index.js';
+import { countTokens, selfCountedJson, selfCountedTokens } from '../../src/budget/index.js';
 import { buildRankTable, RankTable } from '../../src/budget/ranks.js';
 
 const { encode } = createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as {
@@ -87,5 +87,23 @@ describe('the rank table', () => {
     expect(() => new RankTable(Buffer.alloc(64))).toThrow(/not an o200k rank table/);
     expect(() => new RankTable(built.subarray(0, 4096))).toThrow(/truncated/);
     expect(() => new RankTable(built.subarray(0, built.length - 1))).toThrow(/truncated/);
+  });
+});
+
+describe('selfCountedJson', () => {
+  it('is the fixed point of counting the JSON with its own count in it, for small and large objects and fields in any place', () => {
+    const values: object[] = [
+      {},
+      { path: 'a.ts', start_line: 1 },
+      { tokens: 'first', path: 'x' },
+      ...SAMPLES.map((snippet, i) => ({ path: `src/${i}.ts`, score: 0.5, snippet })),
+      ...[0, 1, 2, 3].map((seed) => ({ snippet: randomText(seed, 500 + seed * 1_500), reasons: ['bm25:1.00'] })),
+      { snippet: randomText(9, 12_000) }, // past 1,000 tokens: the count takes two number tokens
+    ];
+    for (const value of values) {
+      const exact = selfCountedTokens((n) => JSON.stringify({ ...value, tokens: n }));
+      expect(selfCountedJson(value, 'tokens'), JSON.stringify(value).slice(0, 80)).toBe(exact);
+      expect(countTokens(JSON.stringify({ ...value, tokens: exact }))).toBe(exact);
+    }
   });
 });

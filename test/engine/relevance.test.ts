@@ -1,6 +1,7 @@
-/** heldTerms finds exactly the query terms termsOf would, whatever the spelling of the identifiers around them. */
-import { describe, expect, it } from 'vitest';
-import { heldTerms, termsOf } from '../../src/engine/relevance.js';
+/** heldTerms finds exactly the query terms termsOf would, whatever the spelling of the identifiers around them; heldByMatches finds them in the index as the text holds them. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { heldByMatches, heldTerms, indexedTerms, termsOf } from '../../src/engine/relevance.js';
+import { indexed, type Indexed } from '../budget/helpers.js';
 import { queryTerms } from '../../src/terms/index.js';
 
 /** mulberry32: a seeded source, so a failing case can be replayed. */
@@ -34,5 +35,37 @@ describe('heldTerms', () => {
       const all = termsOf('src/a.ts', 'src/a.ts > thing', text);
       expect([...heldTerms(asked, 'src/a.ts', 'src/a.ts > thing', text)].sort(), `case ${i}: ${JSON.stringify({ text, asked })}`).toEqual(asked.filter((t) => all.has(t)).sort());
     }
+  });
+});
+
+describe('heldByMatches', () => {
+  let fx: Indexed;
+  beforeAll(async () => {
+    const next = random(11);
+    const pick = <T>(xs: T[]) => xs[Math.floor(next() * xs.length)]!;
+    const phrase = () => pick(SPELL)(Array.from({ length: 1 + Math.floor(next() * 3) }, () => pick(WORDS)));
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) {
+      const name = `${pick(['src', 'lib/http', 'test'])}/${pick(WORDS).toLowerCase()}_${i}.${pick(['ts', 'py'])}`;
+      files[name] = Array.from({ length: 2 + Math.floor(next() * 5) }, () => `// ${phrase()} ${phrase()}`).join('\n') + '\n';
+    }
+    fx = await indexed(files);
+  });
+  afterAll(() => fx.cleanup());
+
+  it('finds in the index postings exactly the terms the FTS fields hold, as the text scan finds them', () => {
+    const chunks = fx.repo.store.chunks.termSources().map((c) => ({ chunkId: c.id, ...c }));
+    const asked = [...new Set(WORDS.flatMap((w) => queryTerms(`${w} ${w}_http parseConfig`)))];
+    const df = fx.repo.store.terms.documentFrequency(asked);
+    const fromIndex = heldByMatches(fx.repo.store, asked, df, chunks);
+    const everyTermCommon = new Map(asked.map((t) => [t, Infinity])); // forces the text scan for every term
+    const fromText = heldByMatches(fx.repo.store, asked, everyTermCommon, chunks);
+    chunks.forEach((c, i) => {
+      const all = indexedTerms(c);
+      const expected = asked.filter((t) => all.has(t)).sort();
+      expect([...fromIndex[i]!].sort(), c.path).toEqual(expected);
+      expect([...fromText[i]!].sort(), c.path).toEqual(expected);
+    });
+    expect(fromIndex.some((s) => s.size > 0)).toBe(true);
   });
 });

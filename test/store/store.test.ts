@@ -96,3 +96,18 @@ describe('store', () => {
     expect(() => Store.open(path.join(dir, 'sub', 'index.db'))).toThrow(/is not writable/);
   });
 });
+
+describe('term document counts', () => {
+  it('are kept per index version: an index write that adds a chunk holding a term counts it', async () => {
+    const root = makeRepo({ 'a.ts': 'export const lantern = 1;\n', 'b.ts': 'export const other = 2;\n' });
+    dirs.push(root);
+    const repo = Repo.open(root, { flags: { home: home() }, env: { SIGHTLINE_EMBEDDER: 'none' } });
+    await repo.index();
+    expect(repo.store.terms.documentFrequency(['lantern', 'absent']).get('lantern')).toBe(1);
+    expect(repo.store.terms.documentFrequency(['lantern']).get('lantern')).toBe(1); // from the memo
+    fs.writeFileSync(path.join(root, 'b.ts'), 'export const lantern2 = lantern + 1;\n');
+    await repo.index();
+    expect(repo.store.terms.documentFrequency(['lantern', 'absent'])).toEqual(new Map([['lantern', 2], ['absent', 0]]));
+    repo.close();
+  });
+});
