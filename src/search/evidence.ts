@@ -12,7 +12,7 @@ import { definitionScores, mentionScores, nameScores, type Definitions } from '.
 
 export interface Evidence {
   read: ReadQuery;
-  /** The terms sent to the chunk index: the query's that it holds, less those in so many chunks that their idf is nil. */
+  /** The terms sent to the chunk index: the query's that it holds, less those too common to tell chunks apart (NIL_IDF_SHARE, ISSUE_COMMON_SHARE). */
   terms: WeightedTerm[];
   /** The terms sent to the history: the same, and also words the code lacks (commit messages have their own). */
   historyTerms: WeightedTerm[];
@@ -35,14 +35,22 @@ export interface EvidenceOptions {
 /**
  * FTS5's BM25 gives a term found in half the chunks or more an idf of nil
  * (clamped to 1e-6): it cannot change a chunk's score, yet would make most
- * chunks a match to score, so the chunk query leaves it out (unless nothing
- * else is left). Every rarer term weighs by its own idf. The cut used to be a
- * quarter, which took "transport", "client" and "server" out of questions
- * about the MCP TypeScript SDK: a word that common there still carries the
- * question. A word left out here still counts where it names a definition or
- * a file (signals.ts).
+ * chunks a match to score, so a one-line question's chunk query leaves it
+ * out (unless nothing else is left). Every rarer word of a question is
+ * searched and weighs by its idf: each word carries the question (a quarter
+ * used to be the cut, which took "transport", "client" and "server" out of
+ * questions about the MCP TypeScript SDK). A word left out still counts
+ * where it names a definition or a file (signals.ts).
  */
 const NIL_IDF_SHARE = 0.5;
+/**
+ * A whole issue holds dozens of words, and searching its words found in more
+ * than a quarter of the chunks cost the dev issues 3 points of Acc@5 (also
+ * when kept only where they name a definition, a folder or a file): there
+ * the quarter stays the cut.
+ */
+const ISSUE_COMMON_SHARE = 0.25;
+
 /** A mention this clear (a path with directories, or a name only two files share) lifts a file's demotion. */
 const MENTION_LIFT = 0.5;
 
@@ -71,11 +79,11 @@ function filteredFiles(store: Store, options: EvidenceOptions): { all: readonly 
   return { all, files: new Map(all.map((f) => [f.id, f])) };
 }
 
-/** The terms worth asking the indexes for: those with an idf (for the chunk index, also present in it). */
-function discerningTerms(store: Store, terms: readonly WeightedTerm[]): { chunks: WeightedTerm[]; history: WeightedTerm[] } {
+/** The terms worth asking the indexes for: not too common to tell chunks apart (for the chunk index, also present in it). */
+function discerningTerms(store: Store, read: ReadQuery, terms: readonly WeightedTerm[]): { chunks: WeightedTerm[]; history: WeightedTerm[] } {
   const df = store.terms.documentFrequency(terms.map((t) => t.term));
-  const ceiling = NIL_IDF_SHARE * store.terms.documents();
-  const history = terms.filter((t) => df.get(t.term)! < ceiling);
+  const documents = store.terms.documents();
+  const history = read.question ? terms.filter((t) => df.get(t.term)! < NIL_IDF_SHARE * documents) : terms.filter((t) => df.get(t.term)! <= ISSUE_COMMON_SHARE * documents);
   const present = terms.filter((t) => df.get(t.term)! > 0);
   const chunks = history.filter((t) => df.get(t.term)! > 0);
   return { chunks: chunks.length > 0 ? chunks : present, history };
@@ -106,7 +114,7 @@ export function gatherEvidence(store: Store, question: Question, options: Eviden
   const { read } = question;
   const { all, files } = filteredFiles(store, options);
   const definitions = definitionScores(store, namesUsed(read));
-  const { chunks: terms, history: historyTerms } = discerningTerms(store, withDefinedNames(read.terms, read, definitions));
+  const { chunks: terms, history: historyTerms } = discerningTerms(store, read, withDefinedNames(read.terms, read, definitions));
   const hits = lexicalSearch(store, terms, depth).filter((h) => files.has(h.fileId));
   const liftedRoles = new Set((Object.keys(ROLE_WORDS) as FileRole[]).filter((r) => ROLE_WORDS[r]!.some((w) => read.title.has(w))));
   return {

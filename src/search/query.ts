@@ -27,6 +27,8 @@ export interface ReadQuery {
    * index defines it ("where are files walked" asks for `walk`). Empty for a whole issue.
    */
   readonly askedNames: ReadonlyMap<string, number>;
+  /** A one-line question (a search box), not a whole issue. */
+  readonly question: boolean;
   /** Paths and file names the text mentions, stack-trace frames included (forward slashes, as written). */
   readonly paths: readonly string[];
   /** Every term of the title, stopwords included: what the issue says it is about. */
@@ -223,7 +225,8 @@ export function ask(text: string): Question {
 
 /** Reads a query's text (query.test.ts reads it directly; searches go through `ask`). */
 export function readQuery(text: string): ReadQuery {
-  const bag = new TermBag(text.trim().includes('\n') ? ISSUE_READING : QUESTION_READING);
+  const question = !text.trim().includes('\n');
+  const bag = new TermBag(question ? QUESTION_READING : ISSUE_READING);
   const identifiers = new Map<string, number>();
   const paths: string[] = [];
   const addPath = (raw: string) => {
@@ -287,5 +290,5 @@ export function readQuery(text: string): ReadQuery {
   for (const p of paths) bag.add(p, PART_WEIGHT.code);
   const titleTerms = new Set<string>();
   forEachTerm(title, (t) => titleTerms.add(t));
-  return { terms: bag.sorted().slice(0, MAX_QUERY_TERMS), identifiers, askedNames: bag.askedNames, paths, title: titleTerms, titleLine: title.trim() };
+  return { terms: bag.sorted().slice(0, MAX_QUERY_TERMS), identifiers, askedNames: bag.askedNames, question, paths, title: titleTerms, titleLine: title.trim() };
 }
