@@ -21,6 +21,14 @@ export interface ReadQuery {
   readonly terms: readonly WeightedTerm[];
   /** Whole-identifier terms of names written as code, with the weight of where they were written: candidates for "the definition of what the issue names". */
   readonly identifiers: ReadonlyMap<string, number>;
+  /**
+   * A one-line question's words and their plain forms, each with the word's
+   * weight: a search box has no backticks, so a word is a name wherever the
+   * index defines it ("where are files walked" asks for `walk`). Empty for a whole issue.
+   */
+  readonly askedNames: ReadonlyMap<string, number>;
+  /** A one-line question (a search box), not a whole issue. */
+  readonly question: boolean;
   /** Paths and file names the text mentions, stack-trace frames included (forward slashes, as written). */
   readonly paths: readonly string[];
   /** Every term of the title, stopwords included: what the issue says it is about. */
@@ -95,6 +103,8 @@ const QUESTION_READING = { lighter: (weight: number) => weight / 2, plainForms: 
 
 class TermBag {
   private readonly weights = new Map<string, number>();
+  /** A question's whole words and their plain forms, at the word's weight (ReadQuery.askedNames). */
+  readonly askedNames = new Map<string, number>();
 
   constructor(private readonly reading: typeof ISSUE_READING) {}
 
@@ -103,8 +113,14 @@ class TermBag {
       if (!keep(term)) return;
       // A compound's parts say less than the compound itself.
       this.put(term, isWhole ? weight : this.reading.lighter(weight));
+      if (!this.reading.plainForms || !isWhole) return;
+      putMax(this.askedNames, term, weight);
       // So do the plain forms of an inflected word: code says `walk`, a question "walked".
-      if (this.reading.plainForms && isWhole) for (const stem of plainForms(term)) if (keep(stem)) this.put(stem, this.reading.lighter(weight));
+      for (const stem of plainForms(term)) {
+        if (!keep(stem)) continue;
+        this.put(stem, this.reading.lighter(weight));
+        putMax(this.askedNames, stem, weight);
+      }
     });
   }
 
@@ -118,7 +134,7 @@ class TermBag {
   }
 
   private put(term: string, weight: number): void {
-    if ((this.weights.get(term) ?? 0) < weight) this.weights.set(term, weight);
+    putMax(this.weights, term, weight);
   }
 
   /** Heaviest first; the map keeps first-seen order, and the sort is stable. */
@@ -149,6 +165,10 @@ function inflectionStems(word: string): string[] {
   if (word.endsWith('es')) return [word.slice(0, -2), word.slice(0, -1)];
   if (word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is')) return [word.slice(0, -1)];
   return [];
+}
+
+function putMax(weights: Map<string, number>, term: string, weight: number): void {
+  if ((weights.get(term) ?? 0) < weight) weights.set(term, weight);
 }
 
 function keep(term: string): boolean {
@@ -205,7 +225,8 @@ export function ask(text: string): Question {
 
 /** Reads a query's text (query.test.ts reads it directly; searches go through `ask`). */
 export function readQuery(text: string): ReadQuery {
-  const bag = new TermBag(text.trim().includes('\n') ? ISSUE_READING : QUESTION_READING);
+  const question = !text.trim().includes('\n');
+  const bag = new TermBag(question ? QUESTION_READING : ISSUE_READING);
   const identifiers = new Map<string, number>();
   const paths: string[] = [];
   const addPath = (raw: string) => {
@@ -216,7 +237,7 @@ export function readQuery(text: string): ReadQuery {
     for (const part of raw.split(/\.|::|#|->/)) {
       if (part.length > MAX_TERM_LENGTH) continue; // as forEachTerm: blobs are noise
       const key = identifierWords(part.replace(/[^\p{L}\p{N}_]/gu, '')).join('');
-      if (keep(key) && (identifiers.get(key) ?? 0) < weight) identifiers.set(key, weight);
+      if (keep(key)) putMax(identifiers, key, weight);
     }
   };
 
@@ -269,5 +290,5 @@ export function readQuery(text: string): ReadQuery {
   for (const p of paths) bag.add(p, PART_WEIGHT.code);
   const titleTerms = new Set<string>();
   forEachTerm(title, (t) => titleTerms.add(t));
-  return { terms: bag.sorted().slice(0, MAX_QUERY_TERMS), identifiers, paths, title: titleTerms, titleLine: title.trim() };
+  return { terms: bag.sorted().slice(0, MAX_QUERY_TERMS), identifiers, askedNames: bag.askedNames, question, paths, title: titleTerms, titleLine: title.trim() };
 }

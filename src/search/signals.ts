@@ -12,19 +12,22 @@ export interface Definitions {
   score: number;
   /** Names of the definitions, as written in the file. */
   names: string[];
+  /** Their whole-identifier terms, in the same order. */
+  keys: string[];
   /** First line of each, to pick the chunk to show. */
   lines: number[];
 }
 
 /**
- * Files that define a name the query uses as code. A name defined in one file
- * points at it; one defined in twenty points at none of them in particular,
- * so each name's credit is shared among the files that define it.
+ * Files that define a name the query uses (`names`: whole-identifier term →
+ * weight). A name defined in one file points at it; one defined in twenty
+ * points at none of them in particular, so each name's credit is shared among
+ * the files that define it.
  */
-export function definitionScores(store: Store, read: ReadQuery): Map<number, Definitions> {
+export function definitionScores(store: Store, names: ReadonlyMap<string, number>): Map<number, Definitions> {
   const out = new Map<number, Definitions>();
-  if (read.identifiers.size === 0) return out;
-  const symbols = store.symbols.withKeys([...read.identifiers.keys()]);
+  if (names.size === 0) return out;
+  const symbols = store.symbols.withKeys([...names.keys()]);
   const filesOf = new Map<string, Set<number>>();
   for (const s of symbols) {
     const key = identifierWords(s.name).join('');
@@ -35,11 +38,12 @@ export function definitionScores(store: Store, read: ReadQuery): Map<number, Def
   const credited = new Set<string>();
   for (const s of symbols) {
     const key = identifierWords(s.name).join('');
-    const entry = out.get(s.fileId) ?? { score: 0, names: [], lines: [] };
+    const entry = out.get(s.fileId) ?? { score: 0, names: [], keys: [], lines: [] };
     if (!credited.has(`${s.fileId}:${key}`)) {
       credited.add(`${s.fileId}:${key}`);
-      entry.score += (read.identifiers.get(key) ?? 0) / PART_WEIGHT.code / filesOf.get(key)!.size;
+      entry.score += (names.get(key) ?? 0) / PART_WEIGHT.code / filesOf.get(key)!.size;
       entry.names.push(s.name);
+      entry.keys.push(key);
     }
     entry.lines.push(s.startLine);
     out.set(s.fileId, entry);

@@ -7,9 +7,9 @@ import { locate } from '../../src/engine/locate.js';
 import { gatedSearch } from '../../src/engine/search-gate.js';
 import { openRepo, type OpenedRepo } from './helpers.js';
 
-/** A method long enough to be chunked on its own. */
+/** A method long enough to be chunked on its own (in two chunks); a call comes first, in the chunk that holds the definition, which a search for its name ranks first. */
 const method = (name: string, call = '') =>
-  [`  ${name}(): number {`, ...Array.from({ length: 70 }, (_, i) => `    const v${i} = ${i} * 2 + this.base();`), call ? `    ${call}` : '', '    return 0;', '  }'].join('\n');
+  [`  ${name}(): number {`, call ? `    ${call}` : '', ...Array.from({ length: 70 }, (_, i) => `    const v${i} = ${i} * 2 + this.base();`), '    return 0;', '  }'].join('\n');
 
 const FILES: Record<string, string> = {
   'src/util.ts': 'export function helper(): number {\n  return 1;\n}\n',
@@ -53,7 +53,7 @@ describe('expand', () => {
   });
 
   it('adds definitions from other files only when asked', () => {
-    const hit = [chunkAt(secondLine() + 60).id];
+    const hit = [chunkAt(secondLine()).id];
     expect(expand(repo, hit).some((a) => a.path === 'src/util.ts')).toBe(false);
     const withImports = expand(repo, hit, { imports: 2, neighbors: 0, siblings: 0 });
     expect(withImports.map((a) => [a.path, a.symbol])).toEqual([['src/util.ts', 'helper']]);

@@ -97,4 +97,13 @@ describe('reading an issue', () => {
     expect(read.terms[0]).toEqual({ term: 'getusername', weight: PART_WEIGHT.title });
     expect(read.identifiers.has('getusername')).toBe(true);
   });
+
+  it("takes a one-line question's words and their plain forms as names it may be asking for; not a whole issue's", () => {
+    const asked = readQuery('where are files walked').askedNames;
+    expect(asked.get('walked')).toBe(PART_WEIGHT.title);
+    expect(asked.get('walk')).toBe(PART_WEIGHT.title);
+    expect(asked.get('files')).toBe(PART_WEIGHT.title);
+    expect(asked.has('where')).toBe(false);
+    expect(readQuery('where are files walked\n\nThe walker visits every directory.').askedNames.size).toBe(0);
+  });
 });
