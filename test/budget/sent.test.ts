@@ -87,9 +87,9 @@ describe('listing tools: the whole answer fits max_tokens', () => {
     expect(answer.modified.length + (answer.omitted.modified ?? 0)).toBe(USERS + 1);
     expect(answer.omitted.modified).toBeGreaterThan(0);
     expect(answer.more).toMatch(/max_tokens.*or pass a path/);
-    // The tests after this one measure budgets on the graph, not freshness. A read citing the edited
-    // files indexes them again; wait for that pass to end, so one that outlives the read's own wait on a
-    // loaded machine cannot leave the next test a half-resolved graph.
+    // The tests after this one measure budgets on the graph, not freshness. The server's watcher
+    // indexes these edits, and a graph answer waits for that pass only so long: wait it out here, so
+    // a pass slowed by a loaded machine cannot leave the next test a half-resolved graph.
     await sent('related', { path: 'src/core.ts' });
     await waitForIndex(conn.client, 50_000);
   });

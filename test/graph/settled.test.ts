@@ -3,32 +3,20 @@
  * this process's pass to resolve them, and one that still finds them pending says how many
  * rather than passing a half-resolved graph off as complete.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engineOver, Repo, type Engine, type ExploreEnvelope } from '../../src/engine/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { renderRelated } from '../../src/cli/render-graph.js';
-import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
+import { engineOver, type Engine, type ExploreEnvelope } from '../../src/engine/index.js';
+import { useIndexedRepo } from '../helpers/fixture.js';
 import { GRAPH_FILES } from './fixture.js';
 
-let root: string;
-let home: string;
-let repo: Repo;
+const fixture = useIndexedRepo(GRAPH_FILES);
 let engine: Engine;
-
-beforeAll(async () => {
-  root = makeRepo(GRAPH_FILES);
-  home = tempDir('sightline-home-');
-  repo = Repo.open(root, { flags: { home }, env: {} });
-  await repo.index();
-  engine = engineOver(repo);
-});
-afterAll(() => {
-  repo.close();
-  removeDir(root);
-  removeDir(home);
+beforeAll(() => {
+  engine = engineOver(fixture.repo);
 });
 
 /** The state a pass leaves between writing its files and resolving their references (or after a stop there). */
-const unresolveAll = () => repo.store.db.prepare("UPDATE edges SET status = 'pending'").run().changes;
+const unresolveAll = () => fixture.repo.store.db.prepare("UPDATE edges SET status = 'pending'").run().changes;
 const dependentsOf = async (path: string) => (await engine.related(path)).dependents.map((f) => f.path).sort();
 const callers = async () => (await engine.explore({ relation: 'callers', anchor: 'hashToken' })) as ExploreEnvelope;
 
