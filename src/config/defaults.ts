@@ -34,6 +34,7 @@ export function defaultConfig(): Config {
     watch: true,
     firstIndexWaitMs: 5_000,
     embedderWaitMs: 10_000,
+    reindexWaitMs: 5_000,
     maxFiles: 25,
     maxHits: 120,
     maxTokens: 6_000,

@@ -18,11 +18,9 @@ import type { Repo } from './repo.js';
 
 /** Builds refused for outdated files before the one that discloses instead. */
 const FRESH_ROUNDS = 2;
-/** How long one answer waits for its files to be indexed again. */
-const REINDEX_WAIT_MS = 5_000;
 
 export function answerFresh<T>(repo: Repo, job: IndexJob, build: (probe: CitationProbe) => T | Promise<T>): Promise<T> {
-  return freshRounds(job, async (refuseOutdated) => build(citationProbe(repo, { refuseOutdated })));
+  return freshRounds(repo, job, async (refuseOutdated) => build(citationProbe(repo, { refuseOutdated })));
 }
 
 /**
@@ -30,20 +28,20 @@ export function answerFresh<T>(repo: Repo, job: IndexJob, build: (probe: Citatio
  * files: in process, or a read-pool worker whose refusal comes back as
  * OutdatedCitations (the passes stay with the main thread's job).
  */
-export async function freshRounds<T>(job: IndexJob, attempt: (refuseOutdated: boolean) => Promise<T>): Promise<T> {
+export async function freshRounds<T>(repo: Repo, job: IndexJob, attempt: (refuseOutdated: boolean) => Promise<T>): Promise<T> {
   for (let round = 0; round < FRESH_ROUNDS; round++) {
     try {
       return await attempt(true);
     } catch (err) {
       if (!(err instanceof OutdatedCitations)) throw err;
-      if (!(await reindexed(job, err.paths))) break;
+      if (!(await reindexed(job, err.paths, repo.config.reindexWaitMs))) break;
     }
   }
   return attempt(false);
 }
 
-/** True when a pass over `paths` finished in time; a failed pass is the status's to report, not this answer's. */
-function reindexed(job: IndexJob, paths: string[]): Promise<boolean> {
+/** True when a pass over `paths` finished within `waitMs` (reindexWaitMs); a failed pass is the status's to report, not this answer's. */
+function reindexed(job: IndexJob, paths: string[], waitMs: number): Promise<boolean> {
   const pass = job.start({ paths }).then(() => true, () => false);
-  return within(pass, REINDEX_WAIT_MS, false);
+  return within(pass, waitMs, false);
 }

@@ -12,7 +12,8 @@ import { runCli } from '../helpers/cli.js';
 import { useRepo } from '../helpers/fixture.js';
 
 const sample = useRepo();
-const cli = (...args: string[]) => runCli([...args, '--repo', sample.root], { SIGHTLINE_HOME: sample.home, SIGHTLINE_EMBEDDER: 'none' });
+const cliWith = (env: NodeJS.ProcessEnv) => (...args: string[]) => runCli([...args, '--repo', sample.root], { SIGHTLINE_HOME: sample.home, SIGHTLINE_EMBEDDER: 'none', ...env });
+const cli = cliWith({});
 
 describe('usage errors', () => {
   it.each([
@@ -84,16 +85,18 @@ describe('citation status in text output', () => {
     fs.writeFileSync(file, '// moved down\n' + fs.readFileSync(file, 'utf8'));
     const later = new Date(Date.now() + 5_000);
     fs.utimesSync(file, later, later);
-    // An answer re-indexes a file it would cite stale; with the index lock held elsewhere it cannot, and discloses it instead.
+    // An answer re-indexes a file it would cite stale; with the index lock held elsewhere it cannot, and discloses it
+    // instead once reindexWaitMs has passed (shortened here: six calls would each wait the default 5 s).
     const holder = Repo.open(sample.root, { flags: { home: sample.home }, env: {} });
     const me = { owner: 'strict-test', pid: process.pid, host: os.hostname() };
     expect(holder.store.jobs.tryAcquire(me, 120_000, Date.now(), () => false)).toBeUndefined();
+    const cliWaiting = cliWith({ SIGHTLINE_REINDEX_WAIT_MS: '300' });
     try {
       for (const args of [['search', 'hashToken', '--scope', 'src/util'], ['read', 'src/util/crypto.ts:3-5'], ['locate', 'hashToken', '--scope', 'src/util']]) {
-        const json = JSON.parse(cli(...args, '--json').stdout);
+        const json = JSON.parse(cliWaiting(...args, '--json').stdout);
         const cited = json.results?.[0] ?? json;
         expect(cited.citation_status, args.join(' ')).toBe('stale');
-        const text = cli(...args).stdout;
+        const text = cliWaiting(...args).stdout;
         expect(text, args.join(' ')).toContain('[stale]');
         expect(text, args.join(' ')).toContain(`stale: ${cited.citation_note}`);
       }

@@ -99,7 +99,7 @@ export class ReadPool {
 
   /** The tool's answer from a worker, rendered there, after the same freshness rounds the engine runs in process. */
   answer(engine: Engine, tool: ToolDefinition, args: Record<string, unknown>, session: string): Promise<Prerendered> {
-    return freshRounds(engine.job, (refuseOutdated) =>
+    return freshRounds(engine.repo, engine.job, (refuseOutdated) =>
       new Promise<Prerendered>((resolve, reject) => {
         if (this.closed) return reject(new SightlineError('internal', 'the server is stopping; the read pool is closed'));
         this.queue.push({ engine, tool: tool.name, args, session, refuseOutdated, resolve, reject });
