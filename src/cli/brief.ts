@@ -41,7 +41,7 @@ export function registerBrief(program: Command): void {
     try {
       const { openEngine } = await import('../engine/index.js');
       engine = openEngine(o.repo, { configPath: o.config, flags: embedderFlags(o) });
-      emit(o, engine.brief(), renderBrief);
+      emit(o, await engine.brief(), renderBrief);
     } catch (err) {
       // Still stdout and exit 0: the session goes on, and the agent learns why there is no brief.
       const message = describeError(err);

@@ -1,7 +1,8 @@
 /**
- * Every knob's default, apart from the schema that validates them, so a verb's
- * help can state defaults without loading zod (the CLI's start path, see
- * ARCHITECTURE.md). A knob added to the schema gets its default here.
+ * Every knob's default, apart from the table that checks them (index.ts), so
+ * a verb's help can state defaults without loading the checks (the CLI's
+ * start path, see ARCHITECTURE.md). A knob added to the table gets its
+ * default here.
  */
 import os from 'node:os';
 import path from 'node:path';

@@ -1,11 +1,14 @@
 /**
- * One schema for every knob. Precedence: flag > env > config file > default.
- * Environment variables are SIGHTLINE_<KEY_IN_SNAKE_CASE>; the config file is
- * `sightline.config.json` in the repository root, or the path given by --config.
+ * One table of every knob: its kind, its description, its range. Precedence:
+ * flag > env > config file > default. Environment variables are
+ * SIGHTLINE_<KEY_IN_SNAKE_CASE>; the config file is `sightline.config.json` in
+ * the repository root, or the path given by --config.
+ *
+ * Checked by hand rather than by a zod schema: every verb loads its
+ * configuration, and zod's ~100 modules were a sixth of a CLI search's start.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
 import { SightlineError } from '../errors/index.js';
 import { defaultConfig } from './defaults.js';
 
@@ -52,60 +55,107 @@ const RANGES = {
   expandImports: [0, 20],
 } as const satisfies Record<string, readonly [number, number]>;
 
-export const ConfigSchema = z.object({
-  home: z.string().min(1).describe('where indexes live; default ~/.cache/sightline'),
-  gitignore: z.boolean().describe('honour .gitignore and .git/info/exclude'),
-  include: z.array(z.string()).describe('globs a file must match (empty: all)'),
-  exclude: z.array(z.string()).describe('globs that drop a file'),
-  excludeDirs: z.array(z.string()).describe('directory names skipped at any depth'),
-  maxFileBytes: z.number().int().describe('files larger than this are skipped'),
-  toolConcurrency: z.number().int().describe('MCP tool bodies that may run at once'),
-  readWorkers: z.number().int().describe('serve: worker threads answering search, locate, read, outline and list_files for MCP sessions, each with a read-only connection; 0 answers on the main thread'),
-  maxClientSessions: z.number().int().describe('serve (http, sse): client sessions held at once; past it a new one gets 503'),
-  clientSessionIdleMs: z.number().int().describe('serve (http, sse): a client session idle this long is closed'),
-  dashboardSessionIdleMs: z.number().int().describe('dashboard: a sign-in unused this long ends (open the printed URL again)'),
-  dashboardSessionMaxMs: z.number().int().describe('dashboard: a sign-in ends this long after it began, used or not'),
-  watchDebounceMs: z.number().int().describe('watch: the longest quiet time a burst of file-system events waits for before a pass'),
-  watchSettleMs: z.number().int().describe('watch: the quiet time an isolated change waits for before a pass (bursts wait longer, up to watchDebounceMs)'),
-  reconcileIntervalMs: z.number().int().describe('watch: mean interval of the jittered reconcile pass (0: off)'),
-  retryBaseMs: z.number().int().describe('serve: delay before a failed index pass is retried; doubles on each failure in a row'),
-  retryMaxMs: z.number().int().describe('serve: the longest delay between retries of a failing index pass'),
-  watch: z.boolean().describe('serve: keep the index live (watch + reconcile) while serving; --no-watch turns it off'),
-  firstIndexWaitMs: z.number().int().describe('serve: how long a query waits for the first index to become searchable before a `building` answer'),
-  embedderWaitMs: z.number().int().describe('semantic: how long a query waits for an onnx or http query embedder to start before answering by keyword'),
-  reindexWaitMs: z.number().int().describe('how long an answer that would cite a file changed since it was indexed waits for that file to be indexed again before citing it as stale'),
-  maxFiles: z.number().int().describe('gate: more distinct files than this is too broad (refine)'),
-  maxHits: z.number().int().describe('gate: more hits than this is too broad (refine)'),
-  maxTokens: z.number().int().describe('gate: answers that pass are trimmed to this many tokens'),
-  minRelevance: z.number().describe('gate: a best hit below this normalised 0-1 relevance asks to refine'),
-  absoluteMaxTokens: z.number().int().describe('gate: no answer exceeds this many tokens, even with force'),
-  compoundMargin: z.number().describe('gate: a single limit missed by at most this share still passes'),
-  maxRefusals: z.number().int().describe('gate: consecutive refusals in one session before the gate opens'),
-  contextBudgetTokens: z.number().int().describe('context: default budget_tokens of a bundle'),
-  contextTop: z.number().int().describe('context: default number of files in a bundle'),
-  contextDetail: z.enum(['paths', 'outline', 'slices', 'auto']).describe('context: default detail level'),
-  embedder: z.enum(['builtin', 'onnx', 'http', 'none']).describe('semantic: the embedder (docs/semantic.md); none is keyword-only'),
-  modelDir: z.string().describe('semantic: onnx model folder (config.json, tokenizer.json, onnx/model.onnx)'),
-  embedUrl: z.string().describe('semantic: http base URL of an OpenAI-compatible API, e.g. http://localhost:11434/v1'),
-  embedModel: z.string().describe('semantic: http model name'),
-  embedDimensions: z.number().int().describe('semantic: http vector width to ask for (0: the model default)'),
-  embedBatchSize: z.number().int().describe('semantic: texts per embedding request'),
-  embedConcurrency: z.number().int().describe('semantic: http requests in flight'),
-  fusionK0: z.number().describe('fusion: RRF rank constant k0'),
-  fusionKeywordWeight: z.number().describe('fusion: weight of the keyword list'),
-  fusionSemanticWeight: z.number().describe('fusion: weight of the vector list (chunk results)'),
-  nearnessWeight: z.number().describe('fusion: weight of a file\'s nearness to the question in file rankings (content is 1)'),
-  cutoffRelative: z.number().describe('cutoff: drop results under this share of the top score'),
-  cutoffFloor: z.number().describe('cutoff: drop results under this normalised score, always'),
-  cutoffOutlierRatio: z.number().describe('cutoff: a top score this many times the second is judged against the second'),
-  cutoffSafeHarbor: z.number().int().describe('cutoff: the first N results face only the floor'),
-  queryCacheSize: z.number().int().describe('cache: answers kept per repository (0: off)'),
-  expandImports: z.number().int().describe('expansion: definitions from other files a hit uses, added per hit when search or context expands (0: off)'),
-  databaseUrl: z.string().describe('team: postgres:// URL of the database memory and claims live in (--store; empty: the local index file); docs/team.md'),
-  teamRepo: z.string().describe('team: the repository\'s name in the team database, the same on every server (empty: the folder\'s name)'),
-});
-export type Config = z.infer<typeof ConfigSchema>;
+/** A knob's kind and what it is for (docs/config.md's rows); `nonEmpty` refuses an empty string. */
+type Field =
+  | { kind: 'string'; description: string; nonEmpty?: boolean }
+  | { kind: 'int' | 'number' | 'boolean' | 'list'; description: string }
+  | { kind: 'enum'; values: readonly string[]; description: string };
+
+const text = (description: string, { nonEmpty = false } = {}) => ({ kind: 'string', description, nonEmpty }) as const;
+const flag = (description: string) => ({ kind: 'boolean', description }) as const;
+const list = (description: string) => ({ kind: 'list', description }) as const;
+const int = (description: string) => ({ kind: 'int', description }) as const;
+const num = (description: string) => ({ kind: 'number', description }) as const;
+const oneOf = <const V extends readonly string[]>(values: V, description: string) => ({ kind: 'enum', values, description }) as const;
+
+export const CONFIG_FIELDS = {
+  home: text('where indexes live; default ~/.cache/sightline', { nonEmpty: true }),
+  gitignore: flag('honour .gitignore and .git/info/exclude'),
+  include: list('globs a file must match (empty: all)'),
+  exclude: list('globs that drop a file'),
+  excludeDirs: list('directory names skipped at any depth'),
+  maxFileBytes: int('files larger than this are skipped'),
+  toolConcurrency: int('MCP tool bodies that may run at once'),
+  readWorkers: int('serve: worker threads answering search, locate, read, outline and list_files for MCP sessions, each with a read-only connection; 0 answers on the main thread'),
+  maxClientSessions: int('serve (http, sse): client sessions held at once; past it a new one gets 503'),
+  clientSessionIdleMs: int('serve (http, sse): a client session idle this long is closed'),
+  dashboardSessionIdleMs: int('dashboard: a sign-in unused this long ends (open the printed URL again)'),
+  dashboardSessionMaxMs: int('dashboard: a sign-in ends this long after it began, used or not'),
+  watchDebounceMs: int('watch: the longest quiet time a burst of file-system events waits for before a pass'),
+  watchSettleMs: int('watch: the quiet time an isolated change waits for before a pass (bursts wait longer, up to watchDebounceMs)'),
+  reconcileIntervalMs: int('watch: mean interval of the jittered reconcile pass (0: off)'),
+  retryBaseMs: int('serve: delay before a failed index pass is retried; doubles on each failure in a row'),
+  retryMaxMs: int('serve: the longest delay between retries of a failing index pass'),
+  watch: flag('serve: keep the index live (watch + reconcile) while serving; --no-watch turns it off'),
+  firstIndexWaitMs: int('serve: how long a query waits for the first index to become searchable before a `building` answer'),
+  embedderWaitMs: int('semantic: how long a query waits for an onnx or http query embedder to start before answering by keyword'),
+  reindexWaitMs: int('how long an answer that would cite a file changed since it was indexed waits for that file to be indexed again before citing it as stale'),
+  maxFiles: int('gate: more distinct files than this is too broad (refine)'),
+  maxHits: int('gate: more hits than this is too broad (refine)'),
+  maxTokens: int('gate: answers that pass are trimmed to this many tokens'),
+  minRelevance: num('gate: a best hit below this normalised 0-1 relevance asks to refine'),
+  absoluteMaxTokens: int('gate: no answer exceeds this many tokens, even with force'),
+  compoundMargin: num('gate: a single limit missed by at most this share still passes'),
+  maxRefusals: int('gate: consecutive refusals in one session before the gate opens'),
+  contextBudgetTokens: int('context: default budget_tokens of a bundle'),
+  contextTop: int('context: default number of files in a bundle'),
+  contextDetail: oneOf(['paths', 'outline', 'slices', 'auto'] as const, 'context: default detail level'),
+  embedder: oneOf(['builtin', 'onnx', 'http', 'none'] as const, 'semantic: the embedder (docs/semantic.md); none is keyword-only'),
+  modelDir: text('semantic: onnx model folder (config.json, tokenizer.json, onnx/model.onnx)'),
+  embedUrl: text('semantic: http base URL of an OpenAI-compatible API, e.g. http://localhost:11434/v1'),
+  embedModel: text('semantic: http model name'),
+  embedDimensions: int('semantic: http vector width to ask for (0: the model default)'),
+  embedBatchSize: int('semantic: texts per embedding request'),
+  embedConcurrency: int('semantic: http requests in flight'),
+  fusionK0: num('fusion: RRF rank constant k0'),
+  fusionKeywordWeight: num('fusion: weight of the keyword list'),
+  fusionSemanticWeight: num('fusion: weight of the vector list (chunk results)'),
+  nearnessWeight: num('fusion: weight of a file\'s nearness to the question in file rankings (content is 1)'),
+  cutoffRelative: num('cutoff: drop results under this share of the top score'),
+  cutoffFloor: num('cutoff: drop results under this normalised score, always'),
+  cutoffOutlierRatio: num('cutoff: a top score this many times the second is judged against the second'),
+  cutoffSafeHarbor: int('cutoff: the first N results face only the floor'),
+  queryCacheSize: int('cache: answers kept per repository (0: off)'),
+  expandImports: int('expansion: definitions from other files a hit uses, added per hit when search or context expands (0: off)'),
+  databaseUrl: text('team: postgres:// URL of the database memory and claims live in (--store; empty: the local index file); docs/team.md'),
+  teamRepo: text('team: the repository\'s name in the team database, the same on every server (empty: the folder\'s name)'),
+} satisfies Record<string, Field>;
+type ValueOf<F> = F extends { kind: 'int' | 'number' }
+  ? number
+  : F extends { kind: 'boolean' }
+    ? boolean
+    : F extends { kind: 'list' }
+      ? string[]
+      : F extends { kind: 'enum'; values: readonly (infer V)[] }
+        ? V
+        : string;
+export type Config = { [K in keyof typeof CONFIG_FIELDS]: ValueOf<(typeof CONFIG_FIELDS)[K]> };
 export type ConfigKey = keyof Config;
+const KEYS = Object.keys(CONFIG_FIELDS) as ConfigKey[];
+
+/** Why `value` is not a valid `key`, or null when it is. */
+function refusal(key: ConfigKey, value: unknown): string | null {
+  const field: Field = CONFIG_FIELDS[key];
+  switch (field.kind) {
+    case 'string':
+      if (typeof value !== 'string') return `must be a string, not ${describe(value)}`;
+      return field.nonEmpty && value === '' ? 'must not be empty' : null;
+    case 'boolean':
+      return typeof value === 'boolean' ? null : `must be true or false, not ${describe(value)}`;
+    case 'list':
+      return Array.isArray(value) && value.every((v) => typeof v === 'string') ? null : `must be a list of strings, not ${describe(value)}`;
+    case 'int':
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value)) return `must be a number, not ${describe(value)}`;
+      return field.kind === 'int' && !Number.isInteger(value) ? `must be a whole number, not ${value}` : null;
+    case 'enum':
+      return field.values.includes(value as string) ? null : `must be one of ${field.values.join(', ')}, not ${describe(value)}`;
+  }
+}
+
+function describe(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'string' ? JSON.stringify(value) : typeof value === 'object' ? 'an object' : String(value);
+}
 
 
 export interface LoadConfigOptions {
@@ -129,13 +179,13 @@ function fromEnv(key: ConfigKey, raw: string, warn: (m: string) => void): unknow
   if (typeof sample === 'number') parsed = Number(value);
   else if (typeof sample === 'boolean') parsed = /^(1|true|yes|on)$/i.test(value) ? true : /^(0|false|no|off)$/i.test(value) ? false : value;
   else if (Array.isArray(sample)) parsed = value.split(',').map((s) => s.trim()).filter(Boolean);
-  const checked = ConfigSchema.shape[key].safeParse(parsed);
-  if (checked.success) return checked.data;
-  warn(`${envName(key)}=${JSON.stringify(raw)} is not valid (${checked.error.issues[0]!.message}); ignored`);
+  const why = refusal(key, parsed);
+  if (why === null) return parsed;
+  warn(`${envName(key)}=${JSON.stringify(raw)} is not valid (${why}); ignored`);
   return undefined;
 }
 
-function readConfigFile(file: string, required: boolean): Record<string, unknown> {
+function readConfigFile(file: string, required: boolean): Partial<Config> {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -152,16 +202,15 @@ function readConfigFile(file: string, required: boolean): Record<string, unknown
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new SightlineError('usage', `config file ${file} must hold a JSON object`);
   }
-  const unknownKeys = Object.keys(parsed).filter((k) => !(k in ConfigSchema.shape));
+  const unknownKeys = Object.keys(parsed).filter((k) => !(k in CONFIG_FIELDS));
   if (unknownKeys.length > 0) {
-    throw new SightlineError('usage', `config file ${file}: unknown field "${unknownKeys[0]}" (known: ${Object.keys(ConfigSchema.shape).join(', ')})`);
+    throw new SightlineError('usage', `config file ${file}: unknown field "${unknownKeys[0]}" (known: ${KEYS.join(', ')})`);
   }
-  const result = ConfigSchema.partial().safeParse(parsed);
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    throw new SightlineError('usage', `config file ${file}: field "${issue.path.join('.')}" ${issue.message}`);
+  for (const [key, value] of Object.entries(parsed) as [ConfigKey, unknown][]) {
+    const why = refusal(key, value);
+    if (why !== null) throw new SightlineError('usage', `config file ${file}: field "${key}" ${why}`);
   }
-  return result.data;
+  return parsed as Partial<Config>;
 }
 
 function clampRanges(config: Config, warn: (m: string) => void): Config {
@@ -190,7 +239,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
       ? readConfigFile(path.join(options.repoRoot, 'sightline.config.json'), false)
       : {};
   const fromEnvironment: Record<string, unknown> = {};
-  for (const key of Object.keys(ConfigSchema.shape) as ConfigKey[]) {
+  for (const key of KEYS) {
     const raw = env[envName(key)];
     if (raw !== undefined) {
       const v = fromEnv(key, raw, warn);
@@ -198,11 +247,10 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     }
   }
   const flags = Object.fromEntries(Object.entries(options.flags ?? {}).filter(([, v]) => v !== undefined));
-  const merged = { ...defaultConfig(), ...file, ...fromEnvironment, ...flags };
-  const result = ConfigSchema.safeParse(merged);
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    throw new SightlineError('usage', `configuration field "${issue.path.join('.')}": ${issue.message}`);
+  const merged: Config = { ...defaultConfig(), ...file, ...(fromEnvironment as Partial<Config>), ...(flags as Partial<Config>) };
+  for (const key of KEYS) {
+    const why = refusal(key, merged[key]);
+    if (why !== null) throw new SightlineError('usage', `configuration field "${key}": ${why}`);
   }
-  return clampRanges(result.data, warn);
+  return clampRanges(merged, warn);
 }

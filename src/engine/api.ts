@@ -13,7 +13,7 @@
 import type { RefineEnvelope } from '../budget/index.js';
 import type { IndexSummary } from '../index/index.js';
 import type { Memory, NeighborsInput } from '../memory/index.js';
-import type { recall, neighbors } from '../memory/index.js';
+import type { recall, neighbors, RecallInput } from '../memory/index.js';
 import type { BriefEnvelope } from './brief.js';
 import type { ChangedEnvelope } from './changed.js';
 import type { ContextEnvelope, ContextOptions } from './context.js';
@@ -81,14 +81,14 @@ export interface Engine {
   listFiles(options?: ListFilesOptions): Promise<ListFilesEnvelope>;
 
   /** A memory record with the code it links to, each link's citation checked against the disk. */
-  recall(input: Parameters<typeof recall>[1]): ReturnType<typeof recall>;
+  recall(input: RecallInput): ReturnType<typeof recall>;
   /** The records and code around a memory record, links checked the same way. */
   neighbors(input: NeighborsInput): ReturnType<typeof neighbors>;
 
   health(): HealthEnvelope;
   stats(): StatsEnvelope;
   /** Health and the repository at a glance, from what is indexed; never indexes, never throws. */
-  brief(): BriefEnvelope;
+  brief(): Promise<BriefEnvelope>;
 
   /**
    * The same engine (repository, job) answering from the index as it is: a

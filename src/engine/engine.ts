@@ -2,28 +2,22 @@
  * The engine over one repository (see api.ts): the repository handle, its one
  * index job, and every verb gated and fresh. `openEngine` is the one way a
  * face gets one.
+ *
+ * Each verb imports its module when first asked: a CLI process answers one
+ * verb, and loading the graph, memory and indexing modules a keyword search
+ * never runs was a third of its start (ARCHITECTURE.md, the start path).
  */
 import type { Engine, ContextRequest, ExploreRequest, Listing, LocateRequest, ReadRequest, SearchRequest } from './api.js';
-import { brief } from './brief.js';
-import { changed } from './changed.js';
-import { neighbors, recall, type NeighborsInput } from '../memory/index.js';
-import { explore } from './explore.js';
 import { inSession } from '../budget/index.js';
 import type { CitationProbe } from '../cite/index.js';
 import { checkSession } from '../errors/index.js';
+import type { NeighborsInput, RecallInput } from '../memory/index.js';
 import { answerFresh } from './fresh.js';
-import { settledGraph } from './graph-settled.js';
 import { citationProbe } from './gated.js';
 import { health } from './health.js';
 import { IndexJob } from './jobs.js';
-import { listFiles, type ListFilesOptions } from './list-files.js';
-import { keepLive, type Live, type LiveOptions } from './live.js';
-import { gatedLocate } from './locate.js';
-import { outline } from './outline.js';
-import { gatedRead } from './read.js';
-import { awaitQueryEmbedder, awaitSearchable } from './ready.js';
-import { related } from './related.js';
-import { contextWithMemory, searchWithMemory } from './remembered.js';
+import type { ListFilesOptions } from './list-files.js';
+import type { Live, LiveOptions } from './live.js';
 import { Repo, type OpenRepoOptions } from './repo.js';
 import { stats } from './stats.js';
 
@@ -68,6 +62,7 @@ class RepoEngine implements Engine {
   }
 
   async whenReady(waitMs = this.repo.config.firstIndexWaitMs) {
+    const { awaitQueryEmbedder, awaitSearchable } = await import('./ready.js');
     this.job.ensureIndexed();
     const building = await awaitSearchable(this.job, waitMs);
     if (building) return building;
@@ -79,50 +74,61 @@ class RepoEngine implements Engine {
     return this.repo.ensureIndexed(options);
   }
 
-  search(request: SearchRequest) {
+  async search(request: SearchRequest) {
+    const { searchWithMemory } = await import('./remembered.js');
     return this.cited(request.session, (probe) => searchWithMemory(this.repo, { ...request, probe }));
   }
 
-  locate(request: LocateRequest) {
+  async locate(request: LocateRequest) {
+    const { gatedLocate } = await import('./locate.js');
     return this.cited(request.session, (probe) => gatedLocate(this.repo, { ...request, probe }));
   }
 
-  read(request: ReadRequest) {
+  async read(request: ReadRequest) {
+    const { gatedRead } = await import('./read.js');
     return this.cited(request.session, (probe) => gatedRead(this.repo, { ...request, probe }));
   }
 
-  context(request: ContextRequest) {
+  async context(request: ContextRequest) {
+    const { contextWithMemory } = await import('./remembered.js');
     return this.cited(request.session, (probe) => contextWithMemory(this.repo, { ...request, phase: this.job.retrievalPhase, probe }));
   }
 
   async explore(request: ExploreRequest) {
+    const [{ settledGraph }, { explore }] = await Promise.all([import('./graph-settled.js'), import('./explore.js')]);
     await settledGraph(this.repo, this.job);
     return this.cited(request.session, (probe) => explore(this.repo, { ...request, probe }));
   }
 
   async related(path: string, listing: Listing = {}) {
+    const [{ settledGraph }, { related }] = await Promise.all([import('./graph-settled.js'), import('./related.js')]);
     await settledGraph(this.repo, this.job);
     return related(this.repo, path, listing);
   }
 
   async outline(path: string, listing: Listing = {}) {
+    const { outline } = await import('./outline.js');
     return outline(this.repo, path, listing);
   }
 
   /** Not fresh by design: it reports what changed on disk since indexing. */
-  changed(path?: string, listing: Listing = {}) {
+  async changed(path?: string, listing: Listing = {}) {
+    const { changed } = await import('./changed.js');
     return changed(this.repo, path, listing);
   }
 
   async listFiles(options: ListFilesOptions = {}) {
+    const { listFiles } = await import('./list-files.js');
     return listFiles(this.repo, options);
   }
 
-  recall(input: Parameters<typeof recall>[1]) {
+  async recall(input: RecallInput) {
+    const { recall } = await import('../memory/index.js');
     return recall(this.repo.memory, input, citationProbe(this.repo));
   }
 
-  neighbors(input: NeighborsInput) {
+  async neighbors(input: NeighborsInput) {
+    const { neighbors } = await import('../memory/index.js');
     return neighbors(this.repo.memory, input, citationProbe(this.repo));
   }
 
@@ -134,11 +140,13 @@ class RepoEngine implements Engine {
     return stats(this.repo);
   }
 
-  brief() {
+  async brief() {
+    const { brief } = await import('./brief.js');
     return brief(this.repo, this.health());
   }
 
   async keepLive(options: LiveOptions) {
+    const { keepLive } = await import('./live.js');
     this.live ??= await keepLive(this.repo, this.job, options);
     return this.live;
   }

@@ -21,13 +21,13 @@ export { engineOver, openEngine } from './engine.js';
 export { freshRounds } from './fresh.js';
 export { Repo, recoveredSentence, resolveRepoRoot, repoId, teamName, type OpenRepoOptions, type Recovered } from './repo.js';
 export { VERSION } from './version.js';
-export { DEFAULT_K, EXPLORE_RELATIONS, MAX_BUDGET_TOKENS, MAX_DEPTH, MAX_TOP, MIN_BUDGET_TOKENS } from './limits.js';
+export { DEFAULT_K, EXPLORE_RELATIONS, MAX_BUDGET_TOKENS, MAX_DEPTH, MAX_TOP, MEMORY_HITS, MIN_BUDGET_TOKENS } from './limits.js';
 export { type SearchMode, type SearchOptions } from './search.js';
 export type { GatedLocateEnvelope, LocateEnvelope, LocateKind, LocateOptions } from './locate.js';
 export type { OutlineEntry, OutlineEnvelope } from './outline.js';
 export type { ReadEnvelope, ReadOptions } from './read.js';
 export type { ListFilesEnvelope, ListFilesOptions, ListedFile } from './list-files.js';
-export { dryRun, type DryRunReport } from './dry-run.js';
+export type { DryRunReport } from './dry-run.js';
 export type { StatsEnvelope } from './stats.js';
 export { contents, embedderState, type ContentsEnvelope, type Weight } from './contents.js';
 export { errorEnvelope, type ErrorEnvelope, type ResultItem, type SearchEnvelope } from './envelope.js';
@@ -36,9 +36,9 @@ export { jobStatus, type IndexJob, type IndexJobState, type IndexJobStatus, type
 export type { HealthEnvelope, IndexHealth } from './health.js';
 export type { BriefEnvelope } from './brief.js';
 export { doctor, type DoctorEnvelope } from './doctor.js';
-export { reset, type ResetEnvelope } from './reset.js';
+export type { ResetEnvelope } from './reset.js';
 export type { Live, LiveOptions } from './live.js';
-export { MEMORY_HITS, type SearchWithMemory } from './remembered.js';
+export type { SearchWithMemory } from './remembered.js';
 export type { CitedResult, GatedSearchEnvelope } from './search-gate.js';
 export { bestEffort, citationProbe, type GatedFields, type GateOptions } from './gated.js';
 export { type ContextDetail, type ContextEntry, type ContextEnvelope, type ContextOptions } from './context.js';
@@ -47,3 +47,16 @@ export type { RelatedEnvelope, RelatedFile } from './related.js';
 export type { GraphPendingField } from './graph-settled.js';
 export type { ChangedEnvelope } from './changed.js';
 export type { BuildingEnvelope } from './ready.js';
+
+/**
+ * Operations on the index that walk or rebuild it, loaded when called: the
+ * walker, the parser and the indexer stay off the start path of the verbs
+ * that only ask (ARCHITECTURE.md).
+ */
+export async function dryRun(...args: Parameters<typeof import('./dry-run.js').dryRun>) {
+  return (await import('./dry-run.js')).dryRun(...args);
+}
+
+export async function reset(...args: Parameters<typeof import('./reset.js').reset>) {
+  return (await import('./reset.js')).reset(...args);
+}

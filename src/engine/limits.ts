@@ -15,3 +15,6 @@ export const MAX_TOP = 50;
 /** explore: the relations it walks, and how far. */
 export const EXPLORE_RELATIONS = ['callers', 'callees', 'dependencies', 'dependents', 'impact', 'overview', 'auto'] as const;
 export const MAX_DEPTH = 3;
+
+/** Memory entries an answer carries at most: a pointer to what was decided, not a second result list. */
+export const MEMORY_HITS = 3;

@@ -13,12 +13,11 @@ import { findMemory, type MemoryHit } from '../memory/index.js';
 import { searchTerms } from '../search/index.js';
 import { packContext, type ContextEnvelope, type ContextOptions } from './context.js';
 import { limitsOf, type GateOptions } from './gated.js';
+import { MEMORY_HITS } from './limits.js';
 import type { Repo } from './repo.js';
 import { gatedSearch, type ExpandOption, type GatedSearchEnvelope } from './search-gate.js';
 import type { SearchOptions } from './search.js';
 
-/** Memory entries an answer carries at most: a pointer to what was decided, not a second result list. */
-export const MEMORY_HITS = 3;
 
 export interface SearchWithMemory extends GatedSearchEnvelope {
   /** What the local index was built from (commit, digest), so answers of two servers can be compared. */

@@ -20,7 +20,7 @@ export type { CodeIndex, CodeNode } from './code.js';
 export type { ClaimRow, Clock, Decision, MemoryStore, PageQuery, RecordState, StoredRecord, Waiter } from './types.js';
 export { DEFAULT_LAPSE_SECONDS, DEFAULT_LEASE_SECONDS, MAX_LEASE_SECONDS, MAX_NEIGHBOR_DEPTH, MAX_NEIGHBOR_NODES, MAX_PAGE_SIZE, SCAN_SCOPES } from './limits.js';
 export { KINDS, MEMORY_FIELDS, type Kind, type MemoryField } from './types.js';
-export { remember, update, forget, recall, type RememberInput, type UpdateInput, type ForgetInput } from './records.js';
+export { remember, update, forget, recall, type RecallInput, type RememberInput, type UpdateInput, type ForgetInput } from './records.js';
 export { claim, renewClaim, releaseClaim, claimStatus } from './claims.js';
 export { listTopics, neighbors, scan, type NeighborsInput, type ScanInput } from './browse.js';
 export { ClaimConflict, fenceOutcome, type FenceReason } from './fence.js';

@@ -147,7 +147,13 @@ export async function forget(memory: Memory, input: ForgetInput) {
 }
 
 /** A record's fields, tags, links with their staleness, and remaining life; a big body is cut to max_tokens. */
-export async function recall(memory: Memory, input: { key: string; max_tokens?: number }, probe: CitationProbe) {
+/** What `recall` is asked: one record's key, and how many tokens its answer may take. */
+export interface RecallInput {
+  key: string;
+  max_tokens?: number;
+}
+
+export async function recall(memory: Memory, input: RecallInput, probe: CitationProbe) {
   const target = parseKey(input.key, memory.root);
   const maxTokens = memory.budget(input.max_tokens);
   if (target.family !== 'memory') {

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadedModules } from '../helpers/cli.js';
+import { useIndexedRepo } from '../helpers/fixture.js';
 
 /** Modules whose load means the start path pulled in what only a running verb needs. */
 const HEAVY = [
@@ -30,5 +31,21 @@ describe('the CLI start path', () => {
     const run = loadedModules(['stats', '--repo', '/nonexistent/sightline-start-test', '--json']);
     expect(run.code).toBe(2); // the missing path is refused by the engine, so the engine was loaded
     expect(run.modules).toContain('dist/src/engine/index.js');
+  });
+
+  const fixture = useIndexedRepo();
+
+  it('a keyword search loads what answering needs, not the indexer, the parser, other verbs or a schema library', () => {
+    const run = loadedModules(['search', 'SessionManager', '--mode', 'keyword', '--repo', fixture.root, '--json'], { SIGHTLINE_HOME: fixture.home });
+    expect(run.code, run.stderr.slice(-500)).toBe(0);
+    expect(JSON.parse(run.stdout).results[0].path).toBe('src/auth/session.ts');
+    expect(run.modules).toEqual(expect.arrayContaining(['dist/src/engine/search.js', 'dist/src/store/index.js', 'dist/src/config/index.js']));
+    const unneeded = [
+      /^dist\/src\/index\/indexer\.js$/,
+      /^dist\/src\/parse\//,
+      /^dist\/src\/engine\/(explore|related|brief|dry-run|reset|live|outline|read)\.js$/,
+      /^node_modules\/(zod|web-tree-sitter|@modelcontextprotocol|pg|@parcel)\//,
+    ];
+    expect(run.modules.filter((m) => unneeded.some((re) => re.test(m)))).toEqual([]);
   });
 });

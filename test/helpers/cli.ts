@@ -12,9 +12,9 @@ export function unreadableEnv(suffix: string): NodeJS.ProcessEnv {
 }
 
 /** The modules a CLI run loads, as paths relative to the checkout (node_modules/… for packages), beside its result. */
-export function loadedModules(args: string[]): CliResult & { modules: string[] } {
+export function loadedModules(args: string[], env: NodeJS.ProcessEnv = {}): CliResult & { modules: string[] } {
   const probe = pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'probes/loaded-modules.mjs')).href;
-  const result = runCli(args, { NODE_OPTIONS: `--import=${probe}` });
+  const result = runCli(args, { ...env, NODE_OPTIONS: `--import=${probe}` });
   const root = pathToFileURL(path.resolve(path.dirname(CLI), '../../..')).href + '/';
   const modules = [...result.stderr.matchAll(/^module-loaded (file:\S+)$/gm)].map((m) => m[1]!.replace(root, ''));
   return { ...result, modules };
