@@ -1,5 +1,6 @@
 /**
- * One table of every knob: its kind, its description, its range. Precedence:
+ * One table of every knob (its kind and description) and the ranges of the
+ * numeric ones. Precedence:
  * flag > env > config file > default. Environment variables are
  * SIGHTLINE_<KEY_IN_SNAKE_CASE>; the config file is `sightline.config.json` in
  * the repository root, or the path given by --config.
@@ -120,6 +121,8 @@ export const CONFIG_FIELDS = {
   databaseUrl: text('team: postgres:// URL of the database memory and claims live in (--store; empty: the local index file); docs/team.md'),
   teamRepo: text('team: the repository\'s name in the team database, the same on every server (empty: the folder\'s name)'),
 } satisfies Record<string, Field>;
+
+/** The value a field of this kind holds. */
 type ValueOf<F> = F extends { kind: 'int' | 'number' }
   ? number
   : F extends { kind: 'boolean' }
@@ -156,7 +159,6 @@ function refusal(key: ConfigKey, value: unknown): string | null {
 function describe(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'string' ? JSON.stringify(value) : typeof value === 'object' ? 'an object' : String(value);
 }
-
 
 export interface LoadConfigOptions {
   repoRoot?: string;
