@@ -63,7 +63,8 @@ export function registerInit(program: Command): void {
     )
     .action(async (o: InitFlags) => {
       try {
-        const [{ resolveRepoRoot }, { applyInit, planInit }] = await Promise.all([import('../engine/index.js'), import('../mcp/index.js')]);
+        // wiring/'s own door: the server, its transports and the MCP SDK are not needed to write configs.
+        const [{ resolveRepoRoot }, { applyInit, planInit }] = await Promise.all([import('../engine/index.js'), import('../mcp/wiring/index.js')]);
         const plan = planInit(resolveRepoRoot(o.repo), { codex: o.codex, hooks: o.hooks });
         if (!o.dryRun) applyInit(plan);
         process.stdout.write(o.json ? JSON.stringify(planJson(plan, o)) + '\n' : renderPlan(plan, o));

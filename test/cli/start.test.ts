@@ -48,4 +48,12 @@ describe('the CLI start path', () => {
     ];
     expect(run.modules.filter((m) => unneeded.some((re) => re.test(m)))).toEqual([]);
   });
+
+  it('init plans client configs without loading the server, its transports or the MCP SDK', () => {
+    const run = loadedModules(['init', '--dry-run', '--json', '--repo', fixture.root]);
+    expect(run.code, run.stderr.slice(-500)).toBe(0);
+    expect(JSON.parse(run.stdout).files.length).toBeGreaterThan(0);
+    expect(run.modules).toContain('dist/src/mcp/wiring/index.js');
+    expect(run.modules.filter((m) => /^(dist\/src\/mcp\/(index|server|runtime)\.js|node_modules\/@modelcontextprotocol\/)/.test(m))).toEqual([]);
+  });
 });
