@@ -6,7 +6,7 @@
  * nothing; --json prints the plan as one object.
  */
 import type { Command } from 'commander';
-import type { InitPlan } from '../mcp/index.js';
+import type { InitPlan } from '../mcp/wiring/index.js';
 import { examples, fail, repoOption } from './verb.js';
 
 interface InitFlags {

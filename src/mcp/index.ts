@@ -52,4 +52,3 @@ export { SERVER_NAME, SERVER_VERSION, type Served, type TransportName } from './
 export { HTTP_ENDPOINT } from './transports/http.js';
 export { SSE_ENDPOINT, SSE_MESSAGES } from './transports/sse.js';
 export { TOOLS, type ToolDefinition } from './tools/index.js';
-export { applyInit, BRIEF_VERB, planInit, type InitOptions, type InitPlan, type PlannedFile } from './wiring/index.js';
