@@ -51,6 +51,11 @@ function indexConnections(served: Served): number {
   return openIndexFiles(served.server.proc.pid!, served.home).length;
 }
 
+/** The server process's threads (/proc): each read worker the pool starts is one more. */
+function threads(served: { server: NetworkServer }): number {
+  return Number(/^Threads:\s+(\d+)$/m.exec(fs.readFileSync(`/proc/${served.server.proc.pid}/status`, 'utf8'))![1]);
+}
+
 /** The same calls, with their raw answers (or error sentences), in order. */
 async function answers(conn: Connected, calls: [string, Record<string, unknown>][]): Promise<string[]> {
   const out: string[] = [];
@@ -175,6 +180,25 @@ describe('the read pool', () => {
     expect((await call(pooled.conn.client, 'list_files', { glob: 'src/added_by_pass.ts' })).total).toBe(1);
     const located = await call(pooled.conn.client, 'locate', { query: 'addedByThePass' });
     expect(JSON.stringify(located)).toContain('src/added_by_pass.ts');
+  }, 120_000);
+
+  it('starts workers on demand: none before a pooled question, one for questions one at a time, the second when one finds the first busy', async () => {
+    const home = tempDir('sightline-home-');
+    const server = await startNetworkServer('http', ['--repo', root, '--no-watch'], { SIGHTLINE_HOME: home, SIGHTLINE_READ_WORKERS: '2', ...KEYWORD_ONLY });
+    const served = { server, conn: await connectNetwork(server), home };
+    running.push(served);
+    expect((await call(served.conn.client, 'health')).server.read_workers).toBe(2); // what it may start
+    const idle = threads(served);
+    await call(served.conn.client, 'list_files', {}); // the first read: a worker starts, and the first pass
+    await waitForIndex(served.conn.client, 60_000);
+    for (const [name, args] of QUESTIONS.slice(0, 5)) await served.conn.client.callTool({ name, arguments: args });
+    const one = threads(served);
+    expect(one).toBeGreaterThan(idle);
+    expect(indexConnections(served)).toBe(2); // the writer's and one worker's
+    await Promise.all(QUESTIONS.map(([name, args]) => served.conn.client.callTool({ name, arguments: args })));
+    expect(threads(served)).toBeGreaterThan(one);
+    expect(indexConnections(served)).toBe(3);
+    expect(await shutDown(served)).toEqual({ code: 143, signal: null });
   }, 120_000);
 
   it('exits cleanly after pooled calls: 143 on SIGTERM, the index closed', async () => {

@@ -7,8 +7,12 @@
  * replays the session bookkeeping each answer journaled, and recovers a
  * damaged index (server.ts, on the error a worker sends back); a refusal is
  * counted there too, while the worker waits (writer-call.ts). Questions wait
- * in one queue for the first idle worker. The dashboard never comes here: it
- * answers from its `asIs` engine on the main thread.
+ * in one queue for the first idle worker. Workers start on demand, up to the
+ * pool's size: the first pooled question starts one, and another starts only
+ * when a question finds every started worker busy, so a server that is never
+ * asked, or asked one thing at a time, does not load the engine into threads
+ * it does not use. The dashboard never comes here: it answers from its
+ * `asIs` engine on the main thread.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -78,18 +82,16 @@ export class ReadPool {
   private nextId = 1;
   private closed = false;
 
-  private constructor(size: number, private readonly facts: ServerFacts) {
-    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
-  }
+  private constructor(
+    /** Workers this pool may start: what `health` reports as read_workers. */
+    readonly size: number,
+    private readonly facts: ServerFacts,
+  ) {}
 
   /** A pool of `size` workers; null for 0, or where the compiled worker is missing (a TypeScript test runner). */
   static start(size: number, facts: ServerFacts): ReadPool | null {
     if (size < 1 || !fs.existsSync(fileURLToPath(WORKER_URL))) return null;
     return new ReadPool(size, facts);
-  }
-
-  get size(): number {
-    return this.slots.length;
   }
 
   /** True when this call is the pool's: a pooled tool over a repository a worker answers like the main thread. */
@@ -148,8 +150,10 @@ export class ReadPool {
     return slot;
   }
 
-  /** Sends waiting questions to idle workers; the index version is read as each one leaves. */
+  /** Sends waiting questions to idle workers, starting one when every started worker is busy; the index version is read as each one leaves. */
   private dispatch(): void {
+    const idle = this.slots.filter((s) => !s.busy).length;
+    for (let i = idle; i < this.queue.length && this.slots.length < this.size; i++) this.slots.push(this.spawn());
     for (const slot of this.slots) {
       if (slot.busy) continue;
       const asked = this.queue.shift();
@@ -201,15 +205,14 @@ export class ReadPool {
     return now === asked.phase ? answer : rephased(answer, now);
   }
 
-  /** A worker that failed or stopped: its question fails, a new worker takes its place unless the pool is closing. */
+  /** A worker that failed or stopped: its question fails, and the next question that finds no idle worker starts another. */
   private lose(slot: Slot, err: Error): void {
     const at = this.slots.indexOf(slot);
     if (at < 0) return;
+    this.slots.splice(at, 1);
     slot.busy?.reject(err);
     slot.busy = null;
     slot.writer.close();
-    if (this.closed) return;
-    this.slots[at] = this.spawn();
-    this.dispatch();
+    if (!this.closed) this.dispatch();
   }
 }
