@@ -18,6 +18,7 @@ import { health } from './health.js';
 import { IndexJob } from './jobs.js';
 import type { ListFilesOptions } from './list-files.js';
 import type { Live, LiveOptions } from './live.js';
+import { awaitQueryEmbedder, awaitSearchable } from './ready.js';
 import { Repo, type OpenRepoOptions } from './repo.js';
 import { stats } from './stats.js';
 
@@ -62,7 +63,6 @@ class RepoEngine implements Engine {
   }
 
   async whenReady(waitMs = this.repo.config.firstIndexWaitMs) {
-    const { awaitQueryEmbedder, awaitSearchable } = await import('./ready.js');
     this.job.ensureIndexed();
     const building = await awaitSearchable(this.job, waitMs);
     if (building) return building;

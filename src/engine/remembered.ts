@@ -18,7 +18,6 @@ import type { Repo } from './repo.js';
 import { gatedSearch, type ExpandOption, type GatedSearchEnvelope } from './search-gate.js';
 import type { SearchOptions } from './search.js';
 
-
 export interface SearchWithMemory extends GatedSearchEnvelope {
   /** What the local index was built from (commit, digest), so answers of two servers can be compared. */
   index_source?: IndexSource;
