@@ -10,8 +10,6 @@ import type { Config } from './index.js';
 
 const DEFAULT_EXCLUDE_DIRS = ['.git', 'node_modules', 'dist', 'build', 'target', '.venv', 'vendor', '__pycache__'];
 
-/** The semantic signal's weight in fusion when no config sets it (search/weigh.ts's FUSION_WEIGHTS takes it from here). */
-export const NEARNESS_WEIGHT = 0.15;
 
 export function defaultConfig(): Config {
   return {
@@ -57,7 +55,7 @@ export function defaultConfig(): Config {
     fusionK0: 10,
     fusionKeywordWeight: 1,
     fusionSemanticWeight: 0.25,
-    nearnessWeight: NEARNESS_WEIGHT,
+    nearnessWeight: 1, // the shipped ranker's own weight for nearness (search/learned.ts)
     cutoffRelative: 0.3,
     cutoffFloor: 0.05,
     cutoffOutlierRatio: 3,

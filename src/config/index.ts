@@ -13,7 +13,7 @@ import path from 'node:path';
 import { SightlineError } from '../errors/index.js';
 import { defaultConfig } from './defaults.js';
 
-export { defaultConfig, NEARNESS_WEIGHT } from './defaults.js';
+export { defaultConfig } from './defaults.js';
 
 /** Numeric knobs with their allowed range: values outside are clamped with a warning. */
 const RANGES = {
@@ -111,7 +111,7 @@ export const CONFIG_FIELDS = {
   fusionK0: num('fusion: RRF rank constant k0'),
   fusionKeywordWeight: num('fusion: weight of the keyword list'),
   fusionSemanticWeight: num('fusion: weight of the vector list (chunk results)'),
-  nearnessWeight: num('fusion: weight of a file\'s nearness to the question in file rankings (content is 1)'),
+  nearnessWeight: num('file rankings: a multiple of the shipped ranker\'s weight for a file\'s nearness to the question (1 as trained, 0 ignores nearness)'),
   cutoffRelative: num('cutoff: drop results under this share of the top score'),
   cutoffFloor: num('cutoff: drop results under this normalised score, always'),
   cutoffOutlierRatio: num('cutoff: a top score this many times the second is judged against the second'),

@@ -9,8 +9,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SightlineError } from '../errors/index.js';
+import { shippedFile } from '../shipped.js';
 import { digest } from '../walk/index.js';
 import { forEachFeature, type FeatureSpace } from './features.js';
 import type { Embedder, EmbedderIdentity } from './types.js';
@@ -34,16 +34,11 @@ export interface StaticModel {
   readonly digest: string;
 }
 
-/** models/builtin.bin of this package, found from this module upward (works from src/ and dist/src/). */
+/** models/builtin.bin of this package. */
 export function defaultModelPath(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = path.join(dir, MODEL_FILE);
-    if (fs.existsSync(candidate)) return candidate;
-    const up = path.dirname(dir);
-    if (up === dir) throw new SightlineError('usage', `the builtin embedding model (${MODEL_FILE}) is missing from this installation; reinstall sightline or use --embedder none`);
-    dir = up;
-  }
+  const file = shippedFile(MODEL_FILE);
+  if (file === null) throw new SightlineError('usage', `the builtin embedding model (${MODEL_FILE}) is missing from this installation; reinstall sightline or use --embedder none`);
+  return file;
 }
 
 export function loadStaticModel(file: string): StaticModel {

@@ -15,9 +15,10 @@ import { embedderSpec, normalize } from '../embed/index.js';
 import type { Store } from '../store/index.js';
 import { cutoff, type CutoffOptions } from './cutoff.js';
 import { rrf, type FusionOptions } from './fusion.js';
-import { chunkDepth, FUSION_WEIGHTS, rankChunks, rankFiles, type NearnessOf, type RankedChunk, type RankedFile, type RankOptions } from './rank.js';
+import { chunkDepth, rankChunks, rankFiles, type NearnessOf, type RankedChunk, type RankedFile, type RankOptions } from './rank.js';
 import type { Question } from './query.js';
 import { fileRole } from './roles.js';
+import { CHUNK_DEMOTE } from './weigh.js';
 import { dot, embeddedQuery, fileCentroids, retrievalPhase, vectorSearch, type RetrievalPhase, type VectorHit } from './vector.js';
 
 export type SearchMode = 'hybrid' | 'keyword' | 'semantic';
@@ -66,7 +67,7 @@ function semanticChunks(store: Store, hits: VectorHit[], options: RankOptions): 
     const chunk = chunks.get(h.chunkId);
     const file = chunk && files.get(chunk.fileId);
     if (!chunk || !file || (kinds && !kinds.has(file.kind)) || (options.accept && !options.accept(file.path))) continue;
-    const demote = fileRole(file.path, file.kind) === 'code' ? 1 : FUSION_WEIGHTS.demote;
+    const demote = fileRole(file.path, file.kind) === 'code' ? 1 : CHUNK_DEMOTE;
     out.push({ chunk, file, score: Math.max(0, h.similarity) * demote, reasons: [`semantic:${h.similarity.toFixed(3)}`] });
   }
   return out.sort(byScoreThenPlace);
@@ -147,18 +148,17 @@ export function hybridChunks(
 
 /**
  * Files: in hybrid mode nearness is one more signal of the file ranking
- * (weigh.ts), beside content, history and the rest; it re-ranks the files the
+ * (learned.ts), beside content, history and the rest; it re-ranks the files the
  * words found. Semantic mode ranks files by their most similar chunk alone.
  */
 export function hybridFiles(store: Store, config: Config, question: Question, options: RankOptions, want: SearchMode = 'hybrid'): HybridAnswer<RankedFile> {
   const phase = retrievalPhase(store, embedderSpec(config));
-  const weights = { ...FUSION_WEIGHTS, semantic: config.nearnessWeight };
   if (want === 'hybrid') {
     const nearnessOf = feedbackNearness(store, config, question);
-    return { results: rankFiles(store, question, options, nearnessOf ?? undefined, weights), mode: nearnessOf ? 'hybrid' : 'keyword', phase };
+    return { results: rankFiles(store, question, options, nearnessOf ?? undefined, config.nearnessWeight), mode: nearnessOf ? 'hybrid' : 'keyword', phase };
   }
   const hits = want === 'semantic' ? vectorSearch(store, embedderSpec(config), question.text, VECTOR_DEPTH) : null;
-  if (!hits) return { results: rankFiles(store, question, options, undefined, weights), mode: 'keyword', phase };
+  if (!hits) return { results: rankFiles(store, question, options, undefined, config.nearnessWeight), mode: 'keyword', phase };
   // A file ranks by its most similar chunk, which is also the chunk it shows.
   const seen = new Set<number>();
   const semantic: RankedFile[] = [];

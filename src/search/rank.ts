@@ -12,17 +12,17 @@
  * - explicit mentions of its path or file name (stack-trace frames included);
  * - its file name matching a stressed word of the query.
  *
- * weigh.ts sums them into one score; tests, docs, examples and the like are
- * demoted (roles.ts) unless the query mentions them.
+ * learned.ts weighs them into one score with a model fitted on public
+ * history; tests, docs, examples and the like are demoted (roles.ts) unless
+ * the query mentions them.
  */
 import type { LexicalHit, StoredChunk, StoredFile, Store } from '../store/index.js';
 import { gatherEvidence, roleOf, type EvidenceOptions } from './evidence.js';
 import { historyCredit } from './history.js';
+import { firstOrder, kindOf, rankCandidates, shippedRanker, withNearness, type Candidate } from './learned.js';
 import type { Question } from './query.js';
 import type { FileRole } from './roles.js';
-import { FUSION_WEIGHTS, fuse, type FusionWeights, type SignalValues } from './weigh.js';
-
-export { FUSION_WEIGHTS, type FusionWeights } from './weigh.js';
+import { CHUNK_DEMOTE } from './weigh.js';
 
 export interface RankedChunk {
   chunk: StoredChunk;
@@ -72,7 +72,7 @@ export function rankChunks(store: Store, question: Question, options: RankOption
     const file = ev.files.get(hit.fileId)!;
     const { role, demoted } = roleOf(file, ev);
     const reasons = [`bm25:${hit.score.toFixed(2)}`];
-    let score = hit.score * (demoted ? FUSION_WEIGHTS.demote : 1);
+    let score = hit.score * (demoted ? CHUNK_DEMOTE : 1);
     const defs = ev.definitions.get(file.id);
     const defined = defs?.lines.findIndex((line) => line >= hit.startLine && line <= hit.endLine) ?? -1;
     if (defined >= 0) {
@@ -91,7 +91,7 @@ export function rankChunks(store: Store, question: Question, options: RankOption
 }
 
 /** One candidate file with its signals, what fired, and the chunks that matched. */
-export interface FileSignals extends SignalValues {
+export interface FileSignals extends Candidate {
   file: StoredFile;
   role: FileRole;
   /** The file's chunk hits, best first. */
@@ -108,13 +108,17 @@ export function fileSignals(store: Store, question: Question, options: EvidenceO
   const entry = (file: StoredFile): FileSignals => {
     let s = byFile.get(file.id);
     if (!s) {
-      s = { file, path: file.path, ...roleOf(file, ev), content: 0, history: 0, definition: 0, mention: 0, name: 0, semantic: 0, hits: [], definitionLines: [], reasons: [] };
+      s = { file, path: file.path, ...roleOf(file, ev), content: 0, top: 0, hitCount: 0, history: 0, definition: 0, mention: 0, name: 0, semantic: 0, hits: [], definitionLines: [], reasons: [] };
       byFile.set(file.id, s);
     }
     return s;
   };
   for (const hit of ev.hits) entry(ev.files.get(hit.fileId)!).hits.push(hit); // hits arrive best first
-  for (const s of byFile.values()) s.content = s.hits.slice(0, FILE_TOP_CHUNKS).reduce((sum, h) => sum + h.score, 0);
+  for (const s of byFile.values()) {
+    s.content = s.hits.slice(0, FILE_TOP_CHUNKS).reduce((sum, h) => sum + h.score, 0);
+    s.top = s.hits[0]?.score ?? 0;
+    s.hitCount = s.hits.length;
+  }
   const byPath = new Map([...ev.files.values()].map((f) => [f.path, f]));
   for (const [path, credit] of historyCredit(store, ev.historyTerms)) {
     const file = byPath.get(path);
@@ -153,7 +157,7 @@ export function fileSignals(store: Store, question: Question, options: EvidenceO
 export function candidateFiles(store: Store, question: Question, options: EvidenceOptions, nearnessOf?: NearnessOf): FileSignals[] {
   const signals = fileSignals(store, question, options);
   if (!nearnessOf) return signals;
-  const nearness = nearnessOf(fuse(signals, FUSION_WEIGHTS).map((f) => f.signals));
+  const nearness = nearnessOf(firstOrder(signals, shippedRanker(kindOf(question))).map((f) => f.candidate));
   for (const s of signals) {
     const near = nearness.get(s.file.id);
     if (!near) continue;
@@ -171,15 +175,16 @@ export interface RankedFile {
   reasons: string[];
 }
 
-/** Distinct files, best first; `weights` default to the shipped ones. */
-export function rankFiles(store: Store, question: Question, options: RankOptions, nearnessOf?: NearnessOf, weights: FusionWeights = FUSION_WEIGHTS): RankedFile[] {
-  const top = fuse(candidateFiles(store, question, options, nearnessOf), weights).slice(0, options.limit);
+/** Distinct files, best first, as the shipped ranker (learned.ts) orders them; `nearness` scales its nearness weight. */
+export function rankFiles(store: Store, question: Question, options: RankOptions, nearnessOf?: NearnessOf, nearness = 1): RankedFile[] {
+  const model = withNearness(shippedRanker(kindOf(question)), nearness);
+  const top = rankCandidates(candidateFiles(store, question, options, nearnessOf), model, (paths) => store.history.commitsTouching(paths)).slice(0, options.limit);
   const shown = new Map(
-    materialize(store, top.flatMap(({ signals: s }) => (s.hits[0] ? [{ chunkId: s.hits[0].chunkId, file: s.file, score: s.hits[0].score }] : []))).map(
+    materialize(store, top.flatMap(({ candidate: s }) => (s.hits[0] ? [{ chunkId: s.hits[0].chunkId, file: s.file, score: s.hits[0].score }] : []))).map(
       (c) => [c.file.id, c],
     ),
   );
-  return top.map(({ signals: s, score }) => {
+  return top.map(({ candidate: s, score }) => {
     const reasons = [
       ...(s.content > 0 ? [`bm25:${s.content.toFixed(2)}`, `chunks:${s.hits.length}`] : []),
       ...s.reasons,

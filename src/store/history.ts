@@ -69,6 +69,21 @@ export class HistoryTable {
     return this.search.all(anyPhrase(phrases), limit) as CommitHit[];
   }
 
+  /** The stored commits that touched each of `paths` (co-change, search/learned.ts); a path none touched is absent. */
+  commitsTouching(paths: readonly string[]): Map<string, Set<number>> {
+    const out = new Map<string, Set<number>>();
+    for (let i = 0; i < paths.length; i += 500) {
+      const slice = paths.slice(i, i + 500);
+      const rows = this.db.prepare(`SELECT commit_id AS id, path FROM commit_files WHERE path IN (${slice.map(() => '?').join(',')})`).all(...slice) as { id: number; path: string }[];
+      for (const r of rows) {
+        let set = out.get(r.path);
+        if (!set) out.set(r.path, (set = new Set()));
+        set.add(r.id);
+      }
+    }
+    return out;
+  }
+
   /** The paths each commit touched, and how many files it touched in all. */
   filesOf(commitIds: number[]): Map<number, { fileCount: number; paths: string[] }> {
     const out = new Map<number, { fileCount: number; paths: string[] }>();
