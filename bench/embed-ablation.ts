@@ -13,7 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Repo, repoId, type SearchOptions } from '../src/engine/index.js';
 import { search } from '../src/engine/search.js';
-import { ask, candidateFiles, feedbackNearness, fuse, FUSION_WEIGHTS } from '../src/search/index.js';
+import { ask, candidateFiles, feedbackNearness, kindOf, rankCandidates, shippedRanker, withNearness } from '../src/search/index.js';
 import { Checkout, findMirror } from './quality/checkout.js';
 import { averages, METRIC_NAMES, score, type Scores } from './quality/metrics.js';
 import { byRepository, loadRecords, recordOptions, type BenchRecord } from './quality/records.js';
@@ -21,8 +21,8 @@ import { table, usage } from './util.js';
 
 const K = 10;
 const MODES = ['keyword', 'semantic', 'hybrid'] as const;
-/** Weights of the nearness signal tried for hybrid, the other signals as shipped (content is 1). */
-const GRID = [0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1];
+/** Multiples of the shipped ranker's nearness weight tried for hybrid (config nearnessWeight), the other weights as shipped. */
+const GRID = [0, 0.25, 0.5, 1, 1.5, 2, 3, 5];
 
 interface Outcome {
   record: BenchRecord;
@@ -60,7 +60,7 @@ async function runRepository(name: string, records: BenchRecord[], opts: ReturnT
       const question = ask(record.query);
       const candidates = candidateFiles(repo.store, question, {}, feedbackNearness(repo.store, repo.config, question) ?? undefined);
       const byGrid = GRID.map((semantic) => {
-        const files = fuse(candidates, { ...FUSION_WEIGHTS, semantic }).slice(0, K).map((c) => c.signals.path);
+        const files = rankCandidates(candidates, withNearness(shippedRanker(kindOf(question)), semantic), (paths) => repo!.store.history.commitsTouching(paths)).slice(0, K).map((c) => c.candidate.path);
         return score(files, record.gold_code_files);
       });
       out.push({ record, byMode, byGrid });
@@ -87,7 +87,7 @@ function leaveOneRepoOut(outcomes: Outcome[]): Scores[] {
     });
     pick.set(held, best);
   }
-  for (const [repo, i] of pick) process.stderr.write(`leave out ${repo}: semantic weight ${GRID[i]}\n`);
+  for (const [repo, i] of pick) process.stderr.write(`leave out ${repo}: nearnessWeight ${GRID[i]}\n`);
   return outcomes.map((o) => o.byGrid[pick.get(o.record.repo)!]!);
 }
 

@@ -1,5 +1,5 @@
 /**
- * npm run bench:quality -- <records.jsonl> [--mirrors DIR] [--repo owner/name] [--limit N] [--no-history] [--no-graph] [--tune] [--keep-index] [--mode keyword|semantic|hybrid] [--work DIR] [--out FILE] [--verbose]
+ * npm run bench:quality -- <records.jsonl> [--mirrors DIR] [--repo owner/name] [--limit N] [--no-history] [--no-graph] [--pools FILE] [--keep-index] [--mode keyword|semantic|hybrid] [--work DIR] [--out FILE] [--verbose]
  *
  * File-localization quality on real issues (shared/bench/README.md). For each
  * record: move the repository's checkout to the base commit, index it
@@ -10,8 +10,9 @@
  * deleted before, so a reused index would make runs differ); --keep-index
  * starts each repository from the index its first record left in an earlier
  * run (quality/snapshot.ts): the same numbers, without the cold index.
- * --tune adds the leave-one-repository-out estimate of the fusion weights
- * (quality/tune.ts) beside the in-sample figure.
+ * --pools FILE writes each record's candidate files with their raw signals
+ * and the commits that touched them (quality/pools.ts): what the ranker's
+ * trainer (scripts/ranker/train.ts) fits on.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,13 +22,12 @@ import { Repo, repoId } from '../src/engine/index.js';
 import { search } from '../src/engine/search.js';
 import { indexRepository } from '../src/index/index.js';
 import { removeDbFiles } from '../src/store/index.js';
-import { ask, candidateFiles, feedbackNearness, FUSION_WEIGHTS, type FusionWeights, type SignalValues } from '../src/search/index.js';
 import { Bm25FileBaseline } from './baseline-bm25.js';
 import { Checkout, findMirror } from './quality/checkout.js';
 import { IndexSnapshots } from './quality/snapshot.js';
 import { averages, METRIC_NAMES, score, type Scores } from './quality/metrics.js';
 import { byRepository, loadRecords, recordOptions, type BenchRecord } from './quality/records.js';
-import { ablation, tune, type TuneCase } from './quality/tune.js';
+import { poolOf, type Pool } from './quality/pools.js';
 import { median, table, time, usage } from './util.js';
 
 const K = 10;
@@ -46,8 +46,8 @@ interface Outcome {
   /** CPU time of the query: what it costs on an idle machine, whatever else the machine runs. */
   queryCpuMs: number;
   baselineMs: number;
-  /** Every candidate's raw signals (with --tune). */
-  candidates?: SignalValues[];
+  /** The candidates' raw signals and commits (with --pools). */
+  pool?: Pool;
 }
 
 function options() {
@@ -57,18 +57,21 @@ function options() {
       ...recordOptions(path.join(os.tmpdir(), 'sightline-quality')),
       'no-history': { type: 'boolean', default: false },
       'no-graph': { type: 'boolean', default: false },
-      tune: { type: 'boolean', default: false },
+      pools: { type: 'string' },
       mode: { type: 'string', default: 'hybrid' }, // keyword | semantic | hybrid: the semantic ablation
       verbose: { type: 'boolean', default: false },
     },
   });
   const file = positionals[0];
-  if (!file) usage('usage: npm run bench:quality -- <records.jsonl> [--mirrors DIR] [--repo owner/name] [--limit N] [--no-history] [--no-graph] [--tune] [--keep-index] [--mode keyword|semantic|hybrid] [--work DIR] [--out FILE] [--verbose]');
+  if (!file) usage('usage: npm run bench:quality -- <records.jsonl> [--mirrors DIR] [--repo owner/name] [--limit N] [--no-history] [--no-graph] [--pools FILE] [--keep-index] [--mode keyword|semantic|hybrid] [--work DIR] [--out FILE] [--verbose]');
   const limit = values.limit === undefined ? Infinity : Number(values.limit);
   if (!(limit > 0)) usage(`--limit must be a positive number (got ${values.limit})`);
   if (!['keyword', 'semantic', 'hybrid'].includes(values.mode)) usage(`--mode must be keyword, semantic or hybrid (got ${values.mode})`);
-  return { mode: values.mode as 'keyword' | 'semantic' | 'hybrid', file, limit, history: !values['no-history'], graph: !values['no-graph'], tune: values.tune, keepIndex: values['keep-index'], mirrors: path.resolve(values.mirrors), work: path.resolve(values.work), repo: values.repo, out: values.out, verbose: values.verbose };
+  return { mode: values.mode as 'keyword' | 'semantic' | 'hybrid', file, limit, history: !values['no-history'], graph: !values['no-graph'], pools: values.pools, keepIndex: values['keep-index'], mirrors: path.resolve(values.mirrors), work: path.resolve(values.work), repo: values.repo, out: values.out, verbose: values.verbose };
 }
+
+/** Records whose checkout failed, by id. */
+const skipped: string[] = [];
 
 async function runRepository(name: string, records: BenchRecord[], opts: ReturnType<typeof options>): Promise<Outcome[]> {
   const checkout = new Checkout(findMirror(opts.mirrors, name), opts.work, name, opts.history);
@@ -80,7 +83,14 @@ async function runRepository(name: string, records: BenchRecord[], opts: ReturnT
   let repo: Repo | null = null;
   try {
     for (const record of records) {
-      checkout.moveTo(record.base_commit);
+      try {
+        checkout.moveTo(record.base_commit);
+      } catch (err) {
+        // A fetched snapshot lacks files of 4 MiB and more: a tree that needs one cannot be checked out.
+        process.stderr.write(`${record.id}: skipped, its checkout failed: ${(err as Error).message.split('\n')[1] ?? (err as Error).message}\n`);
+        skipped.push(record.id);
+        continue;
+      }
       // Keyword-only runs skip the embedding pass: nothing would read its vectors.
       if (!repo) {
         repo = Repo.open(checkout.root, { flags: { home, ...(opts.mode === 'keyword' ? { embedder: 'none' as const } : {}) }, env: {} });
@@ -108,47 +118,16 @@ async function runRepository(name: string, records: BenchRecord[], opts: ReturnT
         queryMs: query.ms,
         queryCpuMs: (queryCpu.user + queryCpu.system) / 1000,
         baselineMs: base.ms,
-        candidates: opts.tune ? candidateFiles(repo.store, ask(record.query), {}, (opts.mode !== 'keyword' && feedbackNearness(repo.store, repo.config, ask(record.query))) || undefined).map(compact) : undefined,
+        pool: opts.pools ? poolOf(repo, record, opts.mode) : undefined,
       };
       out.push(o);
+      if (opts.pools) fs.appendFileSync(opts.pools, JSON.stringify(o.pool) + '\n');
       if (opts.verbose) report(o);
     }
   } finally {
     repo?.close();
   }
   return out;
-}
-
-/** Only what fusion reads: the chunks and file rows stay behind. */
-function compact(s: SignalValues): SignalValues {
-  const { path: p, demoted, content, history, definition, mention, name, semantic } = s;
-  return { path: p, demoted, content, history, definition, mention, name, semantic };
-}
-
-function tuneReport(outcomes: Outcome[]): string {
-  const cases: TuneCase[] = outcomes.map((o) => ({ repo: o.record.repo, gold: o.record.gold_code_files, candidates: o.candidates! }));
-  const result = tune(cases, K);
-  const rows: (string | number)[][] = [];
-  const languages = [...new Set(outcomes.map((o) => o.record.language))].sort();
-  for (const language of [...languages, 'ALL']) {
-    const idx = outcomes.flatMap((o, i) => (language === 'ALL' || o.record.language === language ? [i] : []));
-    const shipped = averages(idx.map((i) => outcomes[i]!.ours));
-    const inSample = averages(idx.map((i) => result.inSample.scores[i]!));
-    const loo = averages(idx.map((i) => result.leaveOneOut[i]!));
-    rows.push([language, String(idx.length), shipped[2]!, shipped[5]!, inSample[2]!, inSample[5]!, loo[2]!, loo[5]!]);
-  }
-  const show = (w: FusionWeights) => Object.entries(w).map(([k, v]) => `${k} ${v}`).join(', ');
-  const picked = new Map<string, number>();
-  for (const w of result.chosen.values()) picked.set(show(w), (picked.get(show(w)) ?? 0) + 1);
-  return [
-    table(['language', 'n', 'shipped Acc@5', 'shipped MRR', 'grid-best Acc@5', 'grid-best MRR', 'LOO Acc@5', 'LOO MRR'], rows),
-    '',
-    table(['shipped weights, ablated', 'Acc@5', 'MRR'], ablation(cases, FUSION_WEIGHTS, K)),
-    `\nshipped weights:   ${show(FUSION_WEIGHTS)}`,
-    `grid-best weights: ${show(result.inSample.weights)}`,
-    'weights chosen with one repository left out (how many times):',
-    ...[...picked].sort((a, b) => b[1] - a[1]).map(([w, n]) => `  ${n}× ${w}`),
-  ].join('\n');
 }
 
 function report(o: Outcome): void {
@@ -175,12 +154,14 @@ async function main(): Promise<void> {
   records = records.slice(0, opts.limit);
   if (records.length === 0) usage('no records match');
   fs.mkdirSync(opts.work, { recursive: true });
+  if (opts.pools) fs.writeFileSync(opts.pools, '');
   const outcomes: Outcome[] = [];
   for (const [name, list] of byRepository(records)) {
     process.stderr.write(`${name}: ${list.length} record(s)\n`);
     outcomes.push(...(await runRepository(name, list, opts)));
   }
   const ms = (f: (o: Outcome) => number, filter: (o: Outcome) => boolean = () => true) => median(outcomes.filter(filter).map(f));
+  if (skipped.length > 0) console.log(`${skipped.length} record(s) skipped, their checkout failed: ${skipped.join(', ')}`);
   console.log(`${outcomes.length} records, history ${opts.history ? 'on' : 'off'}; ours = search --files (k=${K}), bm25 = plain BM25 over whole files\n`);
   console.log(groupTable('language', outcomes, (o) => o.record.language) + '\n');
   console.log(groupTable('repository', outcomes, (o) => o.record.repo) + '\n');
@@ -196,9 +177,8 @@ async function main(): Promise<void> {
       ],
     ),
   );
-  if (opts.tune) console.log('\n' + tuneReport(outcomes));
   if (opts.out) {
-    const rows = outcomes.map((o) => ({ id: o.record.id, repo: o.record.repo, language: o.record.language, gold: o.record.gold_code_files, ranked: o.ranked, reasons: o.reasons, baseline: o.baseline, ours: o.ours, base: o.base, candidates: o.candidates }));
+    const rows = outcomes.map((o) => ({ id: o.record.id, repo: o.record.repo, language: o.record.language, gold: o.record.gold_code_files, ranked: o.ranked, reasons: o.reasons, baseline: o.baseline, ours: o.ours, base: o.base }));
     fs.writeFileSync(opts.out, JSON.stringify(rows, null, 1));
   }
 }

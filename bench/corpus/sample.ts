@@ -1,9 +1,11 @@
 /**
- * npm run corpus:sample -- --pairs DIR/pairs.jsonl --out FILE [--split validation] [--per-repo 20]
+ * npm run corpus:sample -- --pairs DIR/pairs.jsonl --out FILE [--split validation] [--per-repo 20] [--newest]
  *
  * A fixed sample of the corpus to score ranking changes on without running
  * every pair: per repository of the split, the pairs whose ids have the
  * smallest FNV-1a hash. The same pairs file always gives the same sample.
+ * --newest takes each repository's newest pairs instead: a training sample
+ * whose checkouts move a little between pairs, so it indexes in less time.
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -11,7 +13,7 @@ import { usage } from '../util.js';
 import type { Pair } from './pairs.js';
 import { samplePairs } from './split.js';
 
-const USAGE = 'usage: corpus:sample -- --pairs FILE --out FILE [--split train|validation] [--per-repo N]';
+const USAGE = 'usage: corpus:sample -- --pairs FILE --out FILE [--split train|validation] [--per-repo N] [--newest]';
 
 function main(): void {
   const { values } = parseArgs({
@@ -20,6 +22,7 @@ function main(): void {
       out: { type: 'string' },
       split: { type: 'string', default: 'validation' },
       'per-repo': { type: 'string', default: '20' },
+      newest: { type: 'boolean', default: false },
     },
   });
   const perRepo = Number(values['per-repo']);
@@ -30,7 +33,7 @@ function main(): void {
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Pair);
-  const sample = samplePairs(pairs, values.split, perRepo);
+  const sample = samplePairs(pairs, values.split, perRepo, values.newest);
   fs.writeFileSync(values.out, sample.map((p) => JSON.stringify(p) + '\n').join(''));
   process.stdout.write(`${sample.length} ${values.split} pairs from ${new Set(sample.map((p) => p.repo)).size} repositories -> ${values.out}\n`);
 }

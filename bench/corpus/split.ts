@@ -27,8 +27,12 @@ export function splitOf(repo: string): Split {
   return fnv1a32(repo.toLowerCase()) % 3 === 0 ? 'validation' : 'train';
 }
 
-/** Per repository, the `perRepo` pairs of `split` with the smallest id hash; repositories in name order. */
-export function samplePairs<P extends SampledPair>(pairs: P[], split: string, perRepo: number): P[] {
+/**
+ * Per repository, the `perRepo` pairs of `split` with the smallest id hash (or, with `newest`, the first
+ * `perRepo` in the pairs file: its newest); repositories in name order, each one's pairs in the file's
+ * order, newest first, so a checkout moving through them only ever goes back in history.
+ */
+export function samplePairs<P extends SampledPair>(pairs: P[], split: string, perRepo: number, newest = false): P[] {
   const byRepo = new Map<string, P[]>();
   for (const p of pairs) {
     if (p.split !== split) continue;
@@ -40,9 +44,10 @@ export function samplePairs<P extends SampledPair>(pairs: P[], split: string, pe
   return repos.flatMap((repo) =>
     byRepo
       .get(repo)!
-      .map((p) => ({ p, h: fnv1a32(p.id) }))
+      .map((p, order) => ({ p, order, h: newest ? order : fnv1a32(p.id) }))
       .sort((a, b) => a.h - b.h || a.p.id.localeCompare(b.p.id))
       .slice(0, perRepo)
+      .sort((a, b) => a.order - b.order)
       .map(({ p }) => p),
   );
 }

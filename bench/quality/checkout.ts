@@ -47,13 +47,36 @@ export class Checkout {
     fs.writeFileSync(path.join(this.gitDir, 'objects', 'info', 'alternates'), path.join(this.mirror, 'objects') + '\n');
   }
 
-  /** Moves the branch to `commit` and makes the tree match it exactly. */
+  /**
+   * Moves the branch to `commit` and makes the tree match it exactly, but for
+   * files whose content the mirror lacks: a fetched snapshot leaves out files
+   * of 4 MiB and more (data, archives, images), so those are left out of the
+   * tree through sparse checkout rather than failing the record.
+   */
   moveTo(commit: string): void {
     const g = ['--git-dir', this.gitDir, '--work-tree', this.root];
     git([...g, 'update-ref', 'refs/heads/main', commit]);
     git([...g, 'symbolic-ref', 'HEAD', 'refs/heads/main']);
-    git([...g, 'checkout', '-q', '-f', 'main']);
+    for (let tries = 0; ; tries++) {
+      try {
+        git([...g, 'checkout', '-q', '-f', 'main']);
+        break;
+      } catch (err) {
+        const stderr = String((err as { stderr?: string }).stderr ?? '');
+        const missing = (/unable to read sha1 file of (.+) \([0-9a-f]+\)/.exec(stderr) ?? /invalid object [0-9a-f]+ [0-9a-f]+ for '(.+)'/.exec(stderr))?.[1];
+        if (!missing || tries >= 20) throw err;
+        this.leaveOut(missing);
+      }
+    }
     git([...g, 'clean', '-q', '-f', '-d', '-x']);
+  }
+
+  private leaveOut(file: string): void {
+    const patterns = path.join(this.gitDir, 'info', 'sparse-checkout');
+    fs.mkdirSync(path.dirname(patterns), { recursive: true });
+    if (!fs.existsSync(patterns)) fs.writeFileSync(patterns, '/*\n');
+    fs.appendFileSync(patterns, `!/${file}\n`);
+    git(['--git-dir', this.gitDir, 'config', 'core.sparseCheckout', 'true']);
   }
 }
 

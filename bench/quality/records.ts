@@ -11,6 +11,8 @@ export interface BenchRecord {
   query: string;
   /** Source files the fix changed: what a ranking is scored against. */
   gold_code_files: string[];
+  /** A corpus pair's split (train | validation); none for the benchmark's records. */
+  split?: string;
 }
 
 export function loadRecords(file: string): BenchRecord[] {

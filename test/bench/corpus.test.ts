@@ -146,17 +146,23 @@ describe('the split', () => {
     expect(validation).toBeLessThan(130);
   });
 
-  it('samples per repository of one split by id hash, the same pairs whatever their order', () => {
+  it('samples per repository of one split by id hash, the same pairs whatever their order, kept in file order', () => {
     const pairs = ['a/x', 'b/y'].flatMap((repo, r) =>
       Array.from({ length: 30 }, (_, i) => ({ id: `${repo}-${i}`, repo, split: r === 0 ? 'validation' : 'train' })),
     );
     const sample = samplePairs(pairs, 'validation', 5);
     expect(sample).toHaveLength(5);
     expect(sample.every((p) => p.repo === 'a/x')).toBe(true);
-    expect(samplePairs([...pairs].reverse(), 'validation', 5)).toEqual(sample);
+    expect(samplePairs([...pairs].reverse(), 'validation', 5)).toEqual([...sample].reverse());
+    expect(sample.map((p) => pairs.indexOf(p))).toEqual(sample.map((p) => pairs.indexOf(p)).sort((a, b) => a - b));
     const hashes = sample.map((p) => fnv1a32(p.id));
     const rest = pairs.filter((p) => p.repo === 'a/x' && !sample.includes(p)).map((p) => fnv1a32(p.id));
     expect(Math.max(...hashes)).toBeLessThan(Math.min(...rest));
+  });
+
+  it('samples each repository\'s newest pairs, the first in the file, with --newest', () => {
+    const pairs = Array.from({ length: 30 }, (_, i) => ({ id: `a/x-${i}`, repo: 'a/x', split: 'train' }));
+    expect(samplePairs(pairs, 'train', 4, true).map((p) => p.id)).toEqual(['a/x-0', 'a/x-1', 'a/x-2', 'a/x-3']);
   });
 
   it('refuses the benchmark repositories by name', () => {
