@@ -187,7 +187,7 @@ export class Store {
   putFile(version: FileVersion): void {
     const isNew = !this.removeFile(version.file.path);
     const fileId = this.files.add(version.file);
-    for (const { chunk, terms } of version.chunks) this.chunks.add(fileId, chunk, terms);
+    this.chunks.addAll(fileId, version.chunks);
     const symbolIds = version.symbols.map((s) => this.symbols.add(fileId, s));
     this.edges.addAll(fileId, version.edges ?? [], symbolIds);
     this.edges.invalidateNames(version.symbols.map((s) => s.name));
