@@ -80,6 +80,19 @@ describe('index layout', () => {
     expect(one(repo, 'SELECT count(*) FROM refs WHERE id NOT IN (SELECT ref_id FROM edges)')).toBe(0);
   });
 
+  it('gives the pages a pass freed back to the file system', async () => {
+    const repo = await indexed(callers(40), 'none');
+    const pragma = (name: string) => repo.store.db.pragma(name, { simple: true }) as number;
+    expect(pragma('auto_vacuum')).toBe(2); // incremental
+    expect(pragma('freelist_count')).toBe(0);
+    const pages = pragma('page_count');
+    // Every file shrinks to one line: its chunks, terms and edges go, and so do their pages.
+    writeFiles(repo.root, Object.fromEntries(Object.keys(callers(40)).map((p) => [p, 'export const x = 1;\n'])));
+    await repo.index();
+    expect(pragma('freelist_count')).toBe(0);
+    expect(pragma('page_count')).toBeLessThan(pages);
+  });
+
   it('answers every per-write and per-resolution edge statement through an index, never a scan of the graph', async () => {
     const repo = await indexed(callers(3), 'none');
     const edges = repo.store.edges as unknown as Record<string, { source: string }>;
