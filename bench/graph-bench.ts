@@ -46,8 +46,7 @@ async function main(): Promise<void> {
   try {
     const store = repo.store;
     const counts = store.edges.counts();
-    const byKind = store.db.prepare('SELECT kind, count(*) AS n FROM edges GROUP BY kind ORDER BY n DESC').all() as { kind: string; n: number }[];
-    const byConfidence = store.db.prepare('SELECT confidence, count(*) AS n FROM edge_targets GROUP BY confidence ORDER BY n DESC').all() as { confidence: string; n: number }[];
+    const { kinds: byKind, confidences: byConfidence } = store.edges.breakdown();
 
     // Anchors: definitions other code calls, named by a qualified name only they carry.
     const referenced = store.db

@@ -36,7 +36,10 @@ export function resolveGraph(store: Store, root: string): ResolveSummary {
   const started = performance.now();
   const dropped = store.edges.takeDropped();
   const pending = store.edges.pending();
-  if (pending.length === 0) return { pending: 0, answered: 0, elapsedMs: 0 };
+  if (pending.length === 0) {
+    store.transaction(() => store.edges.dropUnusedRefs());
+    return { pending: 0, answered: 0, elapsedMs: 0 };
+  }
   const ctx = new GraphView(store, loadLayout(store, root), compute);
   pending.sort((a, b) => (ORDER[a.kind] ?? 9) - (ORDER[b.kind] ?? 9) || a.id - b.id);
   for (const e of pending) ctx.resolution(e);
@@ -47,6 +50,7 @@ export function resolveGraph(store: Store, root: string): ResolveSummary {
   }
   store.transaction(() => {
     for (const [id, r] of ctx.answered) store.edges.resolve(id, r.status, r.candidates, r.targets);
+    store.edges.dropUnusedRefs(); // what replaced and removed files wrote and no edge writes now
   });
   return { pending: pending.length, answered: ctx.answered.size, elapsedMs: Math.round(performance.now() - started) };
 }

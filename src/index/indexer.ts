@@ -48,6 +48,8 @@ const STAGES: readonly Stage[] = [
   },
   // Vectors after the lexical pass, on their own thread: keyword search answers meanwhile.
   { name: 'embed', run: async (pass) => void (pass.summary.embed = await embedPass(pass.store, pass.config, { onProgress: (p) => pass.progress(p) })) },
+  // Last, so the vectors just written filled freed pages first.
+  { name: 'give freed pages back', run: ({ store }) => store.releaseFreePages() },
 ];
 
 export async function indexRepository(root: string, store: Store, config: Config, options: IndexOptions = {}): Promise<IndexSummary> {

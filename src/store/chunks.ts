@@ -1,3 +1,4 @@
+import { FileTexts, packTexts, sliceSpan } from './chunk-text.js';
 import type { Db } from './db.js';
 import { anyPhrase } from './fts.js';
 
@@ -44,11 +45,15 @@ interface ChunkRow {
   end_line: number;
   breadcrumb: string;
   symbol: string | null;
-  text: string;
+  text_at: number;
+  text_length: number;
   tokens: number;
 }
 
-function fromRow(r: ChunkRow): StoredChunk {
+const CHUNK_COLUMNS = 'c.id, c.file_id, c.ord, c.start_line, c.end_line, c.breadcrumb, c.symbol, c.text_at, c.text_length, c.tokens';
+
+/** A row with its text, cut from its file's unpacked chunk texts. */
+function fromRow(r: ChunkRow, fileText: string): StoredChunk {
   return {
     id: r.id,
     fileId: r.file_id,
@@ -57,7 +62,7 @@ function fromRow(r: ChunkRow): StoredChunk {
     endLine: r.end_line,
     breadcrumb: r.breadcrumb,
     symbol: r.symbol,
-    text: r.text,
+    text: sliceSpan(fileText, { at: r.text_at, length: r.text_length }),
     tokens: r.tokens,
   };
 }
@@ -104,6 +109,8 @@ export function termSegments(db: Db): number {
 
 export class ChunkTable {
   private readonly insert;
+  private readonly insertText;
+  private readonly texts;
   private readonly insertFts;
   private readonly idsOfFile;
   private readonly deleteFts;
@@ -114,16 +121,18 @@ export class ChunkTable {
   private readonly byIdList;
   constructor(private readonly db: Db) {
     this.insert = db.prepare(
-      `INSERT INTO chunks(file_id, ord, start_line, end_line, breadcrumb, symbol, text, tokens)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO chunks(file_id, ord, start_line, end_line, breadcrumb, symbol, text_at, text_length, tokens)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    this.insertText = db.prepare('INSERT INTO file_texts(file_id, packed) VALUES (?, ?)');
+    this.texts = new FileTexts(db);
     this.insertFts = db.prepare('INSERT INTO chunks_fts(rowid, path, symbols, body) VALUES (?, ?, ?, ?)');
     this.idsOfFile = db.prepare('SELECT id FROM chunks WHERE file_id = ?').pluck();
     this.deleteFts = db.prepare('DELETE FROM chunks_fts WHERE rowid = ?');
-    this.ofFile = db.prepare('SELECT * FROM chunks WHERE file_id = ? ORDER BY ord');
+    this.ofFile = db.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks c WHERE c.file_id = ? ORDER BY c.ord`);
     this.fileIdOfEach = db.prepare('SELECT id, file_id FROM chunks').raw();
     this.holdingTerm = db.prepare('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?').pluck();
-    this.byIdList = db.prepare('SELECT * FROM chunks WHERE id IN (SELECT value FROM json_each(?))');
+    this.byIdList = db.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks c WHERE c.id IN (SELECT value FROM json_each(?))`);
     const { path, symbols, body } = FIELD_WEIGHTS;
     // The best hits, then their rows' whereabouts (not their text: rankers read many hits and show few).
     // Cut by the weighted score itself: FTS5's `ORDER BY rank` would rank by unweighted bm25, and score every row twice.
@@ -135,13 +144,16 @@ export class ChunkTable {
     );
   }
 
-  add(fileId: number, chunk: ChunkRecord, terms: ChunkTerms): number {
-    const id = Number(
-      this.insert.run(fileId, chunk.ord, chunk.startLine, chunk.endLine, chunk.breadcrumb, chunk.symbol, chunk.text, chunk.tokens)
-        .lastInsertRowid,
-    );
-    this.insertFts.run(id, terms.path, terms.symbols, terms.body);
-    return id;
+  /** Inserts a file version's chunks, their text packed once for the file, and their FTS terms. */
+  addAll(fileId: number, chunks: readonly { chunk: ChunkRecord; terms: ChunkTerms }[]): void {
+    if (chunks.length === 0) return;
+    const { packed, spans } = packTexts(chunks.map((c) => c.chunk.text));
+    this.insertText.run(fileId, packed);
+    chunks.forEach(({ chunk, terms }, i) => {
+      const { at, length } = spans[i]!;
+      const id = this.insert.run(fileId, chunk.ord, chunk.startLine, chunk.endLine, chunk.breadcrumb, chunk.symbol, at, length, chunk.tokens).lastInsertRowid;
+      this.insertFts.run(id, terms.path, terms.symbols, terms.body);
+    });
   }
 
   /** Removes a file's FTS rows; its chunk rows go with the file row. */
@@ -150,15 +162,28 @@ export class ChunkTable {
   }
 
   ofFileId(fileId: number): StoredChunk[] {
-    return (this.ofFile.all(fileId) as ChunkRow[]).map(fromRow);
+    const rows = this.ofFile.all(fileId) as ChunkRow[];
+    const text = rows.length > 0 ? this.texts.textOf(fileId) : '';
+    return rows.map((r) => fromRow(r, text));
   }
 
   byIds(ids: number[]): Map<number, StoredChunk> {
     const out = new Map<number, StoredChunk>();
     if (ids.length === 0) return out;
     // One prepared statement for any number of ids (a list of `?` would be prepared anew per length).
-    for (const r of this.byIdList.all(JSON.stringify(ids)) as ChunkRow[]) out.set(r.id, fromRow(r));
+    const texts = this.fileTextCache();
+    for (const r of this.byIdList.all(JSON.stringify(ids)) as ChunkRow[]) out.set(r.id, fromRow(r, texts(r.file_id)));
     return out;
+  }
+
+  /** A lookup of files' unpacked texts that unpacks each file once. */
+  private fileTextCache(): (fileId: number) => string {
+    const kept = new Map<number, string>();
+    return (fileId) => {
+      let text = kept.get(fileId);
+      if (text === undefined) kept.set(fileId, (text = this.texts.textOf(fileId)));
+      return text;
+    };
   }
 
   /** The chunks whose FTS fields (path, symbols or body) hold `term`: a read of its postings alone. */
@@ -173,10 +198,16 @@ export class ChunkTable {
 
   /** Every chunk with its file path, file by file (for full scans such as regex search). */
   *scan(): IterableIterator<StoredChunk & { path: string }> {
+    // Rows first (small without their text: the connection cannot read a file's text while iterating), then each file unpacked once.
     const rows = this.db
-      .prepare('SELECT c.*, f.path AS path FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY f.path, c.ord')
-      .iterate() as IterableIterator<ChunkRow & { path: string }>;
-    for (const r of rows) yield { ...fromRow(r), path: r.path };
+      .prepare(`SELECT ${CHUNK_COLUMNS}, f.path AS path FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY f.path, c.ord`)
+      .all() as (ChunkRow & { path: string })[];
+    let fileId = -1;
+    let text = '';
+    for (const r of rows) {
+      if (r.file_id !== fileId) [fileId, text] = [r.file_id, this.texts.textOf(r.file_id)];
+      yield { ...fromRow(r, text), path: r.path };
+    }
   }
 
   termStatsDrift(): number {
@@ -200,12 +231,11 @@ export class ChunkTable {
 
   /** What the FTS terms are derived from, for every chunk: id, file path, breadcrumb, text. */
   termSources(): { id: number; path: string; breadcrumb: string; text: string }[] {
-    return this.db.prepare('SELECT c.id, f.path, c.breadcrumb, c.text FROM chunks c JOIN files f ON f.id = c.file_id').all() as {
-      id: number;
-      path: string;
-      breadcrumb: string;
-      text: string;
-    }[];
+    const rows = this.db
+      .prepare(`SELECT ${CHUNK_COLUMNS}, f.path AS path FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY c.file_id, c.ord`)
+      .all() as (ChunkRow & { path: string })[];
+    const texts = this.fileTextCache();
+    return rows.map((r) => ({ id: r.id, path: r.path, breadcrumb: r.breadcrumb, text: fromRow(r, texts(r.file_id)).text }));
   }
 
   /** BM25 over the FTS index for any of `phrases` (literal text, quoted here); a phrase repeated n times weighs n times. */

@@ -29,6 +29,9 @@ export function ioError(dbPath: string, err: unknown): SightlineError {
 
 function configure(db: Db): void {
   db.pragma('busy_timeout = 5000'); // first: switching to WAL needs a lock another process may hold
+  // Takes effect only on a new, empty file, and only before WAL writes its header: free pages can then
+  // be given back after a pass (Store.releaseFreePages). An older file keeps its setting.
+  db.pragma('auto_vacuum = INCREMENTAL');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
@@ -73,6 +76,21 @@ function migrate(db: Db, dbPath: string, seen: number): boolean {
     db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION));
   }).immediate();
   return true;
+}
+
+/**
+ * After a migration: a file created before schema 8 has no auto_vacuum, which only a VACUUM can
+ * turn on. Cheap then, as the migration to 8 emptied the code tables; skipped (the file works the
+ * same, it only keeps freed pages for later writes) while another connection holds the lock.
+ */
+function enableFreePageRelease(db: Db): void {
+  if (db.pragma('auto_vacuum', { simple: true }) !== 0) return;
+  try {
+    db.pragma('auto_vacuum = INCREMENTAL');
+    db.exec('VACUUM');
+  } catch (err) {
+    if (!/^SQLITE_(BUSY|LOCKED)/.test((err as { code?: string }).code ?? '')) throw err;
+  }
 }
 
 /** Deletes a database and its WAL side files. */
@@ -126,7 +144,11 @@ export function openDb(dbPath: string): OpenedDb {
         version = db.transaction(() => readVersion(db, dbPath) ?? (createSchema(db), null)).immediate();
         if (version === null) return { db, fresh: true };
       }
-      if (version === SCHEMA_VERSION || migrate(db, dbPath, version)) return { db, fresh: false };
+      if (version === SCHEMA_VERSION) return { db, fresh: false };
+      if (migrate(db, dbPath, version)) {
+        enableFreePageRelease(db);
+        return { db, fresh: false };
+      }
       // Built by an incompatible version: rebuild rather than misread.
       db.close();
       if (attempt > 0) throw corrupt(dbPath, 'could not be rebuilt');

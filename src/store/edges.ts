@@ -5,11 +5,30 @@
  * at it; writing or removing a file marks pending exactly the edges whose answer may change, in
  * the same transaction, so a crash before resolution leaves work to resume, never a wrong answer.
  */
-import type { ParsedRef } from '../parse/types.js';
+import type { ParsedRef, RefKind } from '../parse/types.js';
 import type { Db } from './db.js';
 
 export type EdgeStatus = 'pending' | 'resolved' | 'ambiguous' | 'unresolved';
 export type Confidence = 'exact' | 'import' | 'name';
+
+/**
+ * Kinds, statuses and confidences are stored as their index here (a byte, not a word, in every
+ * row and index entry). Append only: the numbers are in every index on disk.
+ */
+const KINDS: readonly RefKind[] = ['call', 'import', 'type', 'inherit', 'namespace'];
+const STATUSES: readonly EdgeStatus[] = ['pending', 'resolved', 'ambiguous', 'unresolved'];
+const CONFIDENCES: readonly Confidence[] = ['exact', 'import', 'name'];
+
+/** The stored number of a kind (-1, matching nothing, for a kind no parser writes). */
+function kindCode(kind: string): number {
+  return KINDS.indexOf(kind as RefKind);
+}
+const IMPORT = kindCode('import');
+const INHERIT = kindCode('inherit');
+const NAMESPACE = kindCode('namespace');
+const PENDING = STATUSES.indexOf('pending');
+const RESOLVED = STATUSES.indexOf('resolved');
+const UNRESOLVED = STATUSES.indexOf('unresolved');
 
 /** A reference as the parser extracted it; `from` indexes the file version's symbols (-1 at top level). */
 export type EdgeRecord = ParsedRef;
@@ -86,14 +105,18 @@ function symbolSelect(table: string, prefix: string): string {
     .join(', ');
 }
 
-const LINK_SELECT = `SELECT e.id AS edgeId, e.kind, e.name, e.qualifier, e.module, e.line, e.status, e.candidates,
+const LINK_SELECT = `SELECT e.id AS edgeId, e.kind, r.name, r.qualifier, r.module, e.line, e.status, e.candidates,
   e.file_id AS sourceFile, sf.path AS sourcePath, t.file_id AS targetFile, tf.path AS targetPath, t.confidence,
   ${symbolSelect('ss', 's')}, ${symbolSelect('ts', 't')}`;
-const LINK_JOINS = `JOIN files sf ON sf.id = e.file_id LEFT JOIN symbols ss ON ss.id = e.from_symbol
+const LINK_JOINS = `JOIN refs r ON r.id = e.ref_id JOIN files sf ON sf.id = e.file_id LEFT JOIN symbols ss ON ss.id = e.from_symbol
   LEFT JOIN files tf ON tf.id = t.file_id LEFT JOIN symbols ts ON ts.id = t.symbol_id`;
 
-/** A LINK_SELECT row: the link's own fields, and each end's symbol columns under `s_` / `t_`. */
-type LinkRow = Omit<StoredLink, 'source' | 'target'> & Record<string, unknown>;
+/** A LINK_SELECT row: the link's own fields (kind, status and confidence as stored numbers), and each end's symbol columns under `s_` / `t_`. */
+type LinkRow = Omit<StoredLink, 'source' | 'target' | 'kind' | 'status' | 'confidence'> & {
+  kind: number;
+  status: number;
+  confidence: number | null;
+} & Record<string, unknown>;
 
 /** The symbol at one end of a link row; null when that end is a file (or nothing). */
 function symbolAt(row: LinkRow, prefix: 's' | 't'): LinkedSymbol | null {
@@ -105,12 +128,12 @@ function linkFromRow(row: LinkRow): StoredLink {
   const { edgeId, kind, name, qualifier, module, line, status, candidates, sourceFile, sourcePath, targetFile, targetPath, confidence } = row;
   return {
     edgeId,
-    kind,
+    kind: KINDS[kind]!,
     name,
     qualifier,
     module,
     line,
-    status,
+    status: STATUSES[status]!,
     candidates,
     sourceFile,
     sourcePath,
@@ -118,12 +141,25 @@ function linkFromRow(row: LinkRow): StoredLink {
     targetFile,
     targetPath,
     target: symbolAt(row, 't'),
-    confidence,
+    confidence: confidence === null ? null : CONFIDENCES[confidence]!,
   };
 }
 
-/** Columns read straight into a StoredEdge. */
-const EDGE_COLUMNS = `id, file_id AS fileId, from_symbol AS fromSymbol, kind, name, qualifier, module, alias, line, status, candidates`;
+/** Columns read into a StoredEdge (through `edgeFromRow`), from `edges e JOIN refs r`. */
+const EDGE_COLUMNS = `e.id, e.file_id AS fileId, e.from_symbol AS fromSymbol, e.kind, r.name, r.qualifier, r.module, r.alias, e.line, e.status, e.candidates`;
+const EDGE_FROM = 'edges e JOIN refs r ON r.id = e.ref_id';
+
+type EdgeRow = Omit<StoredEdge, 'kind' | 'status'> & { kind: number; status: number };
+
+function edgeFromRow(row: EdgeRow): StoredEdge {
+  return { ...row, kind: KINDS[row.kind]!, status: STATUSES[row.status]! };
+}
+
+/** `AND e.kind IN (…)` for a kinds filter, with its parameters; nothing when no filter. */
+function kindFilter(kinds?: string[]): { sql: string; params: number[] } {
+  if (!kinds?.length) return { sql: '', params: [] };
+  return { sql: `AND e.kind IN (${kinds.map(() => '?').join(',')})`, params: kinds.map(kindCode) };
+}
 
 /** Names that make an unresolved import worth another look once `path` exists: its stem and its directory. */
 export function importKeys(path: string): string[] {
@@ -139,6 +175,8 @@ const IN_CHUNK = 500;
 
 export class EdgeTable {
   private readonly insert;
+  private readonly findRef;
+  private readonly insertRef;
   private readonly ofFileStmt;
   private readonly pendingStmt;
   private readonly pendingCountStmt;
@@ -150,29 +188,48 @@ export class EdgeTable {
   private readonly markNamed;
   private readonly markImports;
   private readonly importsInto;
+  private readonly dropUnused;
   /** Import edge id → the path its targets led to, for imports whose targets went with a replaced or removed file. */
   private readonly dropped = new Map<number, string>();
+  /** A file's edges went (replaced or removed) since refs were last tidied, so some refs may be unused. */
+  private refsMayBeUnused = false;
 
   constructor(private readonly db: Db) {
-    this.insert = db.prepare(
-      `INSERT INTO edges(file_id, from_symbol, kind, name, qualifier, module, alias, line, status)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.ofFileStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM edges WHERE file_id = ? ORDER BY line, id`);
-    this.pendingStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM edges WHERE status = 'pending' ORDER BY file_id, id`);
-    this.pendingCountStmt = db.prepare("SELECT count(*) FROM edges WHERE status = 'pending'").pluck();
-    this.targetsStmt = db.prepare('SELECT edge_id AS edgeId, file_id AS fileId, symbol_id AS symbolId, confidence FROM edge_targets WHERE edge_id = ?');
+    this.insert = db.prepare('INSERT INTO edges(file_id, from_symbol, kind, ref_id, line, status) VALUES (?, ?, ?, ?, ?, ?)');
+    // `IS`, not `=`: a NULL qualifier, module or alias is a value here (an alias of '' is another).
+    this.findRef = db
+      .prepare('SELECT id FROM refs WHERE name = ? AND kind = ? AND qualifier IS ? AND module IS ? AND alias IS ?')
+      .pluck();
+    this.insertRef = db.prepare('INSERT INTO refs(name, kind, qualifier, module, alias) VALUES (?, ?, ?, ?, ?)');
+    this.ofFileStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM ${EDGE_FROM} WHERE e.file_id = ? ORDER BY e.line, e.id`);
+    this.pendingStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM ${EDGE_FROM} WHERE e.status = ${PENDING} ORDER BY e.file_id, e.id`);
+    this.pendingCountStmt = db.prepare(`SELECT count(*) FROM edges WHERE status = ${PENDING}`).pluck();
+    this.targetsStmt = db.prepare('SELECT edge_id AS edgeId, file_id AS fileId, symbol_id AS symbolId, confidence FROM edge_targets WHERE edge_id = ? ORDER BY seq');
     this.clearTargets = db.prepare('DELETE FROM edge_targets WHERE edge_id = ?');
-    this.insertTarget = db.prepare('INSERT INTO edge_targets(edge_id, file_id, symbol_id, confidence) VALUES (?, ?, ?, ?)');
+    this.insertTarget = db.prepare('INSERT INTO edge_targets(edge_id, seq, file_id, symbol_id, confidence) VALUES (?, ?, ?, ?, ?)');
     this.setStatus = db.prepare('UPDATE edges SET status = ?, candidates = ? WHERE id = ?');
     this.markTargeting = db.prepare(
-      "UPDATE edges SET status = 'pending' WHERE status != 'pending' AND id IN (SELECT edge_id FROM edge_targets WHERE file_id = ?)",
+      `UPDATE edges SET status = ${PENDING} WHERE status != ${PENDING} AND id IN (SELECT edge_id FROM edge_targets WHERE file_id = ?)`,
     );
-    this.importsInto = db.prepare("SELECT DISTINCT t.edge_id FROM edge_targets t JOIN edges e ON e.id = t.edge_id WHERE t.file_id = ? AND e.kind = 'import'").pluck();
-    this.markNamed = db.prepare("UPDATE edges SET status = 'pending' WHERE name = ? AND status != 'pending'");
+    this.importsInto = db
+      .prepare(`SELECT DISTINCT t.edge_id FROM edge_targets t JOIN edges e ON e.id = t.edge_id WHERE t.file_id = ? AND e.kind = ${IMPORT}`)
+      .pluck();
+    this.markNamed = db.prepare(
+      `UPDATE edges SET status = ${PENDING} WHERE ref_id IN (SELECT id FROM refs WHERE name = ?) AND status != ${PENDING}`,
+    );
+    // Driven by the few unresolved imports (a partial index), each module looked up by its ref: not a scan of every ref.
     this.markImports = db.prepare(
-      "UPDATE edges SET status = 'pending' WHERE status = 'unresolved' AND kind = 'import' AND instr(module, ?) > 0",
+      `UPDATE edges SET status = ${PENDING} WHERE status = ${UNRESOLVED} AND kind = ${IMPORT}
+         AND instr((SELECT module FROM refs WHERE refs.id = edges.ref_id), ?) > 0`,
     );
+    this.dropUnused = db.prepare('DELETE FROM refs WHERE NOT EXISTS (SELECT 1 FROM edges e WHERE e.ref_id = refs.id)');
+  }
+
+  /** The id of a reference's text, stored once however many edges write it. */
+  private refId(e: EdgeRecord): number {
+    const kind = kindCode(e.kind);
+    const found = this.findRef.get(e.name, kind, e.qualifier, e.module, e.alias) as number | undefined;
+    return found ?? Number(this.insertRef.run(e.name, kind, e.qualifier, e.module, e.alias).lastInsertRowid);
   }
 
   /**
@@ -182,8 +239,16 @@ export class EdgeTable {
   addAll(fileId: number, edges: EdgeRecord[], symbolIds: number[]): void {
     for (const e of edges) {
       const from = e.from >= 0 ? (symbolIds[e.from] ?? null) : null;
-      this.insert.run(fileId, from, e.kind, e.name, e.qualifier, e.module, e.alias, e.line, e.kind === 'namespace' ? 'resolved' : 'pending');
+      const kind = kindCode(e.kind);
+      this.insert.run(fileId, from, kind, this.refId(e), e.line, kind === NAMESPACE ? RESOLVED : PENDING);
     }
+  }
+
+  /** Drops the reference texts no edge writes any more (they only take space), if edges went since the last time. Call inside a transaction. */
+  dropUnusedRefs(): void {
+    if (!this.refsMayBeUnused) return;
+    this.dropUnused.run();
+    this.refsMayBeUnused = false;
   }
 
   /**
@@ -191,6 +256,7 @@ export class EdgeTable {
    * looked at again (its symbols are about to get new ids or vanish).
    */
   invalidateTargetsIn(fileId: number, path: string): void {
+    this.refsMayBeUnused = true;
     for (const id of this.importsInto.all(fileId) as number[]) this.dropped.set(id, path);
     this.markTargeting.run(fileId);
   }
@@ -216,16 +282,16 @@ export class EdgeTable {
   }
 
   ofFile(fileId: number): StoredEdge[] {
-    return this.ofFileStmt.all(fileId) as StoredEdge[];
+    return (this.ofFileStmt.all(fileId) as EdgeRow[]).map(edgeFromRow);
   }
 
   /** Every declared package / namespace, by file. */
   namespaces(): { fileId: number; name: string }[] {
-    return this.db.prepare("SELECT file_id AS fileId, name FROM edges WHERE kind = 'namespace'").all() as { fileId: number; name: string }[];
+    return this.db.prepare(`SELECT e.file_id AS fileId, r.name FROM ${EDGE_FROM} WHERE e.kind = ${NAMESPACE}`).all() as { fileId: number; name: string }[];
   }
 
   pending(): StoredEdge[] {
-    return this.pendingStmt.all() as StoredEdge[];
+    return (this.pendingStmt.all() as EdgeRow[]).map(edgeFromRow);
   }
 
   /** References written but not resolved yet: a pass is between its writes and its resolution, or was stopped there. */
@@ -236,12 +302,15 @@ export class EdgeTable {
   /** Replaces an edge's targets and records the outcome. Call inside a transaction. */
   resolve(edgeId: number, status: Exclude<EdgeStatus, 'pending'>, candidates: number, targets: EdgeTarget[]): void {
     this.clearTargets.run(edgeId);
-    for (const t of targets) this.insertTarget.run(edgeId, t.fileId, t.symbolId, t.confidence);
-    this.setStatus.run(status, candidates, edgeId);
+    targets.forEach((t, seq) => this.insertTarget.run(edgeId, seq, t.fileId, t.symbolId, CONFIDENCES.indexOf(t.confidence)));
+    this.setStatus.run(STATUSES.indexOf(status), candidates, edgeId);
   }
 
   targetsOf(edgeId: number): StoredTarget[] {
-    return this.targetsStmt.all(edgeId) as StoredTarget[];
+    return (this.targetsStmt.all(edgeId) as (Omit<StoredTarget, 'confidence'> & { confidence: number })[]).map((t) => ({
+      ...t,
+      confidence: CONFIDENCES[t.confidence]!,
+    }));
   }
 
   /** References that resolved to any of these definitions. */
@@ -256,28 +325,27 @@ export class EdgeTable {
 
   /** References written in a file (between two lines, inclusive), resolved or not. */
   linksFrom(fileId: number, startLine = 1, endLine = Number.MAX_SAFE_INTEGER, kinds?: string[]): StoredLink[] {
-    const kindSql = kinds?.length ? `AND e.kind IN (${kinds.map(() => '?').join(',')})` : '';
+    const kind = kindFilter(kinds);
     const rows = this.db
       .prepare(`${LINK_SELECT} FROM edges e LEFT JOIN edge_targets t ON t.edge_id = e.id ${LINK_JOINS}
-                WHERE e.file_id = ? AND e.line BETWEEN ? AND ? ${kindSql} ORDER BY e.line, e.id`)
-      .all(fileId, startLine, endLine, ...(kinds ?? [])) as LinkRow[];
+                WHERE e.file_id = ? AND e.line BETWEEN ? AND ? ${kind.sql} ORDER BY e.line, e.id, t.seq`)
+      .all(fileId, startLine, endLine, ...kind.params) as LinkRow[];
     return rows.map(linkFromRow);
   }
 
   private links(where: string, ids: number[], kinds?: string[]): StoredLink[] {
     const out: StoredLink[] = [];
-    const kindSql = kinds?.length ? `AND e.kind IN (${kinds.map(() => '?').join(',')})` : '';
+    const kind = kindFilter(kinds);
     for (let i = 0; i < ids.length; i += IN_CHUNK) {
       const slice = ids.slice(i, i + IN_CHUNK);
       const rows = this.db
         .prepare(`${LINK_SELECT} FROM edge_targets t JOIN edges e ON e.id = t.edge_id ${LINK_JOINS}
-                  WHERE ${where} (${slice.map(() => '?').join(',')}) ${kindSql} ORDER BY sf.path, e.line, e.id`)
-        .all(...slice, ...(kinds ?? [])) as LinkRow[];
+                  WHERE ${where} (${slice.map(() => '?').join(',')}) ${kind.sql} ORDER BY sf.path, e.line, e.id, t.seq`)
+        .all(...slice, ...kind.params) as LinkRow[];
       out.push(...rows.map(linkFromRow));
     }
     return out;
   }
-
   /**
    * The methods these methods override: a method of a class's resolved base (extends,
    * implements, embeds, mixes in) with the same name. One level; call again to climb.
@@ -292,7 +360,7 @@ export class EdgeTable {
             `SELECT DISTINCT m.id AS method, bm.id AS base, m.qualified AS methodName, bm.qualified AS baseName, mf.path AS path, m.start_line AS line
              FROM symbols m JOIN files mf ON mf.id = m.file_id
              JOIN symbols c ON c.file_id = m.file_id AND c.qualified || '.' || m.name = m.qualified
-             JOIN edges e ON e.from_symbol = c.id AND e.kind = 'inherit'
+             JOIN edges e ON e.from_symbol = c.id AND e.kind = ${INHERIT}
              JOIN edge_targets t ON t.edge_id = e.id
              JOIN symbols b ON b.id = t.symbol_id
              JOIN symbols bm ON bm.file_id = b.file_id AND bm.name = m.name AND bm.qualified = b.qualified || '.' || m.name
@@ -310,7 +378,7 @@ export class EdgeTable {
       .prepare(
         `SELECT e.file_id AS "from", t.file_id AS "to", count(DISTINCT e.id) AS count
          FROM edge_targets t JOIN edges e ON e.id = t.edge_id
-         WHERE e.file_id != t.file_id AND e.status = 'resolved' GROUP BY e.file_id, t.file_id`,
+         WHERE e.file_id != t.file_id AND e.status = ${RESOLVED} GROUP BY e.file_id, t.file_id`,
       )
       .all() as { from: number; to: number; count: number }[];
   }
@@ -322,7 +390,7 @@ export class EdgeTable {
         `SELECT ts.id, ts.name, ts.qualified, ts.kind, ts.start_line AS startLine, ts.end_line AS endLine, ts.signature, tf.path, r.files
          FROM (SELECT t.symbol_id AS symbol_id, count(DISTINCT e.file_id) AS files
                FROM edge_targets t JOIN edges e ON e.id = t.edge_id JOIN files tf ON tf.id = t.file_id
-               WHERE t.symbol_id IS NOT NULL AND e.file_id != t.file_id AND e.status = 'resolved' AND e.kind != 'import'
+               WHERE t.symbol_id IS NOT NULL AND e.file_id != t.file_id AND e.status = ${RESOLVED} AND e.kind != ${IMPORT}
                  AND substr(tf.path, 1, length(?)) = ?
                GROUP BY t.symbol_id ORDER BY files DESC, t.symbol_id LIMIT ?) r
          JOIN symbols ts ON ts.id = r.symbol_id JOIN files tf ON tf.id = ts.file_id
@@ -331,9 +399,19 @@ export class EdgeTable {
       .all(pathPrefix, pathPrefix, limit) as (LinkedSymbol & { path: string; files: number })[];
   }
 
+  /** Edges per kind and targets per confidence, most first (for benchmarks). */
+  breakdown(): { kinds: { kind: string; n: number }[]; confidences: { confidence: string; n: number }[] } {
+    const kinds = this.db.prepare('SELECT kind, count(*) AS n FROM edges GROUP BY kind ORDER BY n DESC').all() as { kind: number; n: number }[];
+    const confidences = this.db.prepare('SELECT confidence, count(*) AS n FROM edge_targets GROUP BY confidence ORDER BY n DESC').all() as { confidence: number; n: number }[];
+    return {
+      kinds: kinds.map((r) => ({ kind: KINDS[r.kind]!, n: r.n })),
+      confidences: confidences.map((r) => ({ confidence: CONFIDENCES[r.confidence]!, n: r.n })),
+    };
+  }
+
   counts(): { edges: number; resolved: number; ambiguous: number; unresolved: number; pending: number; targets: number } {
-    const rows = this.db.prepare('SELECT status, count(*) AS n FROM edges GROUP BY status').all() as { status: EdgeStatus; n: number }[];
-    const by = Object.fromEntries(rows.map((r) => [r.status, r.n])) as Partial<Record<EdgeStatus, number>>;
+    const rows = this.db.prepare('SELECT status, count(*) AS n FROM edges GROUP BY status').all() as { status: number; n: number }[];
+    const by = Object.fromEntries(rows.map((r) => [STATUSES[r.status]!, r.n])) as Partial<Record<EdgeStatus, number>>;
     const targets = this.db.prepare('SELECT count(*) FROM edge_targets').pluck().get() as number;
     const edges = rows.reduce((s, r) => s + r.n, 0);
     return { edges, resolved: by.resolved ?? 0, ambiguous: by.ambiguous ?? 0, unresolved: by.unresolved ?? 0, pending: by.pending ?? 0, targets };

@@ -183,11 +183,22 @@ export class Store {
     this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
+  /**
+   * Gives the pages a pass freed (FTS segments merged away, replaced files) back to the file
+   * system, so the file is as large as what it holds: incremental vacuum, which moves only the
+   * pages past the end into the gaps, not a rewrite like `compact`. A no-op on a file created
+   * before schema 8 (no auto_vacuum), where freed pages wait for the next writes instead.
+   */
+  releaseFreePages(): void {
+    if ((this.db.pragma('freelist_count', { simple: true }) as number) === 0) return;
+    this.transaction(() => this.db.pragma('incremental_vacuum'));
+  }
+
   /** Replaces whatever version of the file is stored with `version`. Call inside a transaction. */
   putFile(version: FileVersion): void {
     const isNew = !this.removeFile(version.file.path);
     const fileId = this.files.add(version.file);
-    for (const { chunk, terms } of version.chunks) this.chunks.add(fileId, chunk, terms);
+    this.chunks.addAll(fileId, version.chunks);
     const symbolIds = version.symbols.map((s) => this.symbols.add(fileId, s));
     this.edges.addAll(fileId, version.edges ?? [], symbolIds);
     this.edges.invalidateNames(version.symbols.map((s) => s.name));

@@ -7,12 +7,14 @@
  * Versions: 1 first release; 2 symbols.name_key and the skipped files' stat
  * (no migration: name_key is computed in code, so version 1 is rebuilt);
  * 3 vectors; 4 the code graph; 5 budget sessions; 6 git history; 7 the index
- * job and its lock. test/live/fixtures/schemas.sql holds each old schema verbatim.
+ * job and its lock; 8 a smaller index (chunk text packed once per file, half-float vectors, the
+ * graph's strings stored once and its codes as integers), which an index of version 7 reaches by
+ * indexing every file again. test/live/fixtures/schemas.sql holds each old schema verbatim.
  */
 import { SESSION_TABLES } from './sessions.js';
 
 export const APP_ID = 'sightline';
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /**
  * Embedding vectors (store/vectors.ts), of the space named by meta
@@ -21,7 +23,7 @@ export const SCHEMA_VERSION = 7;
 const VECTOR_TABLES = `
 CREATE TABLE vectors (
   chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
-  vec      BLOB NOT NULL -- float32 little-endian, as wide as the space
+  vec      BLOB NOT NULL -- IEEE half floats, little-endian, as wide as the space (store/float16.ts)
 ) STRICT;
 `;
 
@@ -50,35 +52,51 @@ CREATE VIRTUAL TABLE commits_fts USING fts5(
 );
 `;
 
-/** The code graph (store/edges.ts). Added in version 4. */
+/**
+ * The code graph (store/edges.ts). Added in version 4; since version 8 a reference's text is a
+ * shared `refs` row, and kinds, statuses and confidences are small integers (EdgeTable's tables).
+ */
 const EDGE_TABLES = `
--- References extracted from a file version, replaced with it.
--- kind: call | import | type | inherit | namespace; status: pending until resolved.
+-- What a reference says, stored once however many edges write it (most calls repeat a name).
+-- kind: call | import | type | inherit | namespace, as 0..4.
+CREATE TABLE refs (
+  id        INTEGER PRIMARY KEY,
+  kind      INTEGER NOT NULL,
+  name      TEXT NOT NULL,
+  qualifier TEXT,
+  module    TEXT,
+  alias     TEXT
+) STRICT;
+CREATE INDEX refs_by_name ON refs(name);
+-- References extracted from a file version, replaced with it. status: pending | resolved | ambiguous |
+-- unresolved, as 0..3; pending until resolved. from_symbol is a symbol of the same file version, which
+-- goes with the file's edges, so it needs no foreign key (nor the index one would need).
 CREATE TABLE edges (
   id          INTEGER PRIMARY KEY,
   file_id     INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
-  from_symbol INTEGER REFERENCES symbols(id) ON DELETE CASCADE, -- enclosing definition; NULL at top level
-  kind        TEXT NOT NULL,
-  name        TEXT NOT NULL,
-  qualifier   TEXT,
-  module      TEXT,
-  alias       TEXT,
+  from_symbol INTEGER, -- enclosing definition; NULL at top level
+  kind        INTEGER NOT NULL, -- refs.kind, kept here for the partial indexes below
+  ref_id      INTEGER NOT NULL REFERENCES refs(id),
   line        INTEGER NOT NULL,
-  status      TEXT NOT NULL DEFAULT 'pending',
+  status      INTEGER NOT NULL,
   candidates  INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 CREATE INDEX edges_by_file ON edges(file_id, line);
-CREATE INDEX edges_by_name ON edges(name);
-CREATE INDEX edges_by_status ON edges(status, kind);
-CREATE INDEX edges_by_from ON edges(from_symbol);
--- What a reference resolved to: one row per candidate, with the resolver's confidence (exact | import | name).
+CREATE INDEX edges_by_ref ON edges(ref_id);
+-- Partial indexes: each holds only the rows one question asks for.
+CREATE INDEX edges_pending ON edges(file_id) WHERE status = 0;
+CREATE INDEX edges_unresolved_imports ON edges(ref_id) WHERE status = 3 AND kind = 1;
+CREATE INDEX edges_inherit_from ON edges(from_symbol) WHERE kind = 3;
+-- What a reference resolved to: one row per candidate, in the resolver's order (seq), with its
+-- confidence: exact | import | name, as 0..2.
 CREATE TABLE edge_targets (
   edge_id    INTEGER NOT NULL REFERENCES edges(id) ON DELETE CASCADE,
+  seq        INTEGER NOT NULL,
   file_id    INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
   symbol_id  INTEGER REFERENCES symbols(id) ON DELETE CASCADE,
-  confidence TEXT NOT NULL
-) STRICT;
-CREATE INDEX edge_targets_by_edge ON edge_targets(edge_id);
+  confidence INTEGER NOT NULL,
+  PRIMARY KEY (edge_id, seq)
+) STRICT, WITHOUT ROWID;
 CREATE INDEX edge_targets_by_file ON edge_targets(file_id);
 CREATE INDEX edge_targets_by_symbol ON edge_targets(symbol_id);
 `;
@@ -119,6 +137,55 @@ CREATE TABLE index_lock (
 ) STRICT;
 `;
 
+/**
+ * What parsing a file version yields: its chunks (text packed once per file since version 8), their
+ * FTS terms and its definitions.
+ */
+const CODE_TABLES = `
+-- A chunk's text is a span of its file's row in file_texts (store/chunk-text.ts).
+CREATE TABLE chunks (
+  id          INTEGER PRIMARY KEY,
+  file_id     INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  ord         INTEGER NOT NULL,
+  start_line  INTEGER NOT NULL,
+  end_line    INTEGER NOT NULL,
+  breadcrumb  TEXT NOT NULL,
+  symbol      TEXT,
+  text_at     INTEGER NOT NULL, -- UTF-16 code units into the file's unpacked chunk texts
+  text_length INTEGER NOT NULL,
+  tokens      INTEGER NOT NULL
+) STRICT;
+CREATE INDEX chunks_by_file ON chunks(file_id, ord);
+-- A file's chunk texts one after another, brotli-compressed: once per file, not once per chunk.
+CREATE TABLE file_texts (
+  file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+  packed  BLOB NOT NULL
+) STRICT;
+
+CREATE TABLE symbols (
+  id          INTEGER PRIMARY KEY,
+  file_id     INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  name        TEXT NOT NULL,
+  name_lc     TEXT NOT NULL,
+  name_key    TEXT NOT NULL, -- the whole-identifier term (search/terms.ts): getUserName, get_user_name -> getusername
+  qualified   TEXT NOT NULL,
+  kind        TEXT NOT NULL,
+  signature   TEXT NOT NULL,
+  start_line  INTEGER NOT NULL,
+  end_line    INTEGER NOT NULL
+) STRICT;
+CREATE INDEX symbols_by_name ON symbols(name_lc);
+CREATE INDEX symbols_by_key ON symbols(name_key);
+CREATE INDEX symbols_by_file ON symbols(file_id, start_line);
+
+-- Lexical index over code-aware terms (see search/terms.ts); rowid = chunks.id.
+CREATE VIRTUAL TABLE chunks_fts USING fts5(
+  path, symbols, body,
+  content = '', contentless_delete = 1,
+  tokenize = 'unicode61 remove_diacritics 0'
+);
+`;
+
 export const CREATE_SCHEMA = `
 CREATE TABLE meta (
   key   TEXT PRIMARY KEY,
@@ -139,35 +206,6 @@ CREATE TABLE files (
   invalid_utf8  INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 
-CREATE TABLE chunks (
-  id          INTEGER PRIMARY KEY,
-  file_id     INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
-  ord         INTEGER NOT NULL,
-  start_line  INTEGER NOT NULL,
-  end_line    INTEGER NOT NULL,
-  breadcrumb  TEXT NOT NULL,
-  symbol      TEXT,
-  text        TEXT NOT NULL,
-  tokens      INTEGER NOT NULL
-) STRICT;
-CREATE INDEX chunks_by_file ON chunks(file_id, ord);
-
-CREATE TABLE symbols (
-  id          INTEGER PRIMARY KEY,
-  file_id     INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
-  name        TEXT NOT NULL,
-  name_lc     TEXT NOT NULL,
-  name_key    TEXT NOT NULL, -- the whole-identifier term (search/terms.ts): getUserName, get_user_name -> getusername
-  qualified   TEXT NOT NULL,
-  kind        TEXT NOT NULL,
-  signature   TEXT NOT NULL,
-  start_line  INTEGER NOT NULL,
-  end_line    INTEGER NOT NULL
-) STRICT;
-CREATE INDEX symbols_by_name ON symbols(name_lc);
-CREATE INDEX symbols_by_key ON symbols(name_key);
-CREATE INDEX symbols_by_file ON symbols(file_id, start_line);
-
 -- Files the walk saw but did not index, with the reason (for stats and doctor) and the
 -- stat they had when checked, so an unchanged binary is not read again on every pass.
 CREATE TABLE skipped (
@@ -179,14 +217,7 @@ CREATE TABLE skipped (
   checked_at_ms REAL NOT NULL
 ) STRICT;
 
--- Lexical index over code-aware terms (see search/terms.ts); rowid = chunks.id.
-CREATE VIRTUAL TABLE chunks_fts USING fts5(
-  path, symbols, body,
-  content = '', contentless_delete = 1,
-  tokenize = 'unicode61 remove_diacritics 0'
-);
-
-${HISTORY_TABLES}${VECTOR_TABLES}
+${CODE_TABLES}${HISTORY_TABLES}${VECTOR_TABLES}
 ${EDGE_TABLES}-- Budget sessions (store/sessions.ts): the gate's refusals and delivered receipts. Added in version 5.
 ${SESSION_TABLES}${JOB_TABLES}`;
 
@@ -197,4 +228,11 @@ export const MIGRATIONS: Record<number, string> = {
   4: SESSION_TABLES,
   5: HISTORY_TABLES,
   6: JOB_TABLES,
+  // Chunk text packed per file, half-float vectors, the graph's strings shared: everything parsing
+  // made is dropped and made anew by the next pass, which finds no files and indexes them all.
+  // History, memory, budget sessions and the job record stay.
+  7: `DROP TABLE vectors; DROP TABLE edge_targets; DROP TABLE edges; DROP TABLE IF EXISTS refs;
+      DROP TABLE chunks_fts; DROP TABLE chunks; DROP TABLE symbols; DELETE FROM files;
+      DELETE FROM meta WHERE key IN ('last_indexed_at', 'index_digest', 'vectors_version');
+      ${CODE_TABLES}${VECTOR_TABLES}${EDGE_TABLES}`,
 };

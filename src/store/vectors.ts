@@ -7,7 +7,9 @@
  * CASCADE), so replacing a file drops its vectors in the same transaction.
  */
 import { randomUUID } from 'node:crypto';
+import { FileTexts, sliceSpan, unpackTexts } from './chunk-text.js';
 import type { Db } from './db.js';
+import { decodeHalves, encodeHalves } from './float16.js';
 
 export interface VectorIdentity {
   name: string;
@@ -22,6 +24,17 @@ export interface PendingChunk {
   text: string;
   /** The signature of the definition the chunk sits in, when that starts above the chunk. */
   signature: string | null;
+  /** Where the text was read: its file's packed chunk texts and its span there (`put` checks the chunk still points at the same). */
+  source: { packed: Buffer; at: number; length: number };
+}
+
+interface PendingRow {
+  id: number;
+  file_id: number;
+  breadcrumb: string;
+  signature: string | null;
+  text_at: number;
+  text_length: number;
 }
 
 /** Every stored vector, row-major, for exact in-process search. */
@@ -45,14 +58,19 @@ export class VectorTable {
   private readonly pendingFew;
   private readonly getMeta;
   private readonly setMeta;
+  private readonly texts;
 
   constructor(private readonly db: Db) {
+    // Same span of the same packed texts: the same text, compared without unpacking.
     this.insert = db.prepare(
-      'INSERT OR REPLACE INTO vectors(chunk_id, vec) SELECT id, ? FROM chunks WHERE id = ? AND text = ? AND breadcrumb = ?',
+      `INSERT OR REPLACE INTO vectors(chunk_id, vec)
+       SELECT c.id, ? FROM chunks c JOIN file_texts t ON t.file_id = c.file_id
+       WHERE c.id = ? AND c.breadcrumb = ? AND c.text_at = ? AND c.text_length = ? AND t.packed = ?`,
     );
+    this.texts = new FileTexts(db);
     const page = (ids: string) =>
       db.prepare(
-        `SELECT c.id, c.breadcrumb, c.text,
+        `SELECT c.id, c.file_id, c.breadcrumb, c.text_at, c.text_length,
                 (SELECT s.signature FROM symbols s
                   WHERE s.file_id = c.file_id AND s.qualified = c.symbol AND s.start_line < c.start_line LIMIT 1) AS signature
          FROM chunks c WHERE c.id IN (${ids}) ORDER BY c.id`,
@@ -80,7 +98,17 @@ export class VectorTable {
 
   /** Pending chunks with ids above `afterId`, in id order (keyset pages never loop); `few` when about one page is pending. */
   pending(afterId: number, limit: number, few = false): PendingChunk[] {
-    return (few ? this.pendingFew : this.pendingPage).all(afterId, limit) as PendingChunk[];
+    const rows = (few ? this.pendingFew : this.pendingPage).all(afterId, limit) as PendingRow[];
+    const files = new Map<number, { packed: Buffer; text: string }>();
+    return rows.map((r) => {
+      let file = files.get(r.file_id);
+      if (!file) {
+        const packed = this.texts.packed(r.file_id)!;
+        files.set(r.file_id, (file = { packed, text: unpackTexts(packed) }));
+      }
+      const span = { at: r.text_at, length: r.text_length };
+      return { id: r.id, breadcrumb: r.breadcrumb, text: sliceSpan(file.text, span), signature: r.signature, source: { packed: file.packed, ...span } };
+    });
   }
 
   pendingCount(): number {
@@ -96,8 +124,8 @@ export class VectorTable {
    * embedded from; false when it changed meanwhile (it stays pending). Call inside a transaction.
    */
   put(chunk: PendingChunk, vec: Float32Array): boolean {
-    const blob = Buffer.from(vec.buffer, vec.byteOffset, vec.byteLength);
-    return this.insert.run(blob, chunk.id, chunk.text, chunk.breadcrumb).changes > 0;
+    const { packed, at, length } = chunk.source;
+    return this.insert.run(encodeHalves(vec), chunk.id, chunk.breadcrumb, at, length, packed).changes > 0;
   }
 
   /**
@@ -120,9 +148,9 @@ export class VectorTable {
     for (const row of this.db.prepare('SELECT chunk_id, vec FROM vectors').raw().iterate() as IterableIterator<[number, Buffer]>) {
       if (i >= n) break; // rows added since the count: the next load takes them
       const [id, blob] = row;
-      if (blob.byteLength !== dims * 4) continue;
+      if (blob.byteLength !== dims * 2) continue;
       ids[i] = id;
-      data.set(new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength)), i * dims);
+      decodeHalves(blob, data, i * dims);
       i++;
     }
     return { ids: ids.subarray(0, i), data: data.subarray(0, i * dims), dims };

@@ -4,6 +4,7 @@ import { Repo } from '../../src/engine/index.js';
 import { embedPass } from '../../src/index/embed-pass.js';
 import { retrievalPhase } from '../../src/search/index.js';
 import { normalize } from '../../src/embed/index.js';
+import { packTexts } from '../../src/store/chunk-text.js';
 import { dot, fileCentroids } from '../../src/search/vector.js';
 import { embedderSpec } from '../../src/embed/index.js';
 import { makeRepo, removeDir, SAMPLE_FILES, tempDir, writeFiles } from '../helpers/fixture.js';
@@ -68,10 +69,23 @@ describe('vectors in the index', () => {
     await repo.index();
     const vectors = repo.store.vectors;
     const [first] = vectors.pending(0, 1);
-    repo.store.db.prepare('UPDATE chunks SET text = text || ? WHERE id = ?').run('\n// edited', first!.id);
+    repo.store.db.prepare('UPDATE chunks SET text_length = text_length - 1 WHERE id = ?').run(first!.id); // it now holds less of its file's text
     const stored = repo.store.transaction(() => vectors.put(first!, new Float32Array([1, 0])));
     expect(stored).toBe(false);
     expect(vectors.pending(0, 1)[0]!.id).toBe(first!.id);
+  });
+
+  it('never stores a vector when the chunk’s file text changed under the same span', async () => {
+    const repo = open({ embedder: 'none' });
+    await repo.index();
+    const vectors = repo.store.vectors;
+    const [first] = vectors.pending(0, 1);
+    const { packed } = packTexts([first!.text.replace(/\w/, '_')]);
+    repo.store.db.prepare('UPDATE file_texts SET packed = ? WHERE file_id = (SELECT file_id FROM chunks WHERE id = ?)').run(packed, first!.id);
+    expect(repo.store.transaction(() => vectors.put(first!, new Float32Array([1, 0])))).toBe(false);
+    const { source, ...now } = vectors.pending(0, 1)[0]!;
+    expect(now.text).not.toBe(first!.text);
+    expect(source.packed.equals(packed)).toBe(true);
   });
 
   it('drops a file’s vectors in the transaction that replaces the file; the new chunks wait for the next pass', async () => {

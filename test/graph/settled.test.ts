@@ -15,8 +15,8 @@ beforeAll(() => {
   engine = engineOver(fixture.repo);
 });
 
-/** The state a pass leaves between writing its files and resolving their references (or after a stop there). */
-const unresolveAll = () => fixture.repo.store.db.prepare("UPDATE edges SET status = 'pending'").run().changes;
+/** The state a pass leaves between writing its files and resolving their references (or after a stop there); status 0 is pending. */
+const unresolveAll = () => fixture.repo.store.db.prepare('UPDATE edges SET status = 0').run().changes;
 const dependentsOf = async (path: string) => (await engine.related(path)).dependents.map((f) => f.path).sort();
 const callers = async () => (await engine.explore({ relation: 'callers', anchor: 'hashToken' })) as ExploreEnvelope;
 

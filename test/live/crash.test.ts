@@ -34,6 +34,8 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuiltinEmbedder, embeddingText } from '../../src/embed/index.js';
 import { jobStatus, repoId } from '../../src/engine/index.js';
+import { unpackTexts } from '../../src/store/chunk-text.js';
+import { encodeHalves } from '../../src/store/float16.js';
 import { digest } from '../../src/walk/index.js';
 import { CLI } from '../helpers/cli.js';
 import { generatedFile, openRepo, scratch } from './helpers.js';
@@ -82,7 +84,7 @@ for (let i = 0; i < FILES + ADDED; i++) {
 }
 
 const model = BuiltinEmbedder.open();
-const vecHex = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex');
+const vecHex = (v: Float32Array) => encodeHalves(v).toString('hex');
 
 function soundness(db: Database.Database): Record<string, number> {
   const n = (sql: string) => db.prepare(sql).pluck().get() as number;
@@ -105,9 +107,11 @@ const SOUND = { chunksWithoutFile: 0, symbolsWithoutFile: 0, ftsWithoutChunk: 0,
  */
 const holdings = (s: string, terms: string) => ({
   files: `SELECT path, digest, language, kind, size, line_count, tokens, invalid_utf8 FROM ${s}.files`,
-  chunks: `SELECT f.path, f.digest, c.ord, c.start_line, c.end_line, c.breadcrumb, c.symbol, c.text, c.tokens FROM ${s}.chunks c JOIN ${s}.files f ON f.id = c.file_id`,
+  chunks: `SELECT f.path, f.digest, c.ord, c.start_line, c.end_line, c.breadcrumb, c.symbol, c.text_at, c.text_length, x.packed, c.tokens
+           FROM ${s}.chunks c JOIN ${s}.files f ON f.id = c.file_id JOIN ${s}.file_texts x ON x.file_id = c.file_id`,
   symbols: `SELECT f.path, f.digest, y.name, y.qualified, y.kind, y.signature, y.start_line, y.end_line FROM ${s}.symbols y JOIN ${s}.files f ON f.id = y.file_id`,
-  edges: `SELECT f.path, f.digest, e.kind, e.name, e.qualifier, e.module, e.alias, e.line FROM ${s}.edges e JOIN ${s}.files f ON f.id = e.file_id`,
+  edges: `SELECT f.path, f.digest, e.kind, r.name, r.qualifier, r.module, r.alias, e.line
+          FROM ${s}.edges e JOIN ${s}.refs r ON r.id = e.ref_id JOIN ${s}.files f ON f.id = e.file_id`,
   // The terms that tell versions apart (fn_<file>_<k>_v<version> is indexed whole as fn<file><k>v<version>), in every column and position.
   terms: `SELECT f.path, f.digest, c.ord, t.col, t.offset, t.term FROM ${terms} t JOIN ${s}.chunks c ON c.id = t.doc JOIN ${s}.files f ON f.id = c.file_id
           WHERE t.term >= 'fn' AND t.term < 'fo'`,
@@ -121,7 +125,8 @@ interface ChunkRow {
   start_line: number;
   end_line: number;
   breadcrumb: string;
-  text: string;
+  text_at: number;
+  text_length: number;
   tokens: number;
   signature: string | null;
   vec: Buffer | null;
@@ -141,10 +146,11 @@ function verifyVersions(db: Database.Database): void {
   const files = db.prepare('SELECT id, path, digest, tokens, line_count FROM files').all() as { id: number; path: string; digest: string; tokens: number; line_count: number }[];
   // The signature lookup is the embedding pass's own (store/vectors.ts): the text a vector is computed from.
   const chunksOf = db.prepare(
-    `SELECT c.id, c.start_line, c.end_line, c.breadcrumb, c.text, c.tokens, v.vec,
+    `SELECT c.id, c.start_line, c.end_line, c.breadcrumb, c.text_at, c.text_length, c.tokens, v.vec,
             (SELECT s.signature FROM symbols s WHERE s.file_id = c.file_id AND s.qualified = c.symbol AND s.start_line < c.start_line LIMIT 1) AS signature
      FROM chunks c LEFT JOIN vectors v ON v.chunk_id = c.id WHERE c.file_id = ? ORDER BY c.ord`,
   );
+  const packedOf = db.prepare('SELECT packed FROM file_texts WHERE file_id = ?').pluck();
   const symbolsOf = db.prepare('SELECT name, end_line FROM symbols WHERE file_id = ?');
   const ftsHas = db.prepare('SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid = ?').pluck();
   const problems: string[] = [];
@@ -155,7 +161,9 @@ function verifyVersions(db: Database.Database): void {
       continue;
     }
     const { i, version, lines } = v;
-    const chunks = chunksOf.all(f.id) as ChunkRow[];
+    const packed = packedOf.get(f.id) as Buffer | undefined;
+    const fileText = packed ? unpackTexts(packed) : '';
+    const chunks = (chunksOf.all(f.id) as ChunkRow[]).map((c) => ({ ...c, text: fileText.slice(c.text_at, c.text_at + c.text_length) }));
     let tokens = 0;
     for (const c of chunks) {
       const where = `${f.path} chunk ${c.id}`;

@@ -55,7 +55,7 @@ describe('doctor', () => {
     const { root, home, repo } = await indexed();
     damage(
       repo.dbPath,
-      `INSERT INTO chunks(file_id, ord, start_line, end_line, breadcrumb, text, tokens) VALUES (999999, 0, 1, 1, 'gone', 'gone', 1);
+      `INSERT INTO chunks(file_id, ord, start_line, end_line, breadcrumb, text_at, text_length, tokens) VALUES (999999, 0, 1, 1, 'gone', 0, 4, 1);
        INSERT INTO symbols(file_id, name, name_lc, name_key, qualified, kind, signature, start_line, end_line) VALUES (999999, 'g', 'g', 'g', 'g', 'function', '', 1, 1);
        INSERT INTO chunks_fts(rowid, path, symbols, body) VALUES (888888, 'x', 'x', 'x');
        DELETE FROM chunks_fts WHERE rowid = (SELECT min(id) FROM chunks);

@@ -1,0 +1,57 @@
+/**
+ * IEEE 754 half precision, as vectors are stored: half the bytes of float32,
+ * and a unit vector's cosine moves by about 1e-5 (11 significant bits per
+ * component), below the three decimals an answer shows. Node 20 has no
+ * Float16Array, so the conversion is by hand.
+ */
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+/** The nearest half (ties to even) of one float32, as its 16 bits. */
+export function toHalf(x: number): number {
+  f32[0] = x;
+  const bits = u32[0]!;
+  const sign = (bits >>> 16) & 0x8000;
+  const exp = (bits >>> 23) & 0xff;
+  const mant = bits & 0x7fffff;
+  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0); // Inf, NaN
+  const e = exp - 127 + 15;
+  if (e >= 0x1f) return sign | 0x7c00; // too large: Inf
+  if (e <= 0) {
+    if (e < -10) return sign; // too small even for a subnormal
+    const m = mant | 0x800000; // the implicit bit, then shifted into a subnormal
+    const shift = 14 - e;
+    const half = m >>> shift;
+    const rest = m & ((1 << shift) - 1);
+    const mid = 1 << (shift - 1);
+    return sign | (half + (rest > mid || (rest === mid && half & 1) ? 1 : 0));
+  }
+  const half = (e << 10) | (mant >>> 13);
+  const rest = mant & 0x1fff;
+  // A carry out of the mantissa moves the exponent up, which is the right rounding too.
+  return sign | (half + (rest > 0x1000 || (rest === 0x1000 && half & 1) ? 1 : 0));
+}
+
+/** The float value of a half's 16 bits. */
+export function fromHalf(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exp = (h >>> 10) & 0x1f;
+  const mant = h & 0x3ff;
+  if (exp === 0) return sign * mant * 2 ** -24;
+  if (exp === 0x1f) return mant ? NaN : sign * Infinity;
+  return sign * (1 + mant / 1024) * 2 ** (exp - 15);
+}
+
+/** A vector as little-endian halves. */
+export function encodeHalves(vec: Float32Array): Buffer {
+  const out = Buffer.allocUnsafe(vec.length * 2);
+  for (let i = 0; i < vec.length; i++) out.writeUInt16LE(toHalf(vec[i]!), i * 2);
+  return out;
+}
+
+/** Little-endian halves into `into` from `at` on. */
+export function decodeHalves(blob: Uint8Array, into: Float32Array, at: number): void {
+  const n = blob.byteLength >>> 1;
+  for (let i = 0; i < n; i++) into[at + i] = fromHalf(blob[2 * i]! | (blob[2 * i + 1]! << 8));
+}

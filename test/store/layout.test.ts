@@ -1,0 +1,109 @@
+/**
+ * How the index lays its rows out to stay small (schema version 8): chunk text packed once per
+ * file, half-float vectors, a reference's text stored once, and every per-write edge statement
+ * answered through an index rather than a scan of the graph.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Repo } from '../../src/engine/index.js';
+import { makeRepo, removeDir, tempDir, writeFiles } from '../helpers/fixture.js';
+
+const dirs: string[] = [];
+const repos: Repo[] = [];
+afterEach(() => {
+  repos.splice(0).forEach((r) => r.close());
+  dirs.splice(0).forEach(removeDir);
+});
+
+/** Files whose functions call the same few helpers, as code does. */
+function callers(n: number): Record<string, string> {
+  const files: Record<string, string> = { 'src/helpers.ts': 'export function check(x: number) {\n  return x > 0;\n}\nexport function report(s: string) {\n  console.log(s);\n}\n' };
+  for (let i = 0; i < n; i++) {
+    const body = Array.from({ length: 6 }, (_, k) => `export function step${i}_${k}(value: number) {\n  if (!check(value)) report('step ${k} of file ${i} failed');\n  return value + ${k};\n}\n`);
+    files[`src/file${i}.ts`] = `import { check, report } from './helpers';\n\n${body.join('\n')}`;
+  }
+  return files;
+}
+
+async function indexed(files: Record<string, string>, embedder = 'builtin'): Promise<Repo> {
+  const root = makeRepo(files);
+  const home = tempDir('sightline-home-');
+  dirs.push(root, home);
+  const repo = Repo.open(root, { flags: { home, embedder: embedder as 'builtin' | 'none' }, env: {} });
+  repos.push(repo);
+  await repo.index();
+  return repo;
+}
+
+const one = (repo: Repo, sql: string) => repo.store.db.prepare(sql).pluck().get() as number;
+
+describe('index layout', () => {
+  it('stores chunk text once per file, compressed, and reads every chunk back whole', async () => {
+    const repo = await indexed(callers(12), 'none');
+    const { store } = repo;
+    const texts = [...store.chunks.scan()];
+    const textBytes = texts.reduce((s, c) => s + Buffer.byteLength(c.text), 0);
+    expect(texts.length).toBeGreaterThan(12);
+    expect(one(repo, 'SELECT count(*) FROM file_texts')).toBe(store.counts().files);
+    expect(one(repo, 'SELECT sum(length(packed)) FROM file_texts')).toBeLessThan(textBytes / 2);
+    for (const f of store.files.list()) {
+      const chunks = store.chunks.ofFileId(f.id);
+      const byId = store.chunks.byIds(chunks.map((c) => c.id));
+      for (const c of chunks) expect(byId.get(c.id)).toEqual(c);
+      // Chunks cover the file's lines: their texts are those lines.
+      const lines = fs.readFileSync(path.join(repo.root, f.path), 'utf8').split('\n');
+      for (const c of chunks) expect(c.text).toBe(lines.slice(c.startLine - 1, c.endLine).join('\n'));
+    }
+  });
+
+  it('stores two bytes a dimension for a vector', async () => {
+    const repo = await indexed(callers(2));
+    const dims = repo.store.vectors.identity()!.dims;
+    expect(one(repo, 'SELECT count(*) FROM vectors')).toBe(repo.store.counts().chunks);
+    expect(one(repo, 'SELECT min(length(vec)) FROM vectors')).toBe(dims * 2);
+    expect(one(repo, 'SELECT max(length(vec)) FROM vectors')).toBe(dims * 2);
+  });
+
+  it('stores a reference’s text once however many edges write it, and drops it when no edge does', async () => {
+    const repo = await indexed(callers(12), 'none');
+    const edges = one(repo, 'SELECT count(*) FROM edges');
+    expect(one(repo, "SELECT count(*) FROM edges e JOIN refs r ON r.id = e.ref_id WHERE r.name = 'check'")).toBe(12 * 6 + 12); // calls, imports
+    expect(one(repo, "SELECT count(*) FROM refs WHERE name = 'check'")).toBe(2); // the import and the call
+    expect(one(repo, 'SELECT count(*) FROM refs')).toBeLessThan(edges / 10);
+    writeFiles(repo.root, { 'src/file0.ts': 'export const gone = oneOffCall();\n' });
+    await repo.index();
+    expect(one(repo, "SELECT count(*) FROM refs WHERE name = 'oneOffCall'")).toBe(1);
+    writeFiles(repo.root, { 'src/file0.ts': 'export const gone = 1;\n' });
+    await repo.index();
+    expect(one(repo, "SELECT count(*) FROM refs WHERE name = 'oneOffCall'")).toBe(0);
+    expect(one(repo, 'SELECT count(*) FROM refs WHERE id NOT IN (SELECT ref_id FROM edges)')).toBe(0);
+  });
+
+  it('gives the pages a pass freed back to the file system', async () => {
+    const repo = await indexed(callers(40), 'none');
+    const pragma = (name: string) => repo.store.db.pragma(name, { simple: true }) as number;
+    expect(pragma('auto_vacuum')).toBe(2); // incremental
+    expect(pragma('freelist_count')).toBe(0);
+    const pages = pragma('page_count');
+    // Every file shrinks to one line: its chunks, terms and edges go, and so do their pages.
+    writeFiles(repo.root, Object.fromEntries(Object.keys(callers(40)).map((p) => [p, 'export const x = 1;\n'])));
+    await repo.index();
+    expect(pragma('freelist_count')).toBe(0);
+    expect(pragma('page_count')).toBeLessThan(pages);
+  });
+
+  it('answers every per-write and per-resolution edge statement through an index, never a scan of the graph', async () => {
+    const repo = await indexed(callers(3), 'none');
+    const edges = repo.store.edges as unknown as Record<string, { source: string }>;
+    const statements = ['ofFileStmt', 'pendingStmt', 'pendingCountStmt', 'targetsStmt', 'clearTargets', 'markTargeting', 'importsInto', 'markNamed', 'markImports', 'findRef'];
+    for (const name of statements) {
+      const sql = edges[name]!.source;
+      const params = Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => 1);
+      const plan = (repo.store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
+      // A scan of a partial index reads only the rows it holds (the pending edges, the unresolved imports).
+      const scans = plan.filter((d) => /^SCAN (e|edges|t|edge_targets|refs)\b/.test(d) && !/USING (COVERING )?INDEX (edges_pending|edges_unresolved_imports)\b/.test(d));
+      expect(scans, `${name}: ${plan.join('; ')}`).toEqual([]);
+    }
+  });
+});
