@@ -121,17 +121,20 @@ function fromPaths(layout: Layout, candidates: PathsCandidates, module: string):
   return null;
 }
 
-/** A bare specifier, once per pass for each config (and, for `#x`, each package) it is read through. */
+/**
+ * A bare specifier. Each step is answered once per pass: `paths` per config, `imports` per package,
+ * a package per specifier (many files import the same few, and most through no `paths` at all).
+ */
 function bare(layout: Layout, importer: LayoutFile, module: string): LayoutFile | null {
-  const paths = layout.js.pathsFor(importer.path);
-  const owner = module.startsWith('#') ? layout.js.packageOf(importer.path) : undefined;
-  const key = `${paths?.config ?? ''}\0${owner ? `/${owner.dir}` : ''}\0${module}`;
-  let found = layout.js.resolved.get(key);
-  if (found === undefined) {
-    found = (paths && fromPaths(layout, paths.candidates, module)) ?? (owner && packageImport(layout, owner, module)) ?? localPackage(layout, module);
-    layout.js.resolved.set(key, found);
+  const { js } = layout;
+  const paths = js.pathsFor(importer.path);
+  const viaPaths = paths && js.once(`paths\0${paths.config}\0${module}`, () => fromPaths(layout, paths.candidates, module));
+  if (viaPaths) return viaPaths;
+  if (module.startsWith('#')) {
+    const owner = js.packageOf(importer.path);
+    return owner ? js.once(`imports\0${owner.dir}\0${module}`, () => packageImport(layout, owner, module)) : null;
   }
-  return found;
+  return js.once(`package\0${module}`, () => localPackage(layout, module));
 }
 
 export const javascript: Resolver = (layout, importer, module, name) => {

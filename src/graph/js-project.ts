@@ -29,8 +29,7 @@ export class JsProject {
   private readonly tsconfigReads = new Map<string, string>();
   private byName: Map<string, LocalPackage> | null = null;
   private byDir: Map<string, LocalPackage> | null = null;
-  /** Bare specifiers resolved this pass: many files import the same few packages. */
-  readonly resolved = new Map<string, LayoutFile | null>();
+  private readonly answers = new Map<string, LayoutFile | null>();
 
   constructor(
     private readonly root: string,
@@ -50,6 +49,13 @@ export class JsProject {
       }
       if (dir === '') return null;
     }
+  }
+
+  /** A lookup answered once per pass (the pass reads the index as of its start). */
+  once(key: string, compute: () => LayoutFile | null): LayoutFile | null {
+    let found = this.answers.get(key);
+    if (found === undefined) this.answers.set(key, (found = compute()));
+    return found;
   }
 
   /** A local package by its package.json `name`. */
