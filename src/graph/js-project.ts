@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createPathsMatcher, parseTsconfig, type TsConfigJsonResolved } from 'get-tsconfig';
+import { createPathsMatcher, parseTsconfig, type PathsMatcher, type TsConfigJsonResolved } from 'get-tsconfig';
 import { parse, type ParseError } from 'jsonc-parser';
 import type { LayoutFile } from './layout.js';
 import { dirOf } from './repo-path.js';
@@ -27,8 +27,7 @@ export class JsProject {
   private readonly candidates = new Map<string, PathsCandidates | null>();
   /** get-tsconfig's cache of file reads, shared by every config of the pass (a common base is read once). */
   private readonly tsconfigReads = new Map<string, string>();
-  private byName: Map<string, LocalPackage> | null = null;
-  private byDir: Map<string, LocalPackage> | null = null;
+  private localPackages: { byName: Map<string, LocalPackage>; byDir: Map<string, LocalPackage> } | null = null;
   private readonly answers = new Map<string, LayoutFile | null>();
 
   constructor(
@@ -85,19 +84,13 @@ export class JsProject {
   private loadPaths(config: string): PathsCandidates | null {
     const abs = path.join(this.root, config);
     const resolved = this.withExtends(abs);
-    let match: ((specifier: string) => string[]) | null = null;
-    try {
-      match = resolved && createPathsMatcher({ path: abs, config: resolved });
-    } catch {
-      return null; // a pattern TypeScript refuses too (two `*`, a non-relative target without baseUrl)
-    }
+    const match = resolved && pathsMatcher(abs, resolved);
     if (!match) return null;
-    const candidates = match;
     return (specifier) => {
       const out: string[] = [];
-      for (const p of candidates(specifier)) {
+      for (const p of match(specifier)) {
         const rel = path.relative(this.root, p).split(path.sep).join('/');
-        if (!rel.startsWith('..') && !path.isAbsolute(rel)) out.push(rel);
+        if (rel !== '..' && !rel.startsWith('../') && !path.isAbsolute(rel)) out.push(rel);
       }
       return out;
     };
@@ -117,18 +110,28 @@ export class JsProject {
   }
 
   private packages(): { byName: Map<string, LocalPackage>; byDir: Map<string, LocalPackage> } {
-    if (!this.byName || !this.byDir) {
-      this.byName = new Map();
-      this.byDir = new Map();
+    if (!this.localPackages) {
+      const byName = new Map<string, LocalPackage>();
+      const byDir = new Map<string, LocalPackage>();
       for (const file of this.named('package.json')) {
         const json = readJsonc(path.join(this.root, file));
         if (!json) continue;
         const pkg = { dir: dirOf(file), json };
-        this.byDir.set(pkg.dir, pkg);
-        if (typeof json.name === 'string') this.byName.set(json.name, pkg);
+        byDir.set(pkg.dir, pkg);
+        if (typeof json.name === 'string') byName.set(json.name, pkg);
       }
+      this.localPackages = { byName, byDir };
     }
-    return { byName: this.byName, byDir: this.byDir };
+    return this.localPackages;
+  }
+}
+
+/** Null without `paths` and `baseUrl`, or with a pattern TypeScript refuses too (two `*`, a non-relative target without baseUrl). */
+function pathsMatcher(abs: string, config: TsConfigJsonResolved): PathsMatcher | null {
+  try {
+    return createPathsMatcher({ path: abs, config });
+  } catch {
+    return null;
   }
 }
 
@@ -137,7 +140,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** A JSON file that may hold comments and trailing commas; null when unreadable, malformed or not an object. */
-export function readJsonc(abs: string): Record<string, unknown> | null {
+function readJsonc(abs: string): Record<string, unknown> | null {
   let text: string;
   try {
     text = fs.readFileSync(abs, 'utf8');
