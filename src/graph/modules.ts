@@ -1,10 +1,13 @@
 /**
  * Import resolution: a module as written in one file → the indexed files that make it up, and the
  * member to look for inside them. Each language follows its own rules first (relative paths,
- * tsconfig paths, go.mod, crate roots, packages and namespaces); a fallback match on the path's
- * tail is reported with confidence 'name', since the include path or source root is a guess.
+ * go.mod, crate roots, packages and namespaces; JavaScript and TypeScript in js-modules.ts); a
+ * fallback match on the path's tail is reported with confidence 'name', since the include path
+ * or source root is a guess.
  */
-import { dirOf, joinPath, stemOf, type Layout, type LayoutFile } from './layout.js';
+import { javascript } from './js-modules.js';
+import type { Layout, LayoutFile } from './layout.js';
+import { dirOf, joinPath, stemOf } from './repo-path.js';
 
 export interface ModuleTarget {
   files: LayoutFile[];
@@ -33,138 +36,6 @@ function tailMatch(layout: Layout, tail: string, member: string | null): ModuleT
   if (files.length === 0) return null;
   return { files, member, confidence: files.length === 1 ? 'exact' : 'name' };
 }
-
-// ---------------------------------------------------------------- JavaScript / TypeScript
-
-const JS_EXTS = ['.ts', '.tsx', '.d.ts', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
-
-/** A specifier's candidate files: as written, `.js` standing for `.ts` (NodeNext), extensions, index files. */
-function jsFile(layout: Layout, base: string): LayoutFile | null {
-  const candidates = [base];
-  const js = /\.(m|c)?jsx?$/.exec(base);
-  if (js) {
-    const stem = base.slice(0, -js[0].length);
-    const m = js[1] ?? '';
-    candidates.push(`${stem}.${m}ts`, `${stem}.tsx`, `${stem}.d.ts`);
-  }
-  for (const e of JS_EXTS) candidates.push(base + e);
-  for (const e of JS_EXTS) candidates.push(base ? `${base}/index${e}` : `index${e}`);
-  for (const c of candidates) {
-    const f = layout.byPath.get(c);
-    if (f) return f;
-  }
-  return null;
-}
-
-/** Conditional exports: the first string target, preferring source-like conditions. */
-function conditionTarget(value: unknown): string | null {
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value)) {
-    for (const v of value) {
-      const t = conditionTarget(v);
-      if (t) return t;
-    }
-    return null;
-  }
-  if (!value || typeof value !== 'object') return null;
-  const obj = value as Record<string, unknown>;
-  for (const key of ['source', 'types', 'import', 'module', 'default', 'require', 'node']) {
-    if (key in obj) {
-      const t = conditionTarget(obj[key]);
-      if (t) return t;
-    }
-  }
-  for (const v of Object.values(obj)) {
-    const t = conditionTarget(v);
-    if (t) return t;
-  }
-  return null;
-}
-
-/** package.json `exports` for a subpath ('.' or './x'), with `*` patterns. */
-function exportsTarget(exportsField: unknown, sub: string): string | null {
-  if (typeof exportsField === 'string' || Array.isArray(exportsField)) return sub === '.' ? conditionTarget(exportsField) : null;
-  if (!exportsField || typeof exportsField !== 'object') return null;
-  const map = exportsField as Record<string, unknown>;
-  if (!Object.keys(map).some((k) => k.startsWith('.'))) return sub === '.' ? conditionTarget(map) : null;
-  if (sub in map) return conditionTarget(map[sub]);
-  for (const [key, value] of Object.entries(map)) {
-    const star = key.indexOf('*');
-    if (star < 0) continue;
-    const prefix = key.slice(0, star);
-    const suffix = key.slice(star + 1);
-    if (sub.startsWith(prefix) && sub.endsWith(suffix) && sub.length >= prefix.length + suffix.length) {
-      const t = conditionTarget(value);
-      if (t) return t.replace('*', sub.slice(prefix.length, sub.length - suffix.length));
-    }
-  }
-  return null;
-}
-
-/** A built output path (`dist/x.js`) is tried as written, then as its source (`src/x.ts`). */
-function packageFile(layout: Layout, dir: string, target: string): LayoutFile | null {
-  const rel = joinPath(dir, target);
-  if (rel === null) return null;
-  const direct = jsFile(layout, rel.replace(/\.d\.ts$/, ''));
-  if (direct) return direct;
-  const inPkg = dir ? rel.slice(dir.length + 1) : rel;
-  const source = inPkg.replace(/^(dist|build|lib|out|esm|cjs)\//, 'src/').replace(/\.d\.ts$/, '');
-  return source === inPkg ? null : jsFile(layout, dir ? `${dir}/${source}` : source);
-}
-
-function localPackage(layout: Layout, module: string): LayoutFile | null {
-  const parts = module.split('/');
-  const nameLen = module.startsWith('@') ? 2 : 1;
-  const pkg = layout.packageNamed(parts.slice(0, nameLen).join('/'));
-  if (!pkg) return null;
-  const sub = parts.length > nameLen ? `./${parts.slice(nameLen).join('/')}` : '.';
-  const target = exportsTarget(pkg.json.exports, sub);
-  if (target) return packageFile(layout, pkg.dir, target);
-  if (sub !== '.') return packageFile(layout, pkg.dir, sub) ?? packageFile(layout, pkg.dir, `src/${sub.slice(2)}`);
-  for (const field of ['source', 'module', 'main', 'types']) {
-    const v = pkg.json[field];
-    const f = typeof v === 'string' ? packageFile(layout, pkg.dir, v) : null;
-    if (f) return f;
-  }
-  return packageFile(layout, pkg.dir, 'src/index') ?? packageFile(layout, pkg.dir, 'index');
-}
-
-function tsconfigPaths(layout: Layout, importer: LayoutFile, module: string): LayoutFile | null {
-  const cfg = layout.tsconfigFor(importer.path);
-  if (!cfg) return null;
-  for (const [pattern, targets] of cfg.paths) {
-    const star = pattern.indexOf('*');
-    let captured: string | null = null;
-    if (star < 0) captured = pattern === module ? '' : null;
-    else {
-      const prefix = pattern.slice(0, star);
-      const suffix = pattern.slice(star + 1);
-      if (module.startsWith(prefix) && module.endsWith(suffix) && module.length >= prefix.length + suffix.length) {
-        captured = module.slice(prefix.length, module.length - suffix.length);
-      }
-    }
-    if (captured === null) continue;
-    for (const t of targets) {
-      const rel = joinPath(cfg.base, t.replace('*', captured));
-      const f = rel === null ? null : jsFile(layout, rel);
-      if (f) return f;
-    }
-  }
-  if (cfg.hasBaseUrl) {
-    const rel = joinPath(cfg.base, module);
-    return rel === null ? null : jsFile(layout, rel);
-  }
-  return null;
-}
-
-const javascript: Resolver = (layout, importer, module, name) => {
-  const member = memberOf(name);
-  if (module.startsWith('.') || module.startsWith('/')) {
-    const rel = joinPath(module.startsWith('/') ? '' : dirOf(importer.path), module);
-    return rel === null ? null : exact([jsFile(layout, rel)], member);
-  }
-  return exact([tsconfigPaths(layout, importer, module) ?? localPackage(layout, module)], member);
-};
 
 // ---------------------------------------------------------------- Python
 
