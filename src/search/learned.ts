@@ -1,7 +1,7 @@
 /**
  * The file ranking's scorer, learned rather than set by hand: two linear
  * models over features of each candidate file, fitted by
- * `scripts/ranker/train.ts` on pairs mined from the history of public
+ * `bench/ranker/train.ts` on pairs mined from the history of public
  * repositories that are not benchmark sources (bench/corpus), and shipped as
  * data in `models/ranker.json`. The trainer and the ranking call the same
  * functions here, so what was fitted is what runs.
@@ -136,22 +136,13 @@ export function firstScores(candidates: readonly Candidate[], weights: readonly 
   return firstFeatures(candidates).map((f, i) => linear(weights, f) * (candidates[i]!.demoted ? demote : 1));
 }
 
-function dirOf(path: string): string {
-  return path.slice(0, path.lastIndexOf('/') + 1);
-}
+const { dirname: dirOf, extname: extOf } = path.posix;
 
 /** `src/x.d.ts` → `src/x`, `lib/x.js` → `lib/x`: the name two halves of one module share. */
-function stemOf(path: string): string {
-  const dir = dirOf(path);
-  const name = path.slice(dir.length);
+function stemOf(file: string): string {
+  const name = path.posix.basename(file);
   const dot = name.indexOf('.', 1);
-  return dir + (dot < 0 ? name : name.slice(0, dot));
-}
-
-function extOf(path: string): string {
-  const name = path.slice(path.lastIndexOf('/') + 1);
-  const dot = name.lastIndexOf('.');
-  return dot <= 0 ? '' : name.slice(dot);
+  return path.posix.join(dirOf(file), dot < 0 ? name : name.slice(0, dot));
 }
 
 /**

@@ -31,6 +31,7 @@ export class HistoryTable {
   private readonly removeFts;
   private readonly allHashes;
   private readonly search;
+  private readonly touching;
   constructor(private readonly db: Db) {
     this.insert = db.prepare('INSERT INTO commits(hash, time, file_count) VALUES (?, ?, ?)');
     this.insertFile = db.prepare('INSERT OR IGNORE INTO commit_files(commit_id, path) VALUES (?, ?)');
@@ -42,6 +43,7 @@ export class HistoryTable {
     this.search = db.prepare(
       'SELECT rowid AS commitId, -bm25(commits_fts) AS score FROM commits_fts WHERE commits_fts MATCH ? ORDER BY score DESC LIMIT ?',
     );
+    this.touching = db.prepare('SELECT commit_id AS id, path FROM commit_files WHERE path IN (SELECT value FROM json_each(?))');
   }
 
   /** Stores a commit; `terms` are its message's code-aware terms. Call inside a transaction. */
@@ -72,14 +74,10 @@ export class HistoryTable {
   /** The stored commits that touched each of `paths` (co-change, search/learned.ts); a path none touched is absent. */
   commitsTouching(paths: readonly string[]): Map<string, Set<number>> {
     const out = new Map<string, Set<number>>();
-    for (let i = 0; i < paths.length; i += 500) {
-      const slice = paths.slice(i, i + 500);
-      const rows = this.db.prepare(`SELECT commit_id AS id, path FROM commit_files WHERE path IN (${slice.map(() => '?').join(',')})`).all(...slice) as { id: number; path: string }[];
-      for (const r of rows) {
-        let set = out.get(r.path);
-        if (!set) out.set(r.path, (set = new Set()));
-        set.add(r.id);
-      }
+    for (const r of this.touching.all(JSON.stringify(paths)) as { id: number; path: string }[]) {
+      let set = out.get(r.path);
+      if (!set) out.set(r.path, (set = new Set()));
+      set.add(r.id);
     }
     return out;
   }

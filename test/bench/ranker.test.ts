@@ -1,0 +1,45 @@
+/**
+ * The trainer's fast stage-one path (bench/ranker/fit.ts) must order a pool as
+ * the search does (src/search/learned.ts), or the weights it fits are fitted
+ * to a ranking that never runs.
+ */
+import { describe, expect, it } from 'vitest';
+import { prepare, ranked } from '../../bench/ranker/fit.js';
+import type { Pool } from '../../bench/quality/pools.js';
+import { shippedRanker, type Candidate, type RankerModel } from '../../src/search/index.js';
+
+/** A small deterministic generator, so a failure reproduces. */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+}
+
+function poolOf(seed: number): Pool {
+  const r = random(seed);
+  // Few distinct values, so ties are common and the path tie-break is exercised.
+  const pick = () => Math.floor(r() * 4) / 2;
+  const candidates: Candidate[] = Array.from({ length: 40 }, (_, i) => ({
+    path: `src/m${(i * 7919) % 40}.ts`,
+    demoted: r() < 0.3,
+    content: pick(),
+    top: pick(),
+    hitCount: Math.floor(r() * 5),
+    history: pick(),
+    definition: r() < 0.2 ? 1 : 0,
+    mention: r() < 0.1 ? 1 : 0,
+    name: r() < 0.2 ? 1 : 0,
+    semantic: pick() / 2,
+  }));
+  return { id: `p${seed}`, repo: 'o/r', language: 'typescript', split: 'train', kind: 'question', gold: [], candidates, commits: {} };
+}
+
+describe('the trainer', () => {
+  it('orders the first ten candidates as the search does, ties and demotion included', () => {
+    const shipped = shippedRanker('question');
+    const firstOnly: RankerModel = { ...shipped, second: { ...shipped.second, weights: { cochange: 0, sibling: 0, pair: 0 } } };
+    for (let seed = 1; seed <= 50; seed++) {
+      const c = prepare(poolOf(seed));
+      expect(ranked(c, firstOnly, true)).toEqual(ranked(c, firstOnly, false));
+    }
+  });
+});
