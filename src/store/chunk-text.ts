@@ -7,6 +7,7 @@
  */
 import zlib from 'node:zlib';
 import type { Db } from './db.js';
+import { slot, type Memo } from './memo.js';
 
 export interface TextSpan {
   at: number;
@@ -34,11 +35,51 @@ export function unpackTexts(packed: Uint8Array): string {
   return zlib.brotliDecompressSync(packed).toString('utf8');
 }
 
-/** Reads files' packed texts; `textOf` unpacks one on each call, so callers keep what they reuse. */
+/**
+ * Unpacked texts of one index version, the least recently read evicted first
+ * once they hold more than `budget` UTF-16 code units. A question reads the
+ * chunks of a hundred files or so, and the next question mostly the same
+ * files: unpacking and decoding whole files anew each time was most of a
+ * gated search's cost.
+ */
+class UnpackedTexts {
+  private readonly texts = new Map<number, string>();
+  private held = 0;
+
+  constructor(private readonly budget: number) {}
+
+  get(fileId: number, unpack: () => string): string {
+    let text = this.texts.get(fileId);
+    if (text !== undefined) {
+      this.texts.delete(fileId); // refresh recency
+      this.texts.set(fileId, text);
+      return text;
+    }
+    text = unpack();
+    if (text.length > this.budget) return text;
+    this.texts.set(fileId, text);
+    this.held += text.length;
+    for (const [id, old] of this.texts) {
+      if (this.held <= this.budget) break;
+      this.texts.delete(id);
+      this.held -= old.length;
+    }
+    return text;
+  }
+}
+
+const UNPACKED = slot<UnpackedTexts>('unpacked file texts');
+/** Code units of unpacked text kept per connection (~16 MiB of one-byte strings): a mid-sized tree's whole source. */
+export const UNPACKED_TEXT_BUDGET = 16 << 20;
+
+/** Reads files' packed texts; with a memo, `textOf` keeps what it unpacked for the index version at hand. */
 export class FileTexts {
   private readonly read;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly kept?: { memo: Memo; version: () => string; budget?: number },
+  ) {
     this.read = db.prepare('SELECT packed FROM file_texts WHERE file_id = ?').pluck();
   }
 
@@ -48,6 +89,19 @@ export class FileTexts {
 
   /** The file's chunk texts unpacked ('' for a file without chunks). */
   textOf(fileId: number): string {
+    return this.lookup()(fileId);
+  }
+
+  /** `textOf` for many reads of the index version at hand, which it asks for once. */
+  lookup(): (fileId: number) => string {
+    if (!this.kept) return (fileId) => this.readOnce(fileId);
+    const { memo, version, budget = UNPACKED_TEXT_BUDGET } = this.kept;
+    const texts = memo.derived(UNPACKED, version(), () => new UnpackedTexts(budget));
+    return (fileId) => texts.get(fileId, () => this.readOnce(fileId));
+  }
+
+  /** The file's chunk texts unpacked and not kept: for a scan over every file, which would only churn what is kept. */
+  readOnce(fileId: number): string {
     const packed = this.packed(fileId);
     return packed ? unpackTexts(packed) : '';
   }

@@ -1,4 +1,5 @@
 import { FileTexts, packTexts, sliceSpan } from './chunk-text.js';
+import type { Memo } from './memo.js';
 import type { Db } from './db.js';
 import { anyPhrase } from './fts.js';
 
@@ -119,13 +120,18 @@ export class ChunkTable {
   private readonly fileIdOfEach;
   private readonly holdingTerm;
   private readonly byIdList;
-  constructor(private readonly db: Db) {
+  /** `memo` and `version` keep unpacked texts between reads of one index version (chunk-text.ts). */
+  constructor(
+    private readonly db: Db,
+    memo: Memo,
+    version: () => string,
+  ) {
     this.insert = db.prepare(
       `INSERT INTO chunks(file_id, ord, start_line, end_line, breadcrumb, symbol, text_at, text_length, tokens)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertText = db.prepare('INSERT INTO file_texts(file_id, packed) VALUES (?, ?)');
-    this.texts = new FileTexts(db);
+    this.texts = new FileTexts(db, { memo, version });
     this.insertFts = db.prepare('INSERT INTO chunks_fts(rowid, path, symbols, body) VALUES (?, ?, ?, ?)');
     this.idsOfFile = db.prepare('SELECT id FROM chunks WHERE file_id = ?').pluck();
     this.deleteFts = db.prepare('DELETE FROM chunks_fts WHERE rowid = ?');
@@ -171,19 +177,9 @@ export class ChunkTable {
     const out = new Map<number, StoredChunk>();
     if (ids.length === 0) return out;
     // One prepared statement for any number of ids (a list of `?` would be prepared anew per length).
-    const texts = this.fileTextCache();
-    for (const r of this.byIdList.all(JSON.stringify(ids)) as ChunkRow[]) out.set(r.id, fromRow(r, texts(r.file_id)));
+    const textOf = this.texts.lookup();
+    for (const r of this.byIdList.all(JSON.stringify(ids)) as ChunkRow[]) out.set(r.id, fromRow(r, textOf(r.file_id)));
     return out;
-  }
-
-  /** A lookup of files' unpacked texts that unpacks each file once. */
-  private fileTextCache(): (fileId: number) => string {
-    const kept = new Map<number, string>();
-    return (fileId) => {
-      let text = kept.get(fileId);
-      if (text === undefined) kept.set(fileId, (text = this.texts.textOf(fileId)));
-      return text;
-    };
   }
 
   /** The chunks whose FTS fields (path, symbols or body) hold `term`: a read of its postings alone. */
@@ -205,7 +201,7 @@ export class ChunkTable {
     let fileId = -1;
     let text = '';
     for (const r of rows) {
-      if (r.file_id !== fileId) [fileId, text] = [r.file_id, this.texts.textOf(r.file_id)];
+      if (r.file_id !== fileId) [fileId, text] = [r.file_id, this.texts.readOnce(r.file_id)];
       yield { ...fromRow(r, text), path: r.path };
     }
   }
@@ -234,8 +230,12 @@ export class ChunkTable {
     const rows = this.db
       .prepare(`SELECT ${CHUNK_COLUMNS}, f.path AS path FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY c.file_id, c.ord`)
       .all() as (ChunkRow & { path: string })[];
-    const texts = this.fileTextCache();
-    return rows.map((r) => ({ id: r.id, path: r.path, breadcrumb: r.breadcrumb, text: fromRow(r, texts(r.file_id)).text }));
+    let fileId = -1;
+    let text = '';
+    return rows.map((r) => {
+      if (r.file_id !== fileId) [fileId, text] = [r.file_id, this.texts.readOnce(r.file_id)];
+      return { id: r.id, path: r.path, breadcrumb: r.breadcrumb, text: fromRow(r, text).text };
+    });
   }
 
   /** BM25 over the FTS index for any of `phrases` (literal text, quoted here); a phrase repeated n times weighs n times. */

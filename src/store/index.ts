@@ -77,7 +77,7 @@ export class Store {
   private vectors_: VectorTable | null = null;
   private readonly putSkipped;
   private readonly dropSkipped;
-  private readonly totalChanges;
+  private readonly versionParts;
   private readMeta: Statement<[string], string> | null = null;
   private readonly closing = new Set<() => void>();
   /** The index version a pinned read answers for (see readPinned); null: the connection's own. */
@@ -90,7 +90,7 @@ export class Store {
     sessions: SessionTable = new SessionTable(db),
   ) {
     this.files = new FileTable(db);
-    this.chunks = new ChunkTable(db);
+    this.chunks = new ChunkTable(db, this.memo, () => this.indexVersion());
     this.symbols = new SymbolTable(db);
     this.history = new HistoryTable(db);
     this.sessions = sessions;
@@ -101,7 +101,8 @@ export class Store {
       'INSERT OR REPLACE INTO skipped(path, reason, detail, size, mtime_ms, checked_at_ms) VALUES (@path, @reason, @detail, @size, @mtimeMs, @checkedAtMs)',
     );
     this.dropSkipped = db.prepare('DELETE FROM skipped WHERE path = ?');
-    this.totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck();
+    // One prepared read: `db.pragma()` prepares its statement on every call, and this is asked on every read.
+    this.versionParts = db.prepare<[], [number, number]>('SELECT data_version, total_changes() FROM pragma_data_version').raw();
   }
 
   static open(dbPath: string): Store {
@@ -238,8 +239,8 @@ export class Store {
    */
   indexVersion(): string {
     if (this.pinned !== null) return this.pinned;
-    const data = this.db.pragma('data_version', { simple: true }) as number;
-    return `${data}:${this.totalChanges.get()! - this.sessions.changes}`;
+    const [data, changes] = this.versionParts.get()!;
+    return `${data}:${changes - this.sessions.changes}`;
   }
 
   getMeta(key: string): string | undefined {

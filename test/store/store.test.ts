@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Repo } from '../../src/engine/index.js';
 import { search } from '../../src/engine/search.js';
 import { SightlineError } from '../../src/errors/index.js';
-import { SCHEMA_VERSION, Store } from '../../src/store/index.js';
+import { FileTexts } from '../../src/store/chunk-text.js';
+import { Memo, SCHEMA_VERSION, Store } from '../../src/store/index.js';
 import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
 
 const dirs: string[] = [];
@@ -108,6 +109,51 @@ describe('term document counts', () => {
     fs.writeFileSync(path.join(root, 'b.ts'), 'export const lantern2 = lantern + 1;\n');
     await repo.index();
     expect(repo.store.terms.documentFrequency(['lantern', 'absent'])).toEqual(new Map([['lantern', 2], ['absent', 0]]));
+    repo.close();
+  });
+});
+
+describe('unpacked chunk texts', () => {
+  const chunkOf = (store: Store, path: string) => {
+    const file = store.files.get(path)!;
+    const [id] = store.chunks.ofFileId(file.id).map((c) => c.id);
+    return { fileId: file.id, text: store.chunks.byIds([id!]).get(id!)!.text };
+  };
+
+  it('are kept per index version: a file re-indexed under the same row id reads its new text', async () => {
+    const root = makeRepo({ 'a.ts': 'export const first = 1;\n' });
+    dirs.push(root);
+    const repo = Repo.open(root, { flags: { home: home() }, env: { SIGHTLINE_EMBEDDER: 'none' } });
+    await repo.index();
+    const before = chunkOf(repo.store, 'a.ts');
+    expect(before.text).toContain('first');
+    expect(chunkOf(repo.store, 'a.ts').text).toBe(before.text); // from what was kept
+    fs.writeFileSync(path.join(root, 'a.ts'), 'export const second = 2;\n');
+    await repo.index();
+    const after = chunkOf(repo.store, 'a.ts');
+    // The one file's row was deleted and inserted again: SQLite hands out the same id, so only the version tells the texts apart.
+    expect(after.fileId).toBe(before.fileId);
+    expect(after.text).toContain('second');
+    expect(after.text).not.toContain('first');
+    repo.close();
+  });
+
+  it('read right past a budget smaller than any one file, which is then never kept', async () => {
+    const files = Object.fromEntries(Array.from({ length: 3 }, (_, i) => [`f${i}.ts`, `export const name${i} = ${'1 + '.repeat(40)}${i};\n`]));
+    const root = makeRepo(files);
+    dirs.push(root);
+    const repo = Repo.open(root, { flags: { home: home() }, env: { SIGHTLINE_EMBEDDER: 'none' } });
+    await repo.index();
+    const texts = new FileTexts(repo.store.db, { memo: new Memo(), version: () => 'v', budget: 10 });
+    const kept = new FileTexts(repo.store.db, { memo: new Memo(), version: () => 'v', budget: 1 << 20 });
+    for (let round = 0; round < 2; round++)
+      for (const [name, source] of Object.entries(files)) {
+        const id = repo.store.files.get(name)!.id;
+        const unpacked = new FileTexts(repo.store.db).textOf(id);
+        expect(unpacked).toContain(source.trim());
+        expect(texts.textOf(id)).toBe(unpacked);
+        expect(kept.textOf(id)).toBe(unpacked);
+      }
     repo.close();
   });
 });
