@@ -50,8 +50,20 @@ export function encodeHalves(vec: Float32Array): Buffer {
   return out;
 }
 
+/** Every half's float value, made on the first decode: a lookup is several times faster than working it out, and a matrix of 100k vectors decodes tens of millions. */
+let HALVES: Float32Array | null = null;
+
+function halfTable(): Float32Array {
+  if (!HALVES) {
+    HALVES = new Float32Array(0x10000);
+    for (let h = 0; h < 0x10000; h++) HALVES[h] = fromHalf(h);
+  }
+  return HALVES;
+}
+
 /** Little-endian halves into `into` from `at` on. */
 export function decodeHalves(blob: Uint8Array, into: Float32Array, at: number): void {
+  const table = halfTable();
   const n = blob.byteLength >>> 1;
-  for (let i = 0; i < n; i++) into[at + i] = fromHalf(blob[2 * i]! | (blob[2 * i + 1]! << 8));
+  for (let i = 0; i < n; i++) into[at + i] = table[blob[2 * i]! | (blob[2 * i + 1]! << 8)]!;
 }

@@ -50,4 +50,13 @@ describe('half-precision vectors', () => {
     decodeHalves(blob, into, 2);
     expect([...into]).toEqual([0, 0, 1, -2, 0.25]);
   });
+
+  it('decodes every one of the 65,536 halves to the value fromHalf gives it', () => {
+    const blob = new Uint8Array(0x20000);
+    for (let h = 0; h < 0x10000; h++) [blob[2 * h], blob[2 * h + 1]] = [h & 0xff, h >>> 8];
+    const into = new Float32Array(0x10000);
+    decodeHalves(blob, into, 0);
+    const wrong = [...into.keys()].filter((h) => !Object.is(into[h], Math.fround(fromHalf(h))) && !(Number.isNaN(into[h]) && Number.isNaN(fromHalf(h))));
+    expect(wrong).toEqual([]);
+  });
 });
