@@ -48,15 +48,17 @@ class UnpackedTexts {
 
   constructor(private readonly budget: number) {}
 
-  get(fileId: number, unpack: () => string): string {
-    let text = this.texts.get(fileId);
+  get(fileId: number): string | undefined {
+    const text = this.texts.get(fileId);
     if (text !== undefined) {
       this.texts.delete(fileId); // refresh recency
       this.texts.set(fileId, text);
-      return text;
     }
-    text = unpack();
-    if (text.length > this.budget) return text;
+    return text;
+  }
+
+  keep(fileId: number, text: string): string {
+    if (text.length > this.budget || this.texts.has(fileId)) return text;
     this.texts.set(fileId, text);
     this.held += text.length;
     for (const [id, old] of this.texts) {
@@ -72,7 +74,7 @@ const UNPACKED = slot<UnpackedTexts>('unpacked file texts');
 /** Code units of unpacked text kept per connection (~16 MiB of one-byte strings): a mid-sized tree's whole source. */
 export const UNPACKED_TEXT_BUDGET = 16 << 20;
 
-/** Reads files' packed texts; with a memo, `textOf` keeps what it unpacked for the index version at hand. */
+/** Reads files' packed texts; with a memo, what it unpacks is kept for the index version at hand. */
 export class FileTexts {
   private readonly read;
 
@@ -89,15 +91,29 @@ export class FileTexts {
 
   /** The file's chunk texts unpacked ('' for a file without chunks). */
   textOf(fileId: number): string {
-    return this.lookup()(fileId);
+    return this.lookup()(fileId)();
   }
 
-  /** `textOf` for many reads of the index version at hand, which it asks for once. */
-  lookup(): (fileId: number) => string {
-    if (!this.kept) return (fileId) => this.readOnce(fileId);
-    const { memo, version, budget = UNPACKED_TEXT_BUDGET } = this.kept;
-    const texts = memo.derived(UNPACKED, version(), () => new UnpackedTexts(budget));
-    return (fileId) => texts.get(fileId, () => this.readOnce(fileId));
+  /**
+   * For many reads of the index version at hand (asked for once): each
+   * file's text as a function that unpacks it on first call. Its packed
+   * bytes are read now, so the text is this version's whenever it is
+   * unpacked; rankers read many chunk rows and show the text of few.
+   */
+  lookup(): (fileId: number) => () => string {
+    const texts = this.kept && this.kept.memo.derived(UNPACKED, this.kept.version(), () => new UnpackedTexts(this.kept!.budget ?? UNPACKED_TEXT_BUDGET));
+    const files = new Map<number, () => string>();
+    return (fileId) => {
+      let text = files.get(fileId);
+      if (!text) {
+        const held = texts?.get(fileId);
+        const packed = held === undefined ? this.packed(fileId) : undefined;
+        let unpacked = held;
+        text = () => (unpacked ??= packed ? (texts ? texts.keep(fileId, unpackTexts(packed)) : unpackTexts(packed)) : '');
+        files.set(fileId, text);
+      }
+      return text;
+    };
   }
 
   /** The file's chunk texts unpacked and not kept: for a scan over every file, which would only churn what is kept. */

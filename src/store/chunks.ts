@@ -53,8 +53,9 @@ interface ChunkRow {
 
 const CHUNK_COLUMNS = 'c.id, c.file_id, c.ord, c.start_line, c.end_line, c.breadcrumb, c.symbol, c.text_at, c.text_length, c.tokens';
 
-/** A row with its text, cut from its file's unpacked chunk texts. */
-function fromRow(r: ChunkRow, fileText: string): StoredChunk {
+/** A row whose text is cut from its file's unpacked chunk texts when first read. */
+function fromRow(r: ChunkRow, fileText: () => string): StoredChunk {
+  let text: string | undefined;
   return {
     id: r.id,
     fileId: r.file_id,
@@ -63,7 +64,9 @@ function fromRow(r: ChunkRow, fileText: string): StoredChunk {
     endLine: r.end_line,
     breadcrumb: r.breadcrumb,
     symbol: r.symbol,
-    text: sliceSpan(fileText, { at: r.text_at, length: r.text_length }),
+    get text() {
+      return (text ??= sliceSpan(fileText(), { at: r.text_at, length: r.text_length }));
+    },
     tokens: r.tokens,
   };
 }
@@ -169,7 +172,7 @@ export class ChunkTable {
 
   ofFileId(fileId: number): StoredChunk[] {
     const rows = this.ofFile.all(fileId) as ChunkRow[];
-    const text = rows.length > 0 ? this.texts.textOf(fileId) : '';
+    const text = this.texts.lookup()(fileId);
     return rows.map((r) => fromRow(r, text));
   }
 
@@ -202,7 +205,7 @@ export class ChunkTable {
     let text = '';
     for (const r of rows) {
       if (r.file_id !== fileId) [fileId, text] = [r.file_id, this.texts.readOnce(r.file_id)];
-      yield { ...fromRow(r, text), path: r.path };
+      yield { ...fromRow(r, () => text), path: r.path };
     }
   }
 
@@ -234,7 +237,7 @@ export class ChunkTable {
     let text = '';
     return rows.map((r) => {
       if (r.file_id !== fileId) [fileId, text] = [r.file_id, this.texts.readOnce(r.file_id)];
-      return { id: r.id, path: r.path, breadcrumb: r.breadcrumb, text: fromRow(r, text).text };
+      return { id: r.id, path: r.path, breadcrumb: r.breadcrumb, text: sliceSpan(text, { at: r.text_at, length: r.text_length }) };
     });
   }
 

@@ -138,6 +138,21 @@ describe('unpacked chunk texts', () => {
     repo.close();
   });
 
+  it('are read lazily, but as the version the row was read from: a row held across a re-index keeps its own text', async () => {
+    const root = makeRepo({ 'a.ts': 'export const first = 1;\n' });
+    dirs.push(root);
+    const repo = Repo.open(root, { flags: { home: home() }, env: { SIGHTLINE_EMBEDDER: 'none' } });
+    await repo.index();
+    const file = repo.store.files.get('a.ts')!;
+    const [held] = repo.store.chunks.ofFileId(file.id); // its text not read yet
+    fs.writeFileSync(path.join(root, 'a.ts'), 'export const second = 2;\n');
+    await repo.index();
+    expect(repo.store.files.get('a.ts')!.id).toBe(file.id);
+    expect(held!.text).toContain('first');
+    expect(chunkOf(repo.store, 'a.ts').text).toContain('second');
+    repo.close();
+  });
+
   it('read right past a budget smaller than any one file, which is then never kept', async () => {
     const files = Object.fromEntries(Array.from({ length: 3 }, (_, i) => [`f${i}.ts`, `export const name${i} = ${'1 + '.repeat(40)}${i};\n`]));
     const root = makeRepo(files);
