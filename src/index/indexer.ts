@@ -24,7 +24,7 @@ import { embedPass } from './embed-pass.js';
 import { gitHead, indexHistory } from './history.js';
 import { emptySummary, Pass, type IndexOptions, type IndexSummary } from './pass.js';
 import { prepareAndWrite } from './prepare-stage.js';
-import { stampIndexSource } from './source.js';
+import { indexSource, stampIndexSource } from './source.js';
 import { survey } from './survey.js';
 import { tidyTerms } from './term-stats.js';
 
@@ -41,8 +41,9 @@ const STAGES: readonly Stage[] = [
   { name: 'resolve the graph, read history', run: graphAndHistory },
   {
     name: 'stamp what the index was built from',
-    run: ({ store }) => {
-      stampIndexSource(store);
+    run: ({ store, summary }) => {
+      // A pass that changed no file leaves the digest as it was, without a sort and a digest over every file.
+      if (summary.added + summary.updated + summary.removed > 0 || !indexSource(store).digest) stampIndexSource(store);
       store.setMeta('last_indexed_at', new Date().toISOString());
     },
   },

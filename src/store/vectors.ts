@@ -111,8 +111,9 @@ export class VectorTable {
     });
   }
 
+  /** Chunks without a vector: a difference of counts, since every vector belongs to a chunk (ON DELETE CASCADE), not a probe per chunk. */
   pendingCount(): number {
-    return this.db.prepare('SELECT count(*) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = c.id)').pluck().get() as number;
+    return this.db.prepare('SELECT (SELECT count(*) FROM chunks) - (SELECT count(*) FROM vectors)').pluck().get() as number;
   }
 
   count(): number {
