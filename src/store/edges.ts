@@ -193,6 +193,14 @@ export class EdgeTable {
   private readonly dropped = new Map<number, string>();
   /** A file's edges went (replaced or removed) since refs were last tidied, so some refs may be unused. */
   private refsMayBeUnused = false;
+  /**
+   * Whether resolution has settled any edge, as last known, and the `data_version` it was known
+   * at (another connection's commit moves it). Until one is settled (a cold index before its
+   * first resolution) every edge is pending already and there is nothing to invalidate.
+   */
+  private settled: { any: boolean; at: number } | null = null;
+  private readonly anySettled;
+  private readonly dataVersion;
 
   constructor(private readonly db: Db) {
     this.insert = db.prepare('INSERT INTO edges(file_id, from_symbol, kind, ref_id, line, status) VALUES (?, ?, ?, ?, ?, ?)');
@@ -223,6 +231,15 @@ export class EdgeTable {
          AND instr((SELECT module FROM refs WHERE refs.id = edges.ref_id), ?) > 0`,
     );
     this.dropUnused = db.prepare('DELETE FROM refs WHERE NOT EXISTS (SELECT 1 FROM edges e WHERE e.ref_id = refs.id)');
+    this.anySettled = db.prepare(`SELECT EXISTS (SELECT 1 FROM edges WHERE status != ${PENDING})`).pluck();
+    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
+  }
+
+  /** True when some edge is not pending, so a write may have to mark edges pending again. */
+  private mayInvalidate(): boolean {
+    const at = this.dataVersion.get() as number;
+    if (this.settled?.at !== at) this.settled = { any: this.anySettled.get() === 1, at };
+    return this.settled.any;
   }
 
   /** The id of a reference's text, stored once however many edges write it. */
@@ -241,6 +258,7 @@ export class EdgeTable {
       const from = e.from >= 0 ? (symbolIds[e.from] ?? null) : null;
       const kind = kindCode(e.kind);
       this.insert.run(fileId, from, kind, this.refId(e), e.line, kind === NAMESPACE ? RESOLVED : PENDING);
+      if (kind === NAMESPACE && this.settled) this.settled.any = true;
     }
   }
 
@@ -273,11 +291,13 @@ export class EdgeTable {
 
   /** After a version is written: references elsewhere to the names it defines may now resolve differently. */
   invalidateNames(names: Iterable<string>): void {
+    if (!this.mayInvalidate()) return;
     for (const n of new Set(names)) this.markNamed.run(n);
   }
 
   /** After a new path appears: unresolved imports that mention its stem or directory get another try. */
   invalidateImportsFor(path: string): void {
+    if (!this.mayInvalidate()) return;
     for (const key of importKeys(path)) this.markImports.run(key);
   }
 
@@ -304,6 +324,7 @@ export class EdgeTable {
     this.clearTargets.run(edgeId);
     targets.forEach((t, seq) => this.insertTarget.run(edgeId, seq, t.fileId, t.symbolId, CONFIDENCES.indexOf(t.confidence)));
     this.setStatus.run(STATUSES.indexOf(status), candidates, edgeId);
+    if (this.settled) this.settled.any = true;
   }
 
   targetsOf(edgeId: number): StoredTarget[] {
