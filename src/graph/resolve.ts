@@ -41,6 +41,7 @@ export function resolveGraph(store: Store, root: string): ResolveSummary {
     return { pending: 0, answered: 0, elapsedMs: 0 };
   }
   const ctx = new GraphView(store, loadLayout(store, root), compute);
+  if (pending.length === store.edges.count()) ctx.knowEveryEdge(pending);
   pending.sort((a, b) => (ORDER[a.kind] ?? 9) - (ORDER[b.kind] ?? 9) || a.id - b.id);
   for (const e of pending) ctx.resolution(e);
   for (const fileId of filesWithMovedImports(ctx, pending, dropped)) {

@@ -64,6 +64,8 @@ export class GraphView {
   private readonly byFile = new Map<number, StoredSymbol[]>();
   private readonly symbolsById = new Map<number, StoredSymbol>();
   private readonly edgesByFile = new Map<number, StoredEdge[]>();
+  /** Whether edgesByFile holds every file's edges (knowEveryEdge): a file not in it has none. */
+  private everyEdgeKnown = false;
   private readonly scopes = new Map<number, FileScope>();
   private readonly memo = new Map<number, Resolution>();
   private readonly active = new Set<number>();
@@ -105,10 +107,25 @@ export class GraphView {
   fileEdges(fileId: number): StoredEdge[] {
     let list = this.edgesByFile.get(fileId);
     if (!list) {
-      list = this.store.edges.ofFile(fileId);
+      list = this.everyEdgeKnown ? [] : this.store.edges.ofFile(fileId);
       this.edgesByFile.set(fileId, list);
     }
     return list;
+  }
+
+  /**
+   * Every edge of the index, held by the pass already (all of them pending, as after a cold
+   * index): each file's edges are taken from them, in the order `ofFile` reads them, instead
+   * of being read again file by file.
+   */
+  knowEveryEdge(edges: readonly StoredEdge[]): void {
+    for (const e of edges) {
+      let list = this.edgesByFile.get(e.fileId);
+      if (!list) this.edgesByFile.set(e.fileId, (list = []));
+      list.push(e);
+    }
+    for (const list of this.edgesByFile.values()) list.sort((a, b) => a.line - b.line || a.id - b.id);
+    this.everyEdgeKnown = true;
   }
 
   resolution(edge: StoredEdge, depth = 0, again = false): Resolution {

@@ -180,6 +180,7 @@ export class EdgeTable {
   private readonly ofFileStmt;
   private readonly pendingStmt;
   private readonly pendingCountStmt;
+  private readonly countStmt;
   private readonly targetsStmt;
   private readonly clearTargets;
   private readonly insertTarget;
@@ -212,6 +213,7 @@ export class EdgeTable {
     this.ofFileStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM ${EDGE_FROM} WHERE e.file_id = ? ORDER BY e.line, e.id`);
     this.pendingStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM ${EDGE_FROM} WHERE e.status = ${PENDING} ORDER BY e.file_id, e.id`);
     this.pendingCountStmt = db.prepare(`SELECT count(*) FROM edges WHERE status = ${PENDING}`).pluck();
+    this.countStmt = db.prepare('SELECT count(*) FROM edges').pluck();
     this.targetsStmt = db.prepare('SELECT edge_id AS edgeId, file_id AS fileId, symbol_id AS symbolId, confidence FROM edge_targets WHERE edge_id = ? ORDER BY seq');
     this.clearTargets = db.prepare('DELETE FROM edge_targets WHERE edge_id = ?');
     this.insertTarget = db.prepare('INSERT INTO edge_targets(edge_id, seq, file_id, symbol_id, confidence) VALUES (?, ?, ?, ?, ?)');
@@ -317,6 +319,11 @@ export class EdgeTable {
   /** References written but not resolved yet: a pass is between its writes and its resolution, or was stopped there. */
   pendingCount(): number {
     return this.pendingCountStmt.get() as number;
+  }
+
+  /** Every reference written, resolved or not. */
+  count(): number {
+    return this.countStmt.get() as number;
   }
 
   /** Replaces an edge's targets and records the outcome. Call inside a transaction. */
