@@ -48,7 +48,7 @@ export interface Hit {
   chunkId: number;
   path: string;
   breadcrumb: string;
-  text: string;
+  readonly text: string;
   reasons: string[];
   readonly wire: ResultItem;
 }
@@ -94,7 +94,9 @@ function hitOf(chunk: StoredChunk, file: { path: string; kind: string }, score: 
     chunkId: chunk.id,
     path: file.path,
     breadcrumb: chunk.breadcrumb,
-    text: chunk.text,
+    get text() {
+      return chunk.text; // unpacked when first read (store/chunk-text.ts): most of a pool's hits are judged without it
+    },
     reasons,
     get wire() {
       return (wire ??= {
