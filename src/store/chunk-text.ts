@@ -35,46 +35,64 @@ export function unpackTexts(packed: Uint8Array): string {
   return zlib.brotliDecompressSync(packed).toString('utf8');
 }
 
+/** A file's packed chunk texts as read, and unpacked once something asked for them. */
+interface FileText {
+  fileId: number;
+  packed: Buffer | undefined;
+  text?: string;
+}
+
 /**
- * Unpacked texts of one index version, the least recently read evicted first
- * once they hold more than `budget` UTF-16 code units. A question reads the
- * chunks of a hundred files or so, and the next question mostly the same
- * files: unpacking and decoding whole files anew each time was most of a
+ * Files' texts of one index version, packed and (once read) unpacked, the
+ * least recently used evicted first once they hold more than `budget` bytes
+ * and UTF-16 code units together. A question reads the chunk rows of a
+ * hundred files or so and the text of a few dozen; the next question mostly
+ * the same files: reading and unpacking them anew each time was most of a
  * gated search's cost.
  */
-class UnpackedTexts {
-  private readonly texts = new Map<number, string>();
+class KeptTexts {
+  private readonly files = new Map<number, FileText>();
   private held = 0;
 
   constructor(private readonly budget: number) {}
 
-  get(fileId: number): string | undefined {
-    const text = this.texts.get(fileId);
-    if (text !== undefined) {
-      this.texts.delete(fileId); // refresh recency
-      this.texts.set(fileId, text);
+  get(fileId: number, read: () => Buffer | undefined): FileText {
+    let file = this.files.get(fileId);
+    if (file) {
+      this.files.delete(fileId); // refresh recency
+      this.files.set(fileId, file);
+      return file;
     }
-    return text;
+    file = { fileId, packed: read() };
+    this.files.set(fileId, file);
+    this.grew(file.packed?.length ?? 0);
+    return file;
   }
 
-  keep(fileId: number, text: string): string {
-    if (text.length > this.budget || this.texts.has(fileId)) return text;
-    this.texts.set(fileId, text);
-    this.held += text.length;
-    for (const [id, old] of this.texts) {
-      if (this.held <= this.budget) break;
-      this.texts.delete(id);
-      this.held -= old.length;
+  /** `file`'s text, unpacked on the first call. */
+  text(file: FileText): string {
+    if (file.text === undefined) {
+      file.text = file.packed ? unpackTexts(file.packed) : '';
+      if (this.files.get(file.fileId) === file) this.grew(file.text.length); // not if evicted meanwhile
     }
-    return text;
+    return file.text;
+  }
+
+  private grew(size: number): void {
+    this.held += size;
+    for (const [id, old] of this.files) {
+      if (this.held <= this.budget || this.files.size === 1) break;
+      this.files.delete(id);
+      this.held -= (old.packed?.length ?? 0) + (old.text?.length ?? 0);
+    }
   }
 }
 
-const UNPACKED = slot<UnpackedTexts>('unpacked file texts');
-/** Code units of unpacked text kept per connection (~16 MiB of one-byte strings): a mid-sized tree's whole source. */
-export const UNPACKED_TEXT_BUDGET = 16 << 20;
+const KEPT = slot<KeptTexts>('file texts');
+/** Bytes and code units of file text kept per connection (~16 MiB): a mid-sized tree's whole source. */
+export const KEPT_TEXT_BUDGET = 16 << 20;
 
-/** Reads files' packed texts; with a memo, what it unpacks is kept for the index version at hand. */
+/** Reads files' packed texts; with a memo, what it reads and unpacks is kept for the index version at hand. */
 export class FileTexts {
   private readonly read;
 
@@ -101,18 +119,18 @@ export class FileTexts {
    * unpacked; rankers read many chunk rows and show the text of few.
    */
   lookup(): (fileId: number) => () => string {
-    const texts = this.kept && this.kept.memo.derived(UNPACKED, this.kept.version(), () => new UnpackedTexts(this.kept!.budget ?? UNPACKED_TEXT_BUDGET));
-    const files = new Map<number, () => string>();
+    if (!this.kept) {
+      return (fileId) => {
+        const packed = this.packed(fileId);
+        let text: string | undefined;
+        return () => (text ??= packed ? unpackTexts(packed) : '');
+      };
+    }
+    const { memo, version, budget = KEPT_TEXT_BUDGET } = this.kept;
+    const kept = memo.derived(KEPT, version(), () => new KeptTexts(budget));
     return (fileId) => {
-      let text = files.get(fileId);
-      if (!text) {
-        const held = texts?.get(fileId);
-        const packed = held === undefined ? this.packed(fileId) : undefined;
-        let unpacked = held;
-        text = () => (unpacked ??= packed ? (texts ? texts.keep(fileId, unpackTexts(packed)) : unpackTexts(packed)) : '');
-        files.set(fileId, text);
-      }
-      return text;
+      const file = kept.get(fileId, () => this.packed(fileId));
+      return () => kept.text(file);
     };
   }
 
