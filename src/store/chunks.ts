@@ -1,5 +1,5 @@
 import { FileTexts, packTexts, sliceSpan } from './chunk-text.js';
-import type { Memo } from './memo.js';
+import { slot, type Memo } from './memo.js';
 import type { Db } from './db.js';
 import { anyPhrase } from './fts.js';
 
@@ -71,6 +71,10 @@ function fromRow(r: ChunkRow, fileText: () => string): StoredChunk {
   };
 }
 
+const HOLDING = slot<{ ids: number; sets: Map<string, Set<number>> }>('chunks holding a term');
+/** Chunk ids kept across the terms' sets (a few MiB); past it the memo starts again. */
+const HOLDING_KEPT = 200_000;
+
 /** FTS column weights: a term in a path or symbol name says more than one in a body. */
 export const FIELD_WEIGHTS = { path: 3, symbols: 5, body: 1 } as const;
 
@@ -126,8 +130,8 @@ export class ChunkTable {
   /** `memo` and `version` keep unpacked texts between reads of one index version (chunk-text.ts). */
   constructor(
     private readonly db: Db,
-    memo: Memo,
-    version: () => string,
+    private readonly memo: Memo,
+    private readonly version: () => string,
   ) {
     this.insert = db.prepare(
       `INSERT INTO chunks(file_id, ord, start_line, end_line, breadcrumb, symbol, text_at, text_length, tokens)
@@ -185,9 +189,20 @@ export class ChunkTable {
     return out;
   }
 
-  /** The chunks whose FTS fields (path, symbols or body) hold `term`: a read of its postings alone. */
-  holding(term: string): Set<number> {
-    return new Set(this.holdingTerm.all(anyPhrase([term])) as number[]);
+  /**
+   * The chunks whose FTS fields (path, symbols or body) hold `term`: a read of its postings
+   * alone, kept per index version (questions repeat their words) up to HOLDING_KEPT ids.
+   */
+  holding(term: string): ReadonlySet<number> {
+    const kept = this.memo.derived(HOLDING, this.version(), () => ({ ids: 0, sets: new Map<string, Set<number>>() }));
+    let set = kept.sets.get(term);
+    if (!set) {
+      set = new Set(this.holdingTerm.all(anyPhrase([term])) as number[]);
+      if (kept.ids + set.size > HOLDING_KEPT) [kept.ids, kept.sets] = [0, new Map()];
+      kept.sets.set(term, set);
+      kept.ids += set.size;
+    }
+    return set;
   }
 
   /** The file of every chunk, by chunk id (read from the file index alone). */
