@@ -59,13 +59,15 @@ export interface FileWeight {
 
 export class FileTable {
   private readonly byPath;
+  private readonly byIdList;
   private readonly weights;
   private readonly all;
   private readonly insert;
   private readonly remove;
   private readonly touch;
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.byPath = db.prepare('SELECT * FROM files WHERE path = ?');
+    this.byIdList = db.prepare('SELECT * FROM files WHERE id IN (SELECT value FROM json_each(?))');
     this.all = db.prepare('SELECT * FROM files ORDER BY path');
     this.weights = db.prepare(
       `SELECT path, language, kind, size AS bytes, tokens,
@@ -113,10 +115,8 @@ export class FileTable {
   byIds(ids: number[]): Map<number, StoredFile> {
     const out = new Map<number, StoredFile>();
     if (ids.length === 0) return out;
-    const rows = this.db
-      .prepare(`SELECT * FROM files WHERE id IN (${ids.map(() => '?').join(',')})`)
-      .all(...ids) as FileRow[];
-    for (const r of rows) out.set(r.id, fromRow(r));
+    // One prepared statement for any number of ids, as chunks by id (a list of `?` is prepared anew per length).
+    for (const r of this.byIdList.all(JSON.stringify(ids)) as FileRow[]) out.set(r.id, fromRow(r));
     return out;
   }
 }
