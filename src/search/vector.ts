@@ -7,6 +7,7 @@
 import { normalize, queryEmbedder, type EmbedderSpec } from '../embed/index.js';
 import { sameIdentity, slot, type Store, type VectorMatrix } from '../store/index.js';
 import { indexVersion } from './cache.js';
+import { DotKernel } from './dot.js';
 
 export interface VectorHit {
   chunkId: number;
@@ -18,18 +19,24 @@ export type RetrievalPhase = 'building' | 'serving' | 'keyword_only';
 const MATRIX = slot<VectorMatrix>('vector matrix');
 const COMPLETE = slot<boolean>('every chunk embedded');
 
+/** The kernel each loaded matrix lives in, where one could be had (dot.ts). */
+const kernels = new WeakMap<VectorMatrix, DotKernel>();
+
 /** The stored vectors as one matrix, loaded again only when a pass wrote more. */
 function matrixOf(store: Store, dims: number): VectorMatrix {
-  return store.memo.derived(MATRIX, `${store.vectors.version()}/${dims}`, () => store.vectors.load(dims));
+  return store.memo.derived(MATRIX, `${store.vectors.version()}/${dims}`, () => {
+    let kernel: DotKernel | null = null;
+    const matrix = store.vectors.load(dims, (rows) => (kernel = DotKernel.open(rows, dims))?.data ?? new Float32Array(rows * dims));
+    if (kernel) kernels.set(matrix, kernel);
+    return matrix;
+  });
 }
 
-/** The `limit` rows of `matrix` most similar to `q`, best first. */
-export function nearest(matrix: VectorMatrix, q: Float32Array, limit: number): VectorHit[] {
+/** Every row's dot product with `q`, in JavaScript (dot.wat sums alike). */
+export function similarities(matrix: VectorMatrix, q: Float32Array): Float64Array {
   const { data, ids, dims } = matrix;
-  const n = ids.length;
-  const top: VectorHit[] = [];
-  let floor = -Infinity;
-  for (let r = 0; r < n; r++) {
+  const out = new Float64Array(ids.length);
+  for (let r = 0; r < ids.length; r++) {
     const at = r * dims;
     let s0 = 0, s1 = 0, s2 = 0, s3 = 0; // four accumulators: independent adds pipeline
     let d = 0;
@@ -40,7 +47,20 @@ export function nearest(matrix: VectorMatrix, q: Float32Array, limit: number): V
       s3 += data[at + d + 3]! * q[d + 3]!;
     }
     for (; d < dims; d++) s0 += data[at + d]! * q[d]!;
-    const s = s0 + s1 + s2 + s3;
+    out[r] = s0 + s1 + s2 + s3;
+  }
+  return out;
+}
+
+/** The `limit` rows of `matrix` most similar to `q`, best first. */
+export function nearest(matrix: VectorMatrix, q: Float32Array, limit: number): VectorHit[] {
+  const { ids } = matrix;
+  const n = ids.length;
+  const scores = kernels.get(matrix)?.scores(q, n) ?? similarities(matrix, q);
+  const top: VectorHit[] = [];
+  let floor = -Infinity;
+  for (let r = 0; r < n; r++) {
+    const s = scores[r]!;
     if (top.length >= limit && s <= floor) continue;
     let i = top.length < limit ? top.length : limit - 1;
     if (top.length < limit) top.push({ chunkId: ids[r]!, similarity: s });

@@ -141,10 +141,11 @@ export class VectorTable {
     return (this.getMeta.get(VERSION_KEY) as string | undefined) ?? '';
   }
 
-  load(dims: number): VectorMatrix {
+  /** Every vector of `dims` floats as one matrix; `room` gives the space for its rows (the search's SIMD kernel keeps them in its own memory). */
+  load(dims: number, room: (rows: number) => Float32Array = (rows) => new Float32Array(rows * dims)): VectorMatrix {
     const n = this.count();
     const ids = new Float64Array(n);
-    const data = new Float32Array(n * dims);
+    const data = room(n);
     let i = 0;
     for (const row of this.db.prepare('SELECT chunk_id, vec FROM vectors').raw().iterate() as IterableIterator<[number, Buffer]>) {
       if (i >= n) break; // rows added since the count: the next load takes them
