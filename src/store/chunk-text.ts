@@ -107,14 +107,10 @@ export class FileTexts {
     return this.read.get(fileId) as Buffer | undefined;
   }
 
-  /** The file's chunk texts unpacked ('' for a file without chunks). */
-  textOf(fileId: number): string {
-    return this.lookup()(fileId)();
-  }
-
   /**
    * For many reads of the index version at hand (asked for once): each
-   * file's text as a function that unpacks it on first call. Its packed
+   * file's chunk texts as a function that unpacks them on first call ('' for
+   * a file without chunks). Its packed
    * bytes are read now, so the text is this version's whenever it is
    * unpacked; rankers read many chunk rows and show the text of few.
    */

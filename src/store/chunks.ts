@@ -127,7 +127,7 @@ export class ChunkTable {
   private readonly fileIdOfEach;
   private readonly holdingTerm;
   private readonly byIdList;
-  /** `memo` and `version` keep unpacked texts between reads of one index version (chunk-text.ts). */
+  /** `memo` and `version` keep what reads of one index version found (file texts, chunk-text.ts; chunks holding a term). */
   constructor(
     private readonly db: Db,
     private readonly memo: Memo,

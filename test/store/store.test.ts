@@ -164,10 +164,10 @@ describe('unpacked chunk texts', () => {
     for (let round = 0; round < 2; round++)
       for (const [name, source] of Object.entries(files)) {
         const id = repo.store.files.get(name)!.id;
-        const unpacked = new FileTexts(repo.store.db).textOf(id);
+        const unpacked = new FileTexts(repo.store.db).readOnce(id);
         expect(unpacked).toContain(source.trim());
-        expect(texts.textOf(id)).toBe(unpacked);
-        expect(kept.textOf(id)).toBe(unpacked);
+        expect(texts.lookup()(id)()).toBe(unpacked);
+        expect(kept.lookup()(id)()).toBe(unpacked);
       }
     repo.close();
   });
