@@ -84,13 +84,18 @@ export function countTokens(text: string): number {
   const pieces = splitPieces!;
   pieces.lastIndex = 0;
   let n = 0;
+  const merged = (p: string) => pieceTokens(latin1Bytes(p), table);
   for (let m = pieces.exec(text); m !== null; m = pieces.exec(text)) {
     const piece = m[0];
-    const bytes = (p: string) => (ASCII.test(p) ? p : Buffer.from(p, 'utf8').toString('latin1'));
     // An over-long piece is not kept whole (its chunks are): the cache holds short keys only.
-    n += piece.length > MAX_PIECE_BYTES ? pieceTokens(bytes(piece), table) : cached(piece, (p) => pieceTokens(bytes(p), table));
+    n += piece.length > MAX_PIECE_BYTES ? merged(piece) : cached(piece, merged);
   }
   return n;
+}
+
+/** A piece's UTF-8 bytes, one char each. */
+function latin1Bytes(p: string): string {
+  return ASCII.test(p) ? p : Buffer.from(p, 'utf8').toString('latin1');
 }
 
 /** A count from the per-piece cache, computed on a miss. */
