@@ -45,6 +45,8 @@ export interface VectorMatrix {
 }
 
 const IDENTITY_KEY = 'embedder_identity';
+/** A stamp of the model file the stored identity was last checked against (see `stamp`). */
+const STAMP_KEY = 'embedder_stamp';
 /** Bumped on every write, so an in-memory copy knows when to reload. */
 const VERSION_KEY = 'vectors_version';
 
@@ -89,9 +91,25 @@ export class VectorTable {
     return raw ? (JSON.parse(raw) as VectorIdentity) : null;
   }
 
+  /**
+   * The stamp (path, size, mtime) of the model file whose identity was found equal to the
+   * stored one, so a reader that sees the same stamp knows the space is current without
+   * reading and digesting the model (a keyword search, a pass with nothing to embed). Null
+   * until an index pass vouched for it, and again after `reset`.
+   */
+  stamp(): string | null {
+    return (this.getMeta.get(STAMP_KEY) as string | undefined) ?? null;
+  }
+
+  /** Records that the stored identity is the one of the model file stamped `stamp`. Call inside a transaction. */
+  vouch(stamp: string): void {
+    this.setMeta.run(STAMP_KEY, stamp);
+  }
+
   /** Switches the space: every vector of another identity goes. Call inside a transaction. */
   reset(identity: VectorIdentity): void {
     this.db.prepare('DELETE FROM vectors').run();
+    this.db.prepare('DELETE FROM meta WHERE key = ?').run(STAMP_KEY);
     this.setMeta.run(IDENTITY_KEY, JSON.stringify(identity));
     this.bump();
   }
