@@ -37,7 +37,7 @@ describe('the CLI start path', () => {
 
   const fixture = useIndexedRepo();
 
-  it('a keyword search loads what answering needs, not the indexer, the parser, other verbs, a schema library or a glob or regex engine', () => {
+  it('a keyword search loads what answering needs, not the indexer, the parser, the graph resolver, other verbs, a schema library or a glob or regex engine', () => {
     const run = loadedModules(['search', 'SessionManager', '--mode', 'keyword', '--repo', fixture.root, '--json'], { SIGHTLINE_HOME: fixture.home });
     expect(run.code, run.stderr.slice(-500)).toBe(0);
     expect(JSON.parse(run.stdout).results[0].path).toBe('src/auth/session.ts');
@@ -45,8 +45,9 @@ describe('the CLI start path', () => {
     const unneeded = [
       /^src\/index\/indexer\.ts$/,
       /^src\/parse\//,
+      /^src\/graph\/resolve\.ts$/,
       /^src\/engine\/(explore|related|brief|dry-run|reset|live|outline|read)\.ts$/,
-      /^node_modules\/(zod|web-tree-sitter|@modelcontextprotocol|pg|@parcel|re2js|picomatch)\//,
+      /^node_modules\/(zod|web-tree-sitter|@modelcontextprotocol|pg|@parcel|re2js|picomatch|get-tsconfig|jsonc-parser)\//,
     ];
     expect(run.modules.filter((m) => unneeded.some((re) => re.test(m)))).toEqual([]);
   });
