@@ -5,7 +5,9 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export const TOKEN_ENV = 'SIGHTLINE_MCP_TOKEN';
+import { TOKEN_ENV } from './token-env.js';
+
+export { TOKEN_ENV };
 
 export function mintToken(): string {
   return randomBytes(32).toString('base64url');

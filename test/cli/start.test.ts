@@ -15,6 +15,8 @@ const HEAVY = [
   /^src\/config\/index\.ts$/,
   /^src\/walk\/(index|walker)\.ts$/,
   /^node_modules\/(zod|better-sqlite3|web-tree-sitter|@modelcontextprotocol|gpt-tokenizer|pg|onnxruntime-node|@parcel)\//,
+  // Node's own modules that cost milliseconds to load and that only some verbs use.
+  /^node:(crypto|v8|worker_threads)$/,
 ];
 const heavy = (modules: string[]) => modules.filter((m) => HEAVY.some((re) => re.test(m)));
 
@@ -48,6 +50,7 @@ describe('the CLI start path', () => {
       /^src\/graph\/resolve\.ts$/,
       /^src\/engine\/(explore|related|brief|dry-run|reset|live|outline|read)\.ts$/,
       /^node_modules\/(zod|web-tree-sitter|@modelcontextprotocol|pg|@parcel|re2js|picomatch|get-tsconfig|jsonc-parser)\//,
+      /^node:(crypto|v8|worker_threads)$/,
     ];
     expect(run.modules.filter((m) => unneeded.some((re) => re.test(m)))).toEqual([]);
   });

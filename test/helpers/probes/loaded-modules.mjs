@@ -18,6 +18,6 @@ register('data:text/javascript,' + encodeURIComponent(hook));
 const resolve = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) {
   const file = resolve.call(this, request, ...rest);
-  if (!Module.isBuiltin(file)) process.stderr.write('module-loaded ' + pathToFileURL(file).href + '\n');
+  process.stderr.write('module-loaded ' + (Module.isBuiltin(file) ? `node:${file.replace(/^node:/, '')}` : pathToFileURL(file).href) + '\n');
   return file;
 };
