@@ -48,6 +48,25 @@ const tscLayout = {
   },
 };
 
+/**
+ * commander requires node:child_process at load, for executable subcommands, which sightline has
+ * none of; loading it cost every verb ~6 ms of CPU. Its one use (`childProcess.spawn`) goes
+ * through a getter that requires the module when called. The build fails if commander's source
+ * no longer reads as expected, rather than bundling it unpatched.
+ */
+const COMMANDER_REQUIRE = "const childProcess = require('node:child_process');";
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+      const source = await fs.promises.readFile(args.path, 'utf8');
+      if (!source.includes(COMMANDER_REQUIRE)) return { errors: [{ text: `commander's ${COMMANDER_REQUIRE} not found: update scripts/bundle.mjs` }] };
+      const lazy = "const childProcess = { get spawn() { return require('node:child_process').spawn; } };";
+      return { contents: source.replace(COMMANDER_REQUIRE, lazy), loader: 'js' };
+    });
+  },
+};
+
 for (const name of fs.readdirSync(OUT)) if (CHUNK.test(name)) fs.rmSync(path.join(OUT, name));
 
 const result = await esbuild.build({
@@ -67,7 +86,7 @@ const result = await esbuild.build({
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
   sourcemap: true,
   metafile: true,
-  plugins: [tscLayout],
+  plugins: [lazyChildProcess, tscLayout],
   logLevel: 'warning',
 });
 /** `src/…` as is; a package's file from `node_modules/` on, wherever node_modules lies (a linked one resolves outside the checkout). */

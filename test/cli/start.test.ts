@@ -16,12 +16,12 @@ const HEAVY = [
   /^src\/walk\/(index|walker)\.ts$/,
   /^node_modules\/(zod|better-sqlite3|web-tree-sitter|@modelcontextprotocol|gpt-tokenizer|pg|onnxruntime-node|@parcel)\//,
   // Node's own modules that cost milliseconds to load and that only some verbs use.
-  /^node:(crypto|v8|worker_threads)$/,
+  /^node:(crypto|v8|worker_threads|child_process)$/,
 ];
 const heavy = (modules: string[]) => modules.filter((m) => HEAVY.some((re) => re.test(m)));
 
 describe('the CLI start path', () => {
-  it('--version and --help load no engine, server, database, parser or schema library', () => {
+  it('--version and --help load no engine, server, database, parser, schema library or costly Node module', () => {
     for (const args of [['--version'], ['--help'], ['search', '--help'], ['serve', '--help'], ['remember', '--help'], ['team', 'grant', '--help'], ['workspace', 'add', '--help']]) {
       const run = loadedModules(args);
       expect(run.code, args.join(' ')).toBe(0);
@@ -50,7 +50,7 @@ describe('the CLI start path', () => {
       /^src\/graph\/resolve\.ts$/,
       /^src\/engine\/(explore|related|brief|dry-run|reset|live|outline|read)\.ts$/,
       /^node_modules\/(zod|web-tree-sitter|@modelcontextprotocol|pg|@parcel|re2js|picomatch|get-tsconfig|jsonc-parser)\//,
-      /^node:(crypto|v8|worker_threads)$/,
+      /^node:(crypto|v8|worker_threads|child_process)$/,
     ];
     expect(run.modules.filter((m) => unneeded.some((re) => re.test(m)))).toEqual([]);
   });

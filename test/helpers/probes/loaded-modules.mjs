@@ -15,9 +15,16 @@ const hook = `export async function load(url, context, next) {
 }`;
 register('data:text/javascript,' + encodeURIComponent(hook));
 
+const say = (name) => process.stderr.write('module-loaded ' + name + '\n');
+// Node's own modules by name (require('node:…') skips resolution), files once resolved.
+const load = Module._load;
+Module._load = function (request, ...rest) {
+  if (Module.isBuiltin(request)) say(`node:${request.replace(/^node:/, '')}`);
+  return load.call(this, request, ...rest);
+};
 const resolve = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) {
   const file = resolve.call(this, request, ...rest);
-  process.stderr.write('module-loaded ' + (Module.isBuiltin(file) ? `node:${file.replace(/^node:/, '')}` : pathToFileURL(file).href) + '\n');
+  if (!Module.isBuiltin(file)) say(pathToFileURL(file).href);
   return file;
 };
