@@ -12,7 +12,8 @@
  * layout: each `import.meta.url` is rewritten to that module's dist/src path, so workers start
  * from tsc's files and no lookup needs a second, bundle-only path.
  *
- * Writes dist/src/cli/bundle.json, the sources each bundled file holds (from esbuild's metafile),
+ * Also writes dist/src/cli/mcp-tools.js, the server's tool list (below), and
+ * dist/src/cli/bundle.json, the sources each bundled file holds (from esbuild's metafile),
  * which test/cli/start.test.ts reads to name the modules a run loaded.
  */
 import fs from 'node:fs';
@@ -27,10 +28,11 @@ const CHUNK = /^bundle-[A-Z0-9]+\.js(\.map)?$/;
 /**
  * Left to Node: native addons (better-sqlite3, @node-rs/xxhash, @parcel/watcher, onnxruntime-node),
  * packages that find their own files (web-tree-sitter's wasm, tree-sitter-wasms' grammars,
- * gpt-tokenizer's tiktoken file), pg (optional native binding) and the MCP SDK (loaded only by
- * `serve`, hundreds of files that bundled would be one more copy of zod).
+ * gpt-tokenizer's tiktoken file), pg (optional native binding), the MCP SDK (loaded only by
+ * `serve`) and zod, which the SDK loads too: the server's tool schemas and the SDK's checks of
+ * them must come from one copy of zod, not a bundled one and the SDK's.
  */
-const EXTERNAL = ['better-sqlite3', '@node-rs/xxhash', '@parcel/watcher', 'onnxruntime-node', 'web-tree-sitter', 'tree-sitter-wasms', 'gpt-tokenizer', 'pg', '@modelcontextprotocol/sdk'];
+const EXTERNAL = ['better-sqlite3', '@node-rs/xxhash', '@parcel/watcher', 'onnxruntime-node', 'web-tree-sitter', 'tree-sitter-wasms', 'gpt-tokenizer', 'pg', '@modelcontextprotocol/sdk', 'zod'];
 
 /** Each module's `import.meta.url` as tsc's layout has it (see above); any other `import.meta` use fails the build. */
 const tscLayout = {
@@ -71,7 +73,13 @@ for (const name of fs.readdirSync(OUT)) if (CHUNK.test(name)) fs.rmSync(path.joi
 
 const result = await esbuild.build({
   absWorkingDir: ROOT,
-  entryPoints: { main: 'src/cli/main.ts' },
+  entryPoints: {
+    main: 'src/cli/main.ts',
+    // The server's tool list at a stable path: a module has one instance per file, so a test
+    // preload (test/helpers/faults/slow-tool.mjs) that adds a tool must import the bundled one,
+    // which the tsc copy in dist/src/mcp is not.
+    'mcp-tools': 'src/mcp/tools/index.ts',
+  },
   outdir: OUT,
   chunkNames: 'bundle-[hash]',
   bundle: true,
