@@ -4,7 +4,6 @@
  * A blank pin counts as unset: it mints a token, it never turns auth off.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-
 import { TOKEN_ENV } from './token-env.js';
 
 export { TOKEN_ENV };
