@@ -1,7 +1,9 @@
 /**
  * Tests spawn the built CLI (dist/), so a source edit without a build would
  * test the old code and pass or fail for the wrong reason. Refuse to start
- * when any source file is newer than the build of it (`npm test` builds first).
+ * when any source file is newer than the build of it, or than the CLI's
+ * bundle (scripts/bundle.mjs, which a bare `tsc` leaves stale); `npm test`
+ * builds first.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,7 +26,9 @@ export default function setup(): void {
   if (!source) return;
   const built = path.join(ROOT, 'dist', path.relative(ROOT, source.file).replace(/\.ts$/, '.js'));
   const builtAt = fs.existsSync(built) ? fs.statSync(built).mtimeMs : -1;
-  if (builtAt < source.mtimeMs) {
+  const bundle = path.join(ROOT, 'dist/src/cli/bundle.json');
+  const bundledAt = fs.existsSync(bundle) ? fs.statSync(bundle).mtimeMs : -1;
+  if (Math.min(builtAt, bundledAt) < source.mtimeMs) {
     throw new Error(`dist/ is older than ${path.relative(ROOT, source.file)}: run \`npm run build\` (or \`npm test\`, which builds first) before the tests`);
   }
 }

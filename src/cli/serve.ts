@@ -12,7 +12,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { describeError, exitCodeOf, usageError } from '../errors/index.js';
 import type { Authenticator, Served, TransportName } from '../mcp/index.js';
 // Leaves of mcp/ (constants only), so declaring the verbs does not load the server.
-import { TOKEN_ENV } from '../mcp/auth.js';
+import { TOKEN_ENV } from '../mcp/token-env.js';
 import { TOOL_CONCURRENCY_ENV } from '../mcp/concurrency.js';
 import { embedderFlags, embedderOptions, emit, examples, repoOption, storeOption, type EmbedderFlags } from './verb.js';
 

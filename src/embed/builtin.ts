@@ -108,6 +108,16 @@ export function embedStatic(model: StaticModel, text: string): Float32Array {
 
 const loaded = new Map<string, { size: number; mtimeMs: number; model: StaticModel }>();
 
+/**
+ * The model file's path, size and mtime: what `open` trusts to reuse a model it read, and what
+ * the index records beside the identity (VectorTable.stamp) so that learning whether its
+ * vectors are current costs a stat instead of reading and digesting 5 MB.
+ */
+export function modelStamp(modelPath = defaultModelPath()): string {
+  const { size, mtimeMs } = fs.statSync(modelPath);
+  return JSON.stringify([modelPath, size, mtimeMs]);
+}
+
 export class BuiltinEmbedder implements Embedder {
   readonly identity: EmbedderIdentity;
   private constructor(readonly model: StaticModel) {

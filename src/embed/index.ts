@@ -11,7 +11,7 @@ import type { Embedder, EmbedderSpec } from './types.js';
 
 export type { Embedder, EmbedderIdentity, EmbedderKind, EmbedderSpec } from './types.js';
 export { embeddingText } from './text.js';
-export { BuiltinEmbedder, defaultModelPath } from './builtin.js';
+export { BuiltinEmbedder, defaultModelPath, modelStamp } from './builtin.js';
 export { EmbedWorker } from './worker-client.js';
 export { queryEmbedder, queryEmbedderReady, type QueryEmbedder } from './query.js';
 /** Scales a vector to unit length in place: what every embedder returns, and what vector search compares. */

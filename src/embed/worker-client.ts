@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { SightlineError } from '../errors/index.js';
 import type { EmbedderIdentity, EmbedderSpec } from './types.js';
 import type { WorkerReply, WorkerRequest } from './protocol.js';
@@ -15,8 +15,13 @@ import type { WorkerReply, WorkerRequest } from './protocol.js';
 const COMPILED = new URL('./worker.js', import.meta.url);
 const SOURCE = new URL('./worker.ts', import.meta.url);
 
-/** Starts the embedding thread for `spec`. */
+/**
+ * Starts the embedding thread for `spec`. node:worker_threads is required here, not imported:
+ * this module is on every search's path (the embed door), where the builtin model runs in-thread
+ * and loading the module cost ~6 ms.
+ */
 export function startWorker(spec: EmbedderSpec): Worker {
+  const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
   if (fs.existsSync(fileURLToPath(COMPILED))) return new Worker(COMPILED, { workerData: { spec } });
   // Running from TypeScript sources (tests): register tsx inside the thread, then load the worker.
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href; // the ESM entry

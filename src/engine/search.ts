@@ -1,5 +1,6 @@
 /** `search`: ranked chunks (or distinct files) for a keyword query or a regular expression. */
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS } from 're2js';
 import { checkPattern, checkQuery, usageError } from '../errors/index.js';
 import { ask, cachedAnswer, hybridChunks, hybridFiles, pathFilter, type SearchMode } from '../search/index.js';
 
@@ -178,12 +179,16 @@ function regexRefusal(construct: string, instead: string) {
   return usageError(`the regular expression uses ${construct}, which the linear-time engine (RE2 syntax) cannot run: ${instead}`);
 }
 
+/** re2js (~270 KB of code), loaded by the first regex search rather than by every search; synchronously, as searching is. */
+let re2: typeof RE2JS | undefined;
+
 /** Caller patterns run on RE2 (re2js): time linear in the text, whatever the pattern, so one request cannot stall the server. */
 function compileRegex(pattern: string): { test(line: string): boolean } {
   checkPattern(pattern, 'the regular expression');
   const source = toRe2Syntax(pattern);
+  re2 ??= (createRequire(import.meta.url)('re2js') as { RE2JS: typeof RE2JS }).RE2JS;
   try {
-    return RE2JS.compile(source);
+    return re2.compile(source);
   } catch (err) {
     throw usageError(`invalid regular expression (RE2 syntax): ${(err as Error).message.replace(/^error parsing regexp: /, '')}`);
   }

@@ -8,7 +8,7 @@
  */
 import type { Config } from '../config/index.js';
 import { describeError } from '../errors/index.js';
-import { BuiltinEmbedder, EmbedWorker, embedderSpec, embeddingText, openEmbedder, type Embedder, type EmbedderIdentity, type EmbedderSpec } from '../embed/index.js';
+import { BuiltinEmbedder, EmbedWorker, embedderSpec, embeddingText, modelStamp, openEmbedder, type Embedder, type EmbedderIdentity, type EmbedderSpec } from '../embed/index.js';
 import { sameIdentity, type PendingChunk, type Store } from '../store/index.js';
 
 export interface EmbedSummary {
@@ -43,12 +43,30 @@ export interface EmbedPassOptions {
   inThreadMax?: number;
 }
 
-/** True when the stored space is the one `spec` would produce, judged without starting a model. */
-function currentSpace(spec: EmbedderSpec, stored: EmbedderIdentity | null): boolean {
+/**
+ * True when the stored space is the one `spec` would produce, judged without starting a model.
+ * The builtin model's is vouched for by `stamp`, the model file's (VectorTable.stamp), else by
+ * its identity, and then stamped for the next reader.
+ */
+function currentSpace(store: Store, spec: EmbedderSpec, stored: EmbedderIdentity | null, stamp: string | null): boolean {
   if (!stored || spec.kind === 'none' || stored.name !== spec.kind) return false;
-  if (spec.kind === 'builtin') return sameIdentity(stored, BuiltinEmbedder.open(spec.modelPath).identity);
+  if (spec.kind === 'builtin') {
+    if (stamp !== null && store.vectors.stamp() === stamp) return true;
+    if (!sameIdentity(stored, BuiltinEmbedder.open(spec.modelPath).identity)) return false;
+    if (stamp !== null) store.transaction(() => store.vectors.vouch(stamp));
+    return true;
+  }
   if (spec.kind === 'http') return stored.model === spec.model && (!spec.dimensions || stored.dims === spec.dimensions);
   return stored.model.startsWith(`${spec.modelDir.replace(/\/+$/, '').split('/').pop()}@`);
+}
+
+/** The builtin model file's stamp; null when it cannot be found (opening the model then says why, as before stamps). */
+function stampOf(modelPath: string | undefined): string | null {
+  try {
+    return modelStamp(modelPath);
+  } catch {
+    return null;
+  }
 }
 
 export async function embedPass(store: Store, config: Config, options: EmbedPassOptions = {}): Promise<EmbedSummary | null> {
@@ -58,7 +76,9 @@ export async function embedPass(store: Store, config: Config, options: EmbedPass
   const { vectors } = store;
   const stored = vectors.identity() as EmbedderIdentity | null;
   let pending = vectors.pendingCount();
-  const current = currentSpace(spec, stored);
+  // Taken before the model is read: a file replaced meanwhile leaves a stamp that matches neither it nor its successor.
+  const stamp = spec.kind === 'builtin' ? stampOf(spec.modelPath) : null;
+  const current = currentSpace(store, spec, stored, stamp);
   if (pending === 0 && current) return { embedded: 0, pending: 0, error: null, identity: stored };
   const work = current ? pending : store.counts().chunks;
   let embedder: Pick<Embedder, 'identity' | 'embed' | 'close'>;
@@ -70,7 +90,10 @@ export async function embedPass(store: Store, config: Config, options: EmbedPass
   const summary: EmbedSummary = { embedded: 0, pending, error: null, identity: embedder.identity };
   try {
     if (!sameIdentity(stored, embedder.identity)) {
-      store.transaction(() => vectors.reset(embedder.identity));
+      store.transaction(() => {
+        vectors.reset(embedder.identity);
+        if (stamp !== null) vectors.vouch(stamp);
+      });
       pending = vectors.pendingCount();
     }
     const total = pending;

@@ -84,6 +84,6 @@ async function graphAndHistory(pass: Pass): Promise<void> {
   const { root, store, options, summary } = pass;
   // Asking git where HEAD is starts first and runs while the graph resolves on this thread.
   const head = gitHead(root);
-  if (options.graph !== false) summary.graph = resolveGraph(store, root); // answers the edges the writes left pending
+  if (options.graph !== false) summary.graph = await resolveGraph(store, root); // answers the edges the writes left pending
   await indexHistory(root, store, head);
 }

@@ -9,7 +9,6 @@
  * wedges a repository. A pass killed outright leaves its record `running` under
  * a lease nobody renews, which readers report as interrupted.
  */
-import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { describeError, SightlineError } from '../errors/index.js';
 import { ioError, type JobRecord, type LockHolder, type Store } from '../store/index.js';
@@ -111,7 +110,8 @@ export interface Lease {
  */
 export async function withIndexLock<T>(store: Store, options: JobOptions, body: (lease: Lease) => Promise<T>): Promise<T> {
   const leaseMs = options.leaseMs ?? LEASE_MS;
-  const me = { owner: randomUUID(), pid: process.pid, host: os.hostname() };
+  // The global Web Crypto, loaded on first use: importing node:crypto cost every verb ~10 ms at start.
+  const me = { owner: crypto.randomUUID(), pid: process.pid, host: os.hostname() };
   const { jobs } = store;
   try {
     for (let waited = false; ; waited = true) {

@@ -4,8 +4,9 @@
  * A blank pin counts as unset: it mints a token, it never turns auth off.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { TOKEN_ENV } from './token-env.js';
 
-export const TOKEN_ENV = 'SIGHTLINE_MCP_TOKEN';
+export { TOKEN_ENV };
 
 export function mintToken(): string {
   return randomBytes(32).toString('base64url');

@@ -4,7 +4,7 @@
  * product — the vectors are unit length, so that is cosine similarity.
  * At 100k chunks × 128 dims this is a few milliseconds; no ANN is needed.
  */
-import { normalize, queryEmbedder, type EmbedderSpec } from '../embed/index.js';
+import { modelStamp, normalize, queryEmbedder, type EmbedderSpec } from '../embed/index.js';
 import { sameIdentity, slot, type Store, type VectorMatrix } from '../store/index.js';
 import { indexVersion } from './cache.js';
 import { DotKernel } from './dot.js';
@@ -130,9 +130,14 @@ function allEmbedded(store: Store): boolean {
   return store.memo.derived(COMPLETE, indexVersion(store), () => store.vectors.pendingCount() === 0);
 }
 
-/** keyword_only with no embedder; serving once every chunk has a vector of the current space; building before. */
+/**
+ * keyword_only with no embedder; serving once every chunk has a vector of the current space;
+ * building before. The builtin model's space is known current from the stamp an index pass
+ * left (VectorTable.stamp) without opening the model, which a keyword search never embeds with.
+ */
 export function retrievalPhase(store: Store, spec: EmbedderSpec): RetrievalPhase {
   if (spec.kind === 'none') return 'keyword_only';
+  if (spec.kind === 'builtin' && store.vectors.stamp() === modelStamp(spec.modelPath)) return allEmbedded(store) ? 'serving' : 'building';
   const embedder = queryEmbedder(spec);
   if (!embedder || !sameIdentity(store.vectors.identity(), embedder.identity)) return 'building';
   return allEmbedded(store) ? 'serving' : 'building';

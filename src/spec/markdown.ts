@@ -4,7 +4,7 @@
  * checked against the committed page by test/spec/parity.test.ts.
  */
 import { flagsOf, helpOf, usageOf } from './commander.js';
-import { type ArgSpec, type VerbSpec } from './define.js';
+import type { ArgSpec, VerbSpec } from './define.js';
 import { describe } from './zod.js';
 
 const BEGIN = '<!-- reference: generated from src/spec by `npm run docs:tools`; do not edit by hand -->';

@@ -18,7 +18,8 @@ export const SCHEMA_VERSION = 8;
 
 /**
  * Embedding vectors (store/vectors.ts), of the space named by meta
- * 'embedder_identity'. A chunk without a row is pending. Added in version 3.
+ * 'embedder_identity' (and 'embedder_stamp', the model file it was last
+ * checked against). A chunk without a row is pending. Added in version 3.
  */
 const VECTOR_TABLES = `
 CREATE TABLE vectors (

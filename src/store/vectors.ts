@@ -6,7 +6,6 @@
  * picked up by the next embedding pass. Rows go with their chunk (ON DELETE
  * CASCADE), so replacing a file drops its vectors in the same transaction.
  */
-import { randomUUID } from 'node:crypto';
 import { FileTexts, sliceSpan, unpackTexts } from './chunk-text.js';
 import type { Db } from './db.js';
 import { decodeHalves, encodeHalves } from './float16.js';
@@ -45,6 +44,8 @@ export interface VectorMatrix {
 }
 
 const IDENTITY_KEY = 'embedder_identity';
+/** A stamp of the model file the stored identity was last checked against (see `stamp`). */
+const STAMP_KEY = 'embedder_stamp';
 /** Bumped on every write, so an in-memory copy knows when to reload. */
 const VERSION_KEY = 'vectors_version';
 
@@ -89,9 +90,25 @@ export class VectorTable {
     return raw ? (JSON.parse(raw) as VectorIdentity) : null;
   }
 
+  /**
+   * The stamp (path, size, mtime) of the model file whose identity was found equal to the
+   * stored one, so a reader that sees the same stamp knows the space is current without
+   * reading and digesting the model (a keyword search, a pass with nothing to embed). Null
+   * until an index pass vouched for it, and again after `reset`.
+   */
+  stamp(): string | null {
+    return (this.getMeta.get(STAMP_KEY) as string | undefined) ?? null;
+  }
+
+  /** Records that the stored identity is the one of the model file stamped `stamp`. Call inside a transaction. */
+  vouch(stamp: string): void {
+    this.setMeta.run(STAMP_KEY, stamp);
+  }
+
   /** Switches the space: every vector of another identity goes. Call inside a transaction. */
   reset(identity: VectorIdentity): void {
     this.db.prepare('DELETE FROM vectors').run();
+    this.db.prepare('DELETE FROM meta WHERE key = ?').run(STAMP_KEY);
     this.setMeta.run(IDENTITY_KEY, JSON.stringify(identity));
     this.bump();
   }
@@ -134,7 +151,8 @@ export class VectorTable {
    * token rather than a counter, so a cleared index cannot repeat an old value.
    */
   bump(): void {
-    this.setMeta.run(VERSION_KEY, randomUUID());
+    // The global Web Crypto, loaded on first use: importing node:crypto cost every verb ~10 ms at start.
+    this.setMeta.run(VERSION_KEY, crypto.randomUUID());
   }
 
   version(): string {

@@ -1,6 +1,21 @@
 /** Include/exclude glob matching against repo-relative POSIX paths. */
-import picomatch from 'picomatch';
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type Picomatch from 'picomatch';
+import type { RE2JS } from 're2js';
+
+/**
+ * picomatch and re2js (~320 KB of code) are loaded by the first glob compiled, not with this
+ * module: the walk's door is on every verb's path (a search reads `digest` through it), and most
+ * runs compile no glob. Synchronously, through `require`, as compiling is synchronous.
+ */
+let engines: { picomatch: typeof Picomatch; RE2JS: typeof RE2JS } | undefined;
+function globEngines(): NonNullable<typeof engines> {
+  if (!engines) {
+    const require = createRequire(import.meta.url);
+    engines = { picomatch: require('picomatch') as typeof Picomatch, RE2JS: (require('re2js') as { RE2JS: typeof RE2JS }).RE2JS };
+  }
+  return engines;
+}
 
 /** A glob that cannot be matched in linear time (an extglob negation such as `!(foo)`), or that picomatch cannot read. */
 export class GlobError extends Error {
@@ -24,6 +39,7 @@ const DOT_GUARDS = ['(?!(?:^|\\/)\\.{1,2}(?:\\/|$))', '(?!\\.{1,2}(?:\\/|$))', '
  * 60-character path took 78 s. A leading `!` negates, as in picomatch.
  */
 export function globTester(glob: string): (path: string) => boolean {
+  const { picomatch, RE2JS } = globEngines();
   const negated = glob.startsWith('!') && !glob.startsWith('!(');
   let source: string;
   try {

@@ -6,9 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ServerResponse } from 'node:http';
+import { fileURLToPath } from 'node:url';
 
-/** dist/src/web/assets.js → dist/web. */
-export const ASSETS_DIR = path.resolve(import.meta.dirname, '../../web');
+/** dist/src/web/assets.js → dist/web (import.meta.url, which the CLI's bundle keeps at this path: scripts/bundle.mjs). */
+export const ASSETS_DIR = fileURLToPath(new URL('../../web', import.meta.url));
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

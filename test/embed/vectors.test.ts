@@ -1,9 +1,11 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/index.js';
 import { Repo } from '../../src/engine/index.js';
 import { embedPass } from '../../src/index/embed-pass.js';
 import { retrievalPhase } from '../../src/search/index.js';
-import { normalize } from '../../src/embed/index.js';
+import { modelStamp, normalize } from '../../src/embed/index.js';
 import { packTexts } from '../../src/store/chunk-text.js';
 import { dot, fileCentroids } from '../../src/search/vector.js';
 import { embedderSpec } from '../../src/embed/index.js';
@@ -43,6 +45,26 @@ describe('vectors in the index', () => {
     expect(vectors.count()).toBe(chunks);
     expect(vectors.identity()).toMatchObject({ name: 'builtin' });
     expect(retrievalPhase(repo.store, embedderSpec(repo.config))).toBe('serving');
+  });
+
+  it('stamps the model file beside the space, so a reader learns the space is current without reading the model', async () => {
+    const repo = open();
+    await repo.index();
+    const vectors = repo.store.vectors;
+    expect(vectors.stamp()).toBe(modelStamp()); // left by the pass that embedded
+    // A file that is no model at all, stamped as if it were the one the space came from: it is never read.
+    const file = path.join(tempDir(), 'builtin.bin');
+    cleanup.push(() => removeDir(path.dirname(file)));
+    fs.writeFileSync(file, 'not a model');
+    const spec = { kind: 'builtin' as const, modelPath: file };
+    repo.store.transaction(() => vectors.vouch(modelStamp(file)));
+    expect(retrievalPhase(repo.store, spec)).toBe('serving');
+    // Another stamp (a model replaced or moved) vouches for nothing: the model is read.
+    repo.store.transaction(() => vectors.vouch('["elsewhere",1,2]'));
+    expect(() => retrievalPhase(repo.store, spec)).toThrow(/not a sightline embedding model/);
+    // A pass that finds the space current without its stamp (as an index from before stamps) stamps it.
+    expect(await embedPass(repo.store, repo.config)).toMatchObject({ embedded: 0, pending: 0 });
+    expect(vectors.stamp()).toBe(modelStamp());
   });
 
   it('gives each file the unit mean of its chunks\' vectors', async () => {

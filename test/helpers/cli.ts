@@ -1,5 +1,6 @@
 /** Runs the built CLI (dist/) as a child process, the way users and CI do. */
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -11,12 +12,24 @@ export function unreadableEnv(suffix: string): NodeJS.ProcessEnv {
   return { NODE_OPTIONS: `--import=${preload}`, FAULT_UNREADABLE_SUFFIX: suffix };
 }
 
-/** The modules a CLI run loads, as paths relative to the checkout (node_modules/… for packages), beside its result. */
+/**
+ * The modules a CLI run loads, as paths relative to the checkout (node_modules/… for packages,
+ * node:… for Node's own), beside its result. The CLI is bundled (scripts/bundle.mjs): a bundled
+ * file counts as the sources it holds (src/….ts and node_modules/…), so the list names modules,
+ * not chunks.
+ */
 export function loadedModules(args: string[], env: NodeJS.ProcessEnv = {}): CliResult & { modules: string[] } {
   const probe = pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'probes/loaded-modules.mjs')).href;
   const result = runCli(args, { ...env, NODE_OPTIONS: `--import=${probe}` });
+  const bundleDir = pathToFileURL(path.dirname(CLI)).href + '/';
+  const bundled = JSON.parse(fs.readFileSync(path.join(path.dirname(CLI), 'bundle.json'), 'utf8')) as Record<string, string[]>;
   const root = pathToFileURL(path.resolve(path.dirname(CLI), '../../..')).href + '/';
-  const modules = [...result.stderr.matchAll(/^module-loaded (file:\S+)$/gm)].map((m) => m[1]!.replace(root, ''));
+  const modules = [...result.stderr.matchAll(/^module-loaded ((?:file|node):\S+)$/gm)].flatMap(([, url]) => {
+    const name = url!.startsWith(bundleDir) ? url!.slice(bundleDir.length) : null;
+    if (name !== null && bundled[name]) return bundled[name];
+    // A package from node_modules/ on, wherever node_modules lies (a linked one resolves outside the checkout).
+    return [url!.includes('/node_modules/') ? url!.slice(url!.indexOf('/node_modules/') + 1) : url!.replace(root, '')];
+  });
   return { ...result, modules };
 }
 

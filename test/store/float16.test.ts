@@ -11,6 +11,16 @@ describe('half-precision vectors', () => {
     expect(Number.isNaN(fromHalf(toHalf(NaN)))).toBe(true);
   });
 
+  it('decodes each of the 65,536 halves to its exact value', () => {
+    for (let h = 0; h < 0x10000; h++) {
+      const sign = h & 0x8000 ? -1 : 1;
+      const exp = (h >>> 10) & 0x1f;
+      const mant = h & 0x3ff;
+      const value = exp === 0 ? sign * mant * 2 ** -24 : exp === 0x1f ? (mant ? NaN : sign * Infinity) : sign * (1 + mant / 1024) * 2 ** (exp - 15);
+      expect(fromHalf(h), `0x${h.toString(16)}`).toBe(value);
+    }
+  });
+
   it('rounds to the nearest half, ties to even', () => {
     // Between 1 and 1 + 2^-10: the midpoint goes to the even one (1), just above it goes up.
     expect(fromHalf(toHalf(1 + 2 ** -11))).toBe(1);

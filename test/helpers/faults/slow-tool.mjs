@@ -8,7 +8,8 @@
  */
 const ms = Number(process.env.FAULT_SLOW_TOOL_MS);
 if (ms > 0) {
-  const { TOOLS, defineTool } = await import(new URL('../../../dist/src/mcp/tools/index.js', import.meta.url).href);
+  // The bundled CLI's own tool list (scripts/bundle.mjs), not tsc's copy in dist/src/mcp, which it never loads.
+  const { TOOLS, defineTool } = await import(new URL('../../../dist/src/cli/mcp-tools.js', import.meta.url).href);
   let running = 0;
   let peak = 0;
   TOOLS.push(
