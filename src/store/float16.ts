@@ -35,9 +35,8 @@ export function toHalf(x: number): number {
 
 /**
  * The float value of a half's 16 bits, exact: every half is a float32. A normal half, Inf or NaN
- * widens by moving its fields into float32 bits (the exponent rebiased from 15 to 127), which a
- * hybrid search decoding every stored vector, cold, runs 2–3× faster than building the value
- * with a power of two (136,000 halves: ~30 → ~10 ms).
+ * widens by moving its fields into float32 bits (the exponent rebiased from 15 to 127). Vectors
+ * are decoded through a table of its 65,536 answers (decodeHalves).
  */
 export function fromHalf(h: number): number {
   const exp = (h >>> 10) & 0x1f;
