@@ -23,6 +23,7 @@
  * most one token per chunk boundary.
  */
 import { createRequire } from 'node:module';
+import { ownCopy } from '../terms/own-copy.js';
 import { loadRankTable, type RankTable } from './ranks.js';
 
 /** Cleared when full: cheaper than an LRU's bookkeeping, and refills in a few files. */
@@ -99,7 +100,7 @@ function cached(key: string, count: (key: string) => number): number {
   if (n === undefined) {
     n = count(key);
     if (pieceCounts.size >= PIECE_CACHE_ENTRIES) pieceCounts.clear();
-    pieceCounts.set(key, n);
+    pieceCounts.set(ownCopy(key), n); // a copy: a view would keep the whole text alive
   }
   return n;
 }

@@ -6,6 +6,8 @@
  * query, so both sides always agree.
  */
 
+import { ownCopy } from './own-copy.js';
+
 const IDENTIFIER = /[\p{L}\p{N}_]+/gu;
 // Boundaries inside an identifier: lower→Upper, UPPER→Upper+lower (HTTPServer), letter↔digit.
 const CAMEL_BOUNDARY = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
@@ -23,9 +25,9 @@ export function identifierWords(identifier: string): string[] {
   if (SIMPLE_WORD.test(identifier)) return [identifier];
   let words = wordCache.get(identifier);
   if (words) return words;
-  words = splitIdentifier(identifier);
+  words = splitIdentifier(identifier).map(ownCopy);
   if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear();
-  wordCache.set(identifier, words);
+  wordCache.set(ownCopy(identifier), words); // copies: a view would keep the whole file alive
   return words;
 }
 
