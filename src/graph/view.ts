@@ -68,8 +68,8 @@ export class GraphView {
   private readonly memo = new Map<number, Resolution>();
   private readonly active = new Set<number>();
   private readonly lookups = new Map<string, EdgeTarget[]>();
-  /** Edges the pass answered, to be written. */
-  readonly answered = new Map<number, Resolution>();
+  /** Edges this view answered, to be written. */
+  readonly answered = new Map<number, { edge: StoredEdge; resolution: Resolution }>();
 
   constructor(
     readonly store: Store,
@@ -124,7 +124,7 @@ export class GraphView {
     try {
       const answer = this.compute(edge, this, depth + 1);
       this.memo.set(edge.id, answer);
-      this.answered.set(edge.id, answer);
+      this.answered.set(edge.id, { edge, resolution: answer });
       return answer;
     } finally {
       this.active.delete(edge.id);

@@ -202,7 +202,8 @@ export class EdgeTable {
       .pluck();
     this.insertRef = db.prepare('INSERT INTO refs(name, kind, qualifier, module, alias) VALUES (?, ?, ?, ?, ?)');
     this.ofFileStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM ${EDGE_FROM} WHERE e.file_id = ? ORDER BY e.line, e.id`);
-    this.pendingStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM ${EDGE_FROM} WHERE e.status = ${PENDING} ORDER BY e.file_id, e.id`);
+    // By id from where the last page ended: a walk along the table that stops at the page's end, whatever was answered meanwhile.
+    this.pendingStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM ${EDGE_FROM} WHERE e.id > ? AND e.status = ${PENDING} AND e.kind = ? ORDER BY e.id LIMIT ?`);
     this.pendingCountStmt = db.prepare(`SELECT count(*) FROM edges WHERE status = ${PENDING}`).pluck();
     this.targetsStmt = db.prepare('SELECT edge_id AS edgeId, file_id AS fileId, symbol_id AS symbolId, confidence FROM edge_targets WHERE edge_id = ? ORDER BY seq');
     this.clearTargets = db.prepare('DELETE FROM edge_targets WHERE edge_id = ?');
@@ -290,8 +291,9 @@ export class EdgeTable {
     return this.db.prepare(`SELECT e.file_id AS fileId, r.name FROM ${EDGE_FROM} WHERE e.kind = ${NAMESPACE}`).all() as { fileId: number; name: string }[];
   }
 
-  pending(): StoredEdge[] {
-    return (this.pendingStmt.all() as EdgeRow[]).map(edgeFromRow);
+  /** Up to `limit` pending edges of one kind with ids above `afterId`, in id order: the resolver reads them a page at a time. */
+  pendingPage(kind: RefKind, afterId: number, limit: number): StoredEdge[] {
+    return (this.pendingStmt.all(afterId, kindCode(kind), limit) as EdgeRow[]).map(edgeFromRow);
   }
 
   /** References written but not resolved yet: a pass is between its writes and its resolution, or was stopped there. */
