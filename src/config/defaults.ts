@@ -19,6 +19,8 @@ export function defaultConfig(): Config {
     exclude: [],
     excludeDirs: [...DEFAULT_EXCLUDE_DIRS],
     maxFileBytes: 1_048_576,
+    // Under the 600 MB a 50,000-file tree must index in, with room for what no knob sizes (config/memory.ts).
+    maxMemoryMB: 512,
     toolConcurrency: 2,
     readWorkers: 2,
     maxClientSessions: 1_000,

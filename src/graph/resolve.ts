@@ -30,9 +30,6 @@ export interface ResolveSummary {
 /** Imports first: every other kind is read through them; namespaces (never pending unless a name marked them) last. */
 const ORDER: readonly RefKind[] = ['import', 'inherit', 'type', 'call', 'namespace'];
 
-/** Edges per page when the caller names no size: memoryPlan's figure for its default ceiling. */
-const PAGE_EDGES = 100_000;
-
 function compute(edge: StoredEdge, ctx: GraphView, depth: number): Resolution {
   if (edge.kind === 'import') return resolveImport(edge, ctx, depth);
   return resolveReference(edge, ctx, depth);
@@ -44,7 +41,8 @@ export function loadLayout(store: Store, root: string): Layout {
   return new Layout(root, files, store.edges.namespaces());
 }
 
-export function resolveGraph(store: Store, root: string, pageEdges = PAGE_EDGES): ResolveSummary {
+/** `pageEdges`: pending edges read, answered and held at once (config/memory.ts). */
+export function resolveGraph(store: Store, root: string, pageEdges: number): ResolveSummary {
   const started = performance.now();
   const dropped = store.edges.takeDropped();
   const pending = store.edges.pendingCount();

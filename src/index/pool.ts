@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { MemoryPlan } from '../config/index.js';
 import type { PrepareInput, Prepared } from './prepare.js';
 
 export interface Preparer {
@@ -17,8 +18,11 @@ export interface Preparer {
 /** Below this many files to read, workers are not worth their start-up. */
 const WORKER_THRESHOLD = 150;
 const WORKER_URL = new URL('./prepare-worker.js', import.meta.url);
-/** A worker holds a few files at a time: small heap generations make it collect early instead of growing. */
-const WORKER_LIMITS = { maxOldGenerationSizeMb: 160, maxYoungGenerationSizeMb: 8 };
+/** A worker holds a few files at a time: a small young generation makes it collect early instead of growing. */
+const YOUNG_GENERATION_MB = 8;
+
+/** The cache sizes a worker is started with (its workerData). */
+export type WorkerCaches = Pick<MemoryPlan, 'wordCacheEntries' | 'pieceCacheEntries'>;
 
 /** Prepares on this thread; the parser and tokenizer load only when a file needs them. */
 const inThread: Preparer = {
@@ -26,11 +30,12 @@ const inThread: Preparer = {
   close: async () => {},
 };
 
-export function createPreparer(fileCount: number): Preparer {
+/** `plan` sizes each worker's heap cap and caches. */
+export function createPreparer(fileCount: number, plan: MemoryPlan): Preparer {
   const threads = Math.min(2, os.availableParallelism());
   // Under a TypeScript test runner the compiled worker does not exist: prepare in-thread.
   if (fileCount < WORKER_THRESHOLD || threads < 2 || !fs.existsSync(fileURLToPath(WORKER_URL))) return inThread;
-  return new WorkerPool(threads);
+  return new WorkerPool(threads, plan);
 }
 
 interface Pending {
@@ -43,9 +48,11 @@ class WorkerPool implements Preparer {
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
 
-  constructor(size: number) {
+  constructor(size: number, plan: MemoryPlan) {
+    const resourceLimits = { maxOldGenerationSizeMb: plan.workerHeapMB, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB };
+    const workerData: WorkerCaches = { wordCacheEntries: plan.wordCacheEntries, pieceCacheEntries: plan.pieceCacheEntries };
     this.workers = Array.from({ length: size }, () => {
-      const slot = { worker: new Worker(WORKER_URL, { resourceLimits: WORKER_LIMITS }), inFlight: 0 };
+      const slot = { worker: new Worker(WORKER_URL, { resourceLimits, workerData }), inFlight: 0 };
       slot.worker.on('message', (msg: { id: number; result?: Prepared; error?: string }) => {
         slot.inFlight--;
         const p = this.pending.get(msg.id);

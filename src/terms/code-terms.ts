@@ -18,7 +18,12 @@ export const MAX_TERM_LENGTH = 64;
 const SIMPLE_WORD = /^[a-z]+$/;
 /** Identifiers repeat heavily within a repository: splitting each distinct one once saves most of the work. */
 const wordCache = new Map<string, string[]>();
-const WORD_CACHE_LIMIT = 200_000;
+/** Entries kept before the cache is cleared; an index worker sets it from the memory ceiling (config/memory.ts). */
+let wordCacheLimit = 100_000;
+
+export function setWordCacheLimit(entries: number): void {
+  wordCacheLimit = entries;
+}
 
 /** The words of one identifier, lower-cased, e.g. `HTTPServer2` → http, server, 2. */
 export function identifierWords(identifier: string): string[] {
@@ -26,7 +31,7 @@ export function identifierWords(identifier: string): string[] {
   let words = wordCache.get(identifier);
   if (words) return words;
   words = splitIdentifier(identifier).map(ownCopy);
-  if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear();
+  if (wordCache.size >= wordCacheLimit) wordCache.clear();
   wordCache.set(ownCopy(identifier), words); // copies: a view would keep the whole file alive
   return words;
 }

@@ -1,0 +1,58 @@
+/**
+ * What `maxMemoryMB` buys: the sizes an index pass holds at once, derived
+ * from the one ceiling so a smaller machine turns one knob, not ten. Every
+ * figure is proportional to the ceiling and clamped; at the default (512 MB)
+ * each equals the constant it replaced, tuned on small repositories, so only
+ * another ceiling changes a pass.
+ *
+ * What each figure bounds, and its share at 512 MB (measured on a
+ * 53,000-file tree, docs/benchmarks.md#memory-at-scale):
+ *   - the graph page: pending edges read, answered and cached at once
+ *     (100,000 edges: about 100 MB of view while a page resolves);
+ *   - each prepare worker's heap cap and its word and token caches (two
+ *     workers, 128 MB cap each; the caches, kept as their own copies, about
+ *     20 MB of it);
+ *   - files prepared but not yet written, and files per write transaction;
+ *   - chunks per embedding message, two in flight;
+ *   - SQLite's page cache of the writing connection (16 MB).
+ * The rest — Node itself, the grammars, the model, a pass's list of files —
+ * is fixed, about 150 MB on that tree, which is why the ceiling has a floor.
+ */
+export interface MemoryPlan {
+  /** Prepared files written per transaction. */
+  batchFiles: number;
+  /** Files being prepared (read, parsed, counted) at once across the workers. */
+  filesInFlight: number;
+  /** Heap cap of each prepare worker thread, in MB. */
+  workerHeapMB: number;
+  /** Identifiers whose split words a thread keeps (terms/code-terms.ts). */
+  wordCacheEntries: number;
+  /** Token-count pieces a thread keeps (budget/tokens.ts). */
+  pieceCacheEntries: number;
+  /** Chunks per message to the embedding thread. */
+  embedPage: number;
+  /** Pending edges resolved per page (graph/resolve.ts). */
+  graphPageEdges: number;
+  /** SQLite page cache of the index connection, in KiB. */
+  sqliteCacheKiB: number;
+}
+
+/** The ceiling the figures below are stated at: each is `at512 * ceiling / 512`, clamped. */
+const REFERENCE_MB = 512;
+
+function scaled(ceilingMB: number, at512: number, min: number, max: number): number {
+  return Math.max(min, Math.min(max, Math.round((at512 * ceilingMB) / REFERENCE_MB)));
+}
+
+export function memoryPlan(maxMemoryMB: number): MemoryPlan {
+  return {
+    batchFiles: scaled(maxMemoryMB, 64, 8, 512),
+    filesInFlight: scaled(maxMemoryMB, 8, 2, 32),
+    workerHeapMB: scaled(maxMemoryMB, 128, 48, 512),
+    wordCacheEntries: scaled(maxMemoryMB, 100_000, 10_000, 1_000_000),
+    pieceCacheEntries: scaled(maxMemoryMB, 50_000, 5_000, 500_000),
+    embedPage: scaled(maxMemoryMB, 256, 32, 2_048),
+    graphPageEdges: scaled(maxMemoryMB, 100_000, 5_000, 2_000_000),
+    sqliteCacheKiB: scaled(maxMemoryMB, 16_000, 2_000, 256_000),
+  };
+}
