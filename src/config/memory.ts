@@ -8,7 +8,9 @@
  * What each figure bounds, and its share at 512 MB (measured on a
  * 53,000-file tree, docs/benchmarks.md#memory-at-scale):
  *   - the graph page: pending edges read, answered and cached at once
- *     (100,000 edges: about 100 MB of view while a page resolves);
+ *     (10,000 edges; a page's view, symbols by name included, and the garbage
+ *     it leaves: 100,000-edge pages took a cold pass past 1 GB, 10,000 keep
+ *     the resolver's own process near 300 MB, and resolve as fast);
  *   - each prepare worker's heap cap and its word and token caches (two
  *     workers, 128 MB cap each; the caches, kept as their own copies, about
  *     20 MB of it);
@@ -52,7 +54,7 @@ export function memoryPlan(maxMemoryMB: number): MemoryPlan {
     wordCacheEntries: scaled(maxMemoryMB, 100_000, 10_000, 1_000_000),
     pieceCacheEntries: scaled(maxMemoryMB, 50_000, 5_000, 500_000),
     embedPage: scaled(maxMemoryMB, 256, 32, 2_048),
-    graphPageEdges: scaled(maxMemoryMB, 100_000, 5_000, 2_000_000),
+    graphPageEdges: scaled(maxMemoryMB, 10_000, 2_000, 200_000),
     sqliteCacheKiB: scaled(maxMemoryMB, 16_000, 2_000, 256_000),
   };
 }
