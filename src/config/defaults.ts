@@ -19,7 +19,8 @@ export function defaultConfig(): Config {
     exclude: [],
     excludeDirs: [...DEFAULT_EXCLUDE_DIRS],
     maxFileBytes: 1_048_576,
-    // Under the 600 MB a 50,000-file tree must index in, with room for what no knob sizes (config/memory.ts).
+    // The ceiling at which memoryPlan gives the batch sizes tuned on small repositories (config/memory.ts),
+    // under issue #20's 600 MB with room for what no knob sizes.
     maxMemoryMB: 512,
     toolConcurrency: 2,
     readWorkers: 2,

@@ -2,23 +2,25 @@
  * What `maxMemoryMB` buys: the sizes an index pass holds at once, derived
  * from the one ceiling so a smaller machine turns one knob, not ten. Every
  * figure is proportional to the ceiling and clamped; at the default (512 MB)
- * each equals the constant it replaced, tuned on small repositories, so only
- * another ceiling changes a pass.
+ * the batch, the files in flight, the embedding page and the SQLite cache
+ * equal the constants they replaced, tuned on small repositories; the worker
+ * heap cap (160 MB before) and word cache (200,000 entries) are smaller.
  *
- * What each figure bounds, and its share at 512 MB (measured on a
- * 53,000-file tree, docs/benchmarks.md#memory-at-scale):
+ * What each figure bounds, at 512 MB (measured on a 53,000-file tree,
+ * docs/benchmarks.md#memory-at-scale):
  *   - the graph page: pending edges read, answered and cached at once
  *     (10,000 edges; a page's view, symbols by name included, and the garbage
- *     it leaves: 100,000-edge pages took a cold pass past 1 GB, 10,000 keep
- *     the resolver's own process near 300 MB, and resolve as fast);
+ *     it leaves: 100,000-edge pages took a cold pass to 1.24 GB, 10,000 to
+ *     1.0 GB; resolving alone, 480 MB against 300 MB, and no slower);
  *   - each prepare worker's heap cap and its word and token caches (two
- *     workers, 128 MB cap each; the caches, kept as their own copies, about
- *     20 MB of it);
+ *     workers, 128 MB cap each);
  *   - files prepared but not yet written, and files per write transaction;
  *   - chunks per embedding message, two in flight;
  *   - SQLite's page cache of the writing connection (16 MB).
  * The rest — Node itself, the grammars, the model, a pass's list of files —
- * is fixed, about 150 MB on that tree, which is why the ceiling has a floor.
+ * is fixed, which is why the ceiling has a floor. Nor does the plan bound the
+ * main thread's V8 heap, whose garbage is collected late: on that tree it,
+ * not what the pass holds, sets the peak (about 1 GB at 512).
  */
 export interface MemoryPlan {
   /** Prepared files written per transaction. */
