@@ -2,7 +2,7 @@
  * Token budgets: exact counting, the gate (ok or refine), trimming, context
  * packing with receipts, and usage over the last hour.
  */
-export { countTokens } from './tokens.js';
+export { countTokens, setPieceCacheLimit } from './tokens.js';
 export { jsonTokens, selfCountedJson, selfCountedTokens } from './count.js';
 export { budgetDefaults, gateLimits, trimBudget, type GateLimits } from './limits.js';
 export {

@@ -23,10 +23,18 @@
  * most one token per chunk boundary.
  */
 import { createRequire } from 'node:module';
+import { ownCopy } from '../terms/own-copy.js';
 import { loadRankTable, type RankTable } from './ranks.js';
 
-/** Cleared when full: cheaper than an LRU's bookkeeping, and refills in a few files. */
-const PIECE_CACHE_ENTRIES = 50_000;
+/**
+ * Cleared when full: cheaper than an LRU's bookkeeping, and refills in a few
+ * files. An index worker sets it from the memory ceiling (config/memory.ts).
+ */
+let pieceCacheEntries = 50_000;
+
+export function setPieceCacheLimit(entries: number): void {
+  pieceCacheEntries = entries;
+}
 
 /** Longer pieces are merged in chunks of this many bytes (see above). */
 export const MAX_PIECE_BYTES = 512;
@@ -103,8 +111,8 @@ function cached(key: string, count: (key: string) => number): number {
   let n = pieceCounts.get(key);
   if (n === undefined) {
     n = count(key);
-    if (pieceCounts.size >= PIECE_CACHE_ENTRIES) pieceCounts.clear();
-    pieceCounts.set(key, n);
+    if (pieceCounts.size >= pieceCacheEntries) pieceCounts.clear();
+    pieceCounts.set(ownCopy(key), n); // a copy: a view would keep the whole text alive
   }
   return n;
 }

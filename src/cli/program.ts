@@ -41,7 +41,7 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .addHelpText('after', examples('sightline search "where are files walked"', 'sightline locate Store --kind definition', 'sightline index --dry-run'));
 
-  common(addVerb(program, INDEX)).action(async (path: string | undefined, o: CommonOptions & WalkFilterFlags & { force?: boolean; dryRun?: boolean }) => {
+  common(addVerb(program, INDEX)).action(async (path: string | undefined, o: CommonOptions & WalkFilterFlags & { force?: boolean; dryRun?: boolean; maxMemoryMb?: number }) => {
     await withEngine({ ...o, repo: path ?? o.repo }, async ({ repo }) => {
       const { dryRun, recoveredSentence } = await import('../engine/index.js');
       if (o.dryRun) return emit(o, await dryRun(repo), render.renderDryRun);
@@ -49,7 +49,7 @@ export function buildProgram(): Command {
       const summary: IndexSummary = await repo.index({ force: o.force, onProgress: bar.update, onRecovered: sayRecovered(recoveredSentence), onWait: sayWaiting });
       bar.done();
       emit(o, { status: 'ok', ...summary }, () => render.renderIndexSummary(summary));
-    }, walkFilters(o));
+    }, { ...walkFilters(o), maxMemoryMB: o.maxMemoryMb });
   });
 
   registerRetrieval(program);

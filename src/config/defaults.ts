@@ -19,6 +19,9 @@ export function defaultConfig(): Config {
     exclude: [],
     excludeDirs: [...DEFAULT_EXCLUDE_DIRS],
     maxFileBytes: 1_048_576,
+    // The ceiling at which memoryPlan gives the batch sizes tuned on small repositories (config/memory.ts),
+    // under issue #20's 600 MB with room for what no knob sizes.
+    maxMemoryMB: 512,
     toolConcurrency: 2,
     readWorkers: 2,
     maxClientSessions: 1_000,

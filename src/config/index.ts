@@ -14,10 +14,12 @@ import { SightlineError } from '../errors/index.js';
 import { defaultConfig } from './defaults.js';
 
 export { defaultConfig } from './defaults.js';
+export { memoryPlan, type MemoryPlan } from './memory.js';
 
 /** Numeric knobs with their allowed range: values outside are clamped with a warning. */
 const RANGES = {
   maxFileBytes: [1_024, 64 * 1_048_576],
+  maxMemoryMB: [128, 65_536],
   toolConcurrency: [1, 64],
   readWorkers: [0, 16],
   maxClientSessions: [1, 100_000],
@@ -76,6 +78,7 @@ export const CONFIG_FIELDS = {
   exclude: list('globs that drop a file'),
   excludeDirs: list('directory names skipped at any depth'),
   maxFileBytes: int('files larger than this are skipped'),
+  maxMemoryMB: int('index: the memory ceiling, in MB, that an index pass\'s batch sizes and caches are derived from (config/memory.ts)'),
   toolConcurrency: int('MCP tool bodies that may run at once'),
   readWorkers: int('serve: worker threads answering search, locate, read, outline and list_files for MCP sessions, each with a read-only connection; 0 answers on the main thread'),
   maxClientSessions: int('serve (http, sse): client sessions held at once; past it a new one gets 503'),
@@ -168,8 +171,9 @@ export interface LoadConfigOptions {
   warn?: (message: string) => void;
 }
 
+/** A run of capitals is one word: maxMemoryMB is SIGHTLINE_MAX_MEMORY_MB. */
 export function envName(key: ConfigKey): string {
-  return 'SIGHTLINE_' + key.replace(/[A-Z]/g, (c) => '_' + c).toUpperCase();
+  return 'SIGHTLINE_' + key.replace(/[A-Z]+/g, (c) => '_' + c).toUpperCase();
 }
 
 /** Reads one environment value as the field's schema wants it; a value the schema refuses is ignored with a warning. */

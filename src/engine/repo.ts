@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig, type Config } from '../config/index.js';
+import { loadConfig, memoryPlan, type Config } from '../config/index.js';
 import { isCorruption, usageError } from '../errors/index.js';
 import { indexRepository, runIndexJob, type IndexProgress, type IndexSummary, type JobOptions } from '../index/index.js';
 import { gateLimits, trimBudget, type BudgetSessions } from '../budget/index.js';
@@ -96,7 +96,11 @@ export class Repo {
 
   /** The index, opened on first use. */
   get store(): Store {
-    this.store_ ??= this.openStore(this.dbPath);
+    if (!this.store_) {
+      this.store_ = this.openStore(this.dbPath);
+      const plan = memoryPlan(this.config.maxMemoryMB);
+      this.store_.chunks.keepWithin({ textUnits: plan.keptTextKi * 1024, termChunkIds: plan.keptTermChunkIds });
+    }
     return this.store_;
   }
 

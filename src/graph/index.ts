@@ -13,10 +13,10 @@ export { closeness, testsByName, testSubject } from './tests.js';
 export { nearbyChunks, type NearbyChunk, type NearbyOptions } from './nearby.js';
 
 /**
- * Answers the edges an index pass left pending (resolve.ts), loaded when a pass resolves: the
+ * Answers the edges an index pass left pending (resolve.ts), `pageEdges` at a time, loaded when a pass resolves: the
  * resolver brings module layouts, tsconfig reading (get-tsconfig) and JSONC parsing, ~150 KB of
  * code that the questions above, on a search's path, never run.
  */
-export async function resolveGraph(store: Store, root: string): Promise<ResolveSummary> {
-  return (await import('./resolve.js')).resolveGraph(store, root);
+export async function resolveGraph(store: Store, root: string, pageEdges: number): Promise<ResolveSummary> {
+  return (await import('./resolve.js')).resolveGraph(store, root, pageEdges);
 }

@@ -1,10 +1,18 @@
 /**
  * The resolution pass, run after an index pass has written its files. It answers every pending
- * edge (imports first, since a file's calls are read through its imports) and writes all answers
- * in one transaction. Writing a file marks pending only the edges whose answer may change (see
- * store/edges.ts), so after an edit this pass touches that file's edges, the edges that resolved
- * into it, and the edges named after what it defines, and nothing else.
+ * edge (imports first, since a file's calls are read through its imports). Writing a file marks
+ * pending only the edges whose answer may change (see store/edges.ts), so after an edit this pass
+ * touches that file's edges, the edges that resolved into it, and the edges named after what it
+ * defines, and nothing else.
+ *
+ * Edges are read and answered a page at a time, each page's answers written in one transaction
+ * and its view (symbols, edges, scopes, memoised answers) dropped: a cold index of a large tree
+ * leaves millions of edges pending, and holding them and their answers at once cost more memory
+ * than the rest of the pass. An answer written is read back from the store as a memoised one
+ * would have been, so the answers are the same whatever the page size; a pass stopped between
+ * pages leaves the rest pending for the next.
  */
+import type { RefKind } from '../parse/types.js';
 import type { Store, StoredEdge } from '../store/index.js';
 import { GraphView, type Resolution } from './view.js';
 import { Layout } from './layout.js';
@@ -19,7 +27,8 @@ export interface ResolveSummary {
   elapsedMs: number;
 }
 
-const ORDER: Record<string, number> = { import: 0, inherit: 1, type: 2, call: 3 };
+/** Imports first: every other kind is read through them; namespaces (never pending unless a name marked them) last. */
+const ORDER: readonly RefKind[] = ['import', 'inherit', 'type', 'call', 'namespace'];
 
 function compute(edge: StoredEdge, ctx: GraphView, depth: number): Resolution {
   if (edge.kind === 'import') return resolveImport(edge, ctx, depth);
@@ -32,40 +41,69 @@ export function loadLayout(store: Store, root: string): Layout {
   return new Layout(root, files, store.edges.namespaces());
 }
 
-export function resolveGraph(store: Store, root: string): ResolveSummary {
+/** `pageEdges`: pending edges read, answered and held at once (config/memory.ts). */
+export function resolveGraph(store: Store, root: string, pageEdges: number): ResolveSummary {
   const started = performance.now();
   const dropped = store.edges.takeDropped();
-  const pending = store.edges.pending();
-  if (pending.length === 0) {
+  const pending = store.edges.pendingCount();
+  if (pending === 0) {
     store.transaction(() => store.edges.dropUnusedRefs());
     return { pending: 0, answered: 0, elapsedMs: 0 };
   }
-  const ctx = new GraphView(store, loadLayout(store, root), compute);
-  if (pending.length === store.edges.count()) ctx.knowEveryEdge(pending);
-  pending.sort((a, b) => (ORDER[a.kind] ?? 9) - (ORDER[b.kind] ?? 9) || a.id - b.id);
-  for (const e of pending) ctx.resolution(e);
-  for (const fileId of filesWithMovedImports(ctx, pending, dropped)) {
-    for (const e of ctx.fileEdges(fileId)) {
-      if (e.kind !== 'import' && e.status !== 'pending') ctx.resolution(e, 0, true);
+  const layout = loadLayout(store, root);
+  let answered = 0;
+  const write = (ctx: GraphView) => {
+    store.transaction(() => {
+      for (const [id, { resolution: r }] of ctx.answered) store.edges.resolve(id, r.status, r.candidates, r.targets);
+    });
+    answered += ctx.answered.size;
+  };
+  for (const kind of ORDER) {
+    const moved = new Set<number>();
+    for (let afterId = 0; ; ) {
+      const page = store.edges.pendingPage(kind, afterId, pageEdges);
+      if (page.length === 0) break;
+      afterId = page[page.length - 1]!.id;
+      const ctx = new GraphView(store, layout, compute);
+      for (const e of page) ctx.resolution(e);
+      // Before the page's answers are written: the stored targets are still the old ones.
+      if (kind === 'import') for (const fileId of filesWithMovedImports(ctx, dropped)) moved.add(fileId);
+      write(ctx);
     }
+    if (moved.size > 0) answerAgain(moved, () => new GraphView(store, layout, compute), pageEdges, write);
   }
-  store.transaction(() => {
-    for (const [id, r] of ctx.answered) store.edges.resolve(id, r.status, r.candidates, r.targets);
-    store.edges.dropUnusedRefs(); // what replaced and removed files wrote and no edge writes now
-  });
-  return { pending: pending.length, answered: ctx.answered.size, elapsedMs: Math.round(performance.now() - started) };
+  store.transaction(() => store.edges.dropUnusedRefs()); // what replaced and removed files wrote and no edge writes now
+  return { pending, answered, elapsedMs: Math.round(performance.now() - started) };
 }
 
 /**
- * Files whose imports now lead to other paths than before, while their other edges were not
+ * The calls, types and bases of files whose imports moved, read through the old imports: answered
+ * again, after the imports and before the pending edges of those kinds (which wait for their pages).
+ */
+function answerAgain(files: Set<number>, view: () => GraphView, pageEdges: number, write: (ctx: GraphView) => void): void {
+  let ctx = view();
+  for (const fileId of files) {
+    for (const e of ctx.fileEdges(fileId)) {
+      if (e.kind !== 'import' && e.status !== 'pending') ctx.resolution(e, 0, true);
+    }
+    if (ctx.answered.size >= pageEdges) {
+      write(ctx);
+      ctx = view();
+    }
+  }
+  write(ctx);
+}
+
+/**
+ * Files whose imports (those the view answered) now lead to other paths than before, while their other edges were not
  * pending: those edges were read through the old imports and are answered again. An import into
  * a file that was rewritten in place still leads there (`dropped` names the path its targets,
  * deleted with the old version, led to): whatever resolved into that file is pending already.
  */
-function filesWithMovedImports(ctx: GraphView, pending: StoredEdge[], dropped: Map<number, string>): Set<number> {
+function filesWithMovedImports(ctx: GraphView, dropped: Map<number, string>): Set<number> {
   const pathOf = (fileId: number) => ctx.layout.byId.get(fileId)?.path;
   const out = new Set<number>();
-  for (const e of pending) {
+  for (const { edge: e } of ctx.answered.values()) {
     if (e.kind !== 'import' || out.has(e.fileId)) continue;
     const before = new Set(ctx.store.edges.targetsOf(e.id).map((t) => pathOf(t.fileId)));
     if (dropped.has(e.id)) before.add(dropped.get(e.id));

@@ -64,14 +64,12 @@ export class GraphView {
   private readonly byFile = new Map<number, StoredSymbol[]>();
   private readonly symbolsById = new Map<number, StoredSymbol>();
   private readonly edgesByFile = new Map<number, StoredEdge[]>();
-  /** Whether edgesByFile holds every file's edges (knowEveryEdge): a file not in it has none. */
-  private everyEdgeKnown = false;
   private readonly scopes = new Map<number, FileScope>();
   private readonly memo = new Map<number, Resolution>();
   private readonly active = new Set<number>();
   private readonly lookups = new Map<string, EdgeTarget[]>();
-  /** Edges the pass answered, to be written. */
-  readonly answered = new Map<number, Resolution>();
+  /** Edges this view answered, to be written. */
+  readonly answered = new Map<number, { edge: StoredEdge; resolution: Resolution }>();
 
   constructor(
     readonly store: Store,
@@ -107,25 +105,10 @@ export class GraphView {
   fileEdges(fileId: number): StoredEdge[] {
     let list = this.edgesByFile.get(fileId);
     if (!list) {
-      list = this.everyEdgeKnown ? [] : this.store.edges.ofFile(fileId);
+      list = this.store.edges.ofFile(fileId);
       this.edgesByFile.set(fileId, list);
     }
     return list;
-  }
-
-  /**
-   * Every edge of the index, held by the pass already (all of them pending, as after a cold
-   * index): each file's edges are taken from them, in the order `ofFile` reads them, instead
-   * of being read again file by file.
-   */
-  knowEveryEdge(edges: readonly StoredEdge[]): void {
-    for (const e of edges) {
-      let list = this.edgesByFile.get(e.fileId);
-      if (!list) this.edgesByFile.set(e.fileId, (list = []));
-      list.push(e);
-    }
-    for (const list of this.edgesByFile.values()) list.sort((a, b) => a.line - b.line || a.id - b.id);
-    this.everyEdgeKnown = true;
   }
 
   resolution(edge: StoredEdge, depth = 0, again = false): Resolution {
@@ -141,7 +124,7 @@ export class GraphView {
     try {
       const answer = this.compute(edge, this, depth + 1);
       this.memo.set(edge.id, answer);
-      this.answered.set(edge.id, answer);
+      this.answered.set(edge.id, { edge, resolution: answer });
       return answer;
     } finally {
       this.active.delete(edge.id);

@@ -6,7 +6,7 @@
  * the old space first; spaces never mix. A batch that fails stops the pass
  * and leaves the rest pending for the next one.
  */
-import type { Config } from '../config/index.js';
+import { memoryPlan, type Config } from '../config/index.js';
 import { describeError } from '../errors/index.js';
 import { BuiltinEmbedder, EmbedWorker, embedderSpec, embeddingText, modelStamp, openEmbedder, type Embedder, type EmbedderIdentity, type EmbedderSpec } from '../embed/index.js';
 import { sameIdentity, type PendingChunk, type Store } from '../store/index.js';
@@ -26,9 +26,11 @@ export interface EmbedProgress {
   total: number;
 }
 
-/** Chunks per message to the embedding thread: big enough to amortise the hop, small enough to commit often. */
-const PAGE = 256;
-/** Pages in flight: the thread embeds one while the main thread stores the other. */
+/**
+ * Pages in flight: the thread embeds one while the main thread stores the other. A page (chunks
+ * per message to the embedding thread: big enough to amortise the hop, small enough to commit
+ * often) follows the memory ceiling, config/memory.ts.
+ */
 const IN_FLIGHT = 2;
 /**
  * Up to this many chunks are embedded on the calling thread: starting a
@@ -88,6 +90,7 @@ export async function embedPass(store: Store, config: Config, options: EmbedPass
     return { embedded: 0, pending, error: `embedding did not start: ${describeError(err)}; keyword search is unaffected`, identity: null };
   }
   const summary: EmbedSummary = { embedded: 0, pending, error: null, identity: embedder.identity };
+  const page = memoryPlan(config.maxMemoryMB).embedPage;
   try {
     if (!sameIdentity(stored, embedder.identity)) {
       store.transaction(() => {
@@ -98,23 +101,23 @@ export async function embedPass(store: Store, config: Config, options: EmbedPass
     }
     const total = pending;
     let afterId = 0;
-    const inFlight: { page: PendingChunk[]; vecs: Promise<Float32Array[]> }[] = [];
+    const inFlight: { chunks: PendingChunk[]; vecs: Promise<Float32Array[]> }[] = [];
     const refill = () => {
       while (inFlight.length < IN_FLIGHT) {
-        const page = vectors.pending(afterId, PAGE, total <= PAGE);
-        if (page.length === 0) return;
-        afterId = page[page.length - 1]!.id;
-        const vecs = embedder.embed(page.map(embeddingText));
+        const chunks = vectors.pending(afterId, page, total <= page);
+        if (chunks.length === 0) return;
+        afterId = chunks[chunks.length - 1]!.id;
+        const vecs = embedder.embed(chunks.map(embeddingText));
         vecs.catch(() => {}); // awaited below; a rejection before then is not unhandled
-        inFlight.push({ page, vecs });
+        inFlight.push({ chunks, vecs });
       }
     };
     onProgress({ phase: 'embedding', done: 0, total });
     for (refill(); inFlight.length > 0; refill()) {
-      const { page, vecs } = inFlight.shift()!;
+      const { chunks, vecs } = inFlight.shift()!;
       const got = await vecs;
       store.transaction(() => {
-        page.forEach((chunk, i) => {
+        chunks.forEach((chunk, i) => {
           if (vectors.put(chunk, got[i]!)) summary.embedded++;
         });
         vectors.bump();

@@ -17,7 +17,7 @@
  * Killed at any point, the index holds whole files only, and the next pass
  * resumes: what was written passes the stat fast-path, the rest is redone.
  */
-import type { Config } from '../config/index.js';
+import { memoryPlan, type Config } from '../config/index.js';
 import { resolveGraph } from '../graph/index.js';
 import type { Store } from '../store/index.js';
 import { embedPass } from './embed-pass.js';
@@ -55,6 +55,7 @@ const STAGES: readonly Stage[] = [
 
 export async function indexRepository(root: string, store: Store, config: Config, options: IndexOptions = {}): Promise<IndexSummary> {
   const started = performance.now();
+  store.setCacheKiB(memoryPlan(config.maxMemoryMB).sqliteCacheKiB);
   options.onProgress?.({ phase: 'walking', done: 0, total: 0, summary: emptySummary() });
   const pass = new Pass(root, store, config, options, await survey(root, store, config, options.paths));
   for (const stage of STAGES) await stage.run(pass);
@@ -84,6 +85,7 @@ async function graphAndHistory(pass: Pass): Promise<void> {
   const { root, store, options, summary } = pass;
   // Asking git where HEAD is starts first and runs while the graph resolves on this thread.
   const head = gitHead(root);
-  if (options.graph !== false) summary.graph = await resolveGraph(store, root); // answers the edges the writes left pending
+  // Answers the edges the writes left pending, a page at a time as the memory ceiling allows.
+  if (options.graph !== false) summary.graph = await resolveGraph(store, root, memoryPlan(pass.config.maxMemoryMB).graphPageEdges);
   await indexHistory(root, store, head);
 }

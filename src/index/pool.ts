@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { MemoryPlan } from '../config/index.js';
 import type { PrepareInput, Prepared } from './prepare.js';
 
 export interface Preparer {
@@ -17,8 +18,11 @@ export interface Preparer {
 /** Below this many files to read, workers are not worth their start-up. */
 const WORKER_THRESHOLD = 150;
 const WORKER_URL = new URL('./prepare-worker.js', import.meta.url);
-/** A worker holds a few files at a time: small heap generations make it collect early instead of growing. */
-const WORKER_LIMITS = { maxOldGenerationSizeMb: 160, maxYoungGenerationSizeMb: 8 };
+/** A worker holds a few files at a time: a small young generation makes it collect early instead of growing. */
+const YOUNG_GENERATION_MB = 8;
+
+/** The cache sizes a worker is started with (its workerData). */
+export type WorkerCaches = Pick<MemoryPlan, 'wordCacheEntries' | 'pieceCacheEntries'>;
 
 /** Prepares on this thread; the parser and tokenizer load only when a file needs them. */
 const inThread: Preparer = {
@@ -26,54 +30,84 @@ const inThread: Preparer = {
   close: async () => {},
 };
 
-export function createPreparer(fileCount: number): Preparer {
+/** `plan` sizes each worker's heap cap and caches. */
+export function createPreparer(fileCount: number, plan: MemoryPlan): Preparer {
   const threads = Math.min(2, os.availableParallelism());
   // Under a TypeScript test runner the compiled worker does not exist: prepare in-thread.
   if (fileCount < WORKER_THRESHOLD || threads < 2 || !fs.existsSync(fileURLToPath(WORKER_URL))) return inThread;
-  return new WorkerPool(threads);
+  return new WorkerPool(threads, plan);
 }
 
 interface Pending {
+  input: PrepareInput;
   resolve: (r: Prepared) => void;
   reject: (e: Error) => void;
 }
 
+interface Slot {
+  worker: Worker;
+  /** The files sent to this worker and not answered yet. */
+  held: Map<number, Pending>;
+}
+
+/**
+ * A worker that dies (its heap cap reached: the cap follows the memory ceiling, and a few large
+ * files in flight together can pass it) is replaced, and the files it held are prepared on this
+ * thread one at a time, where no cap applies: the pass loses neither the files nor its run.
+ */
 class WorkerPool implements Preparer {
-  private readonly workers: { worker: Worker; inFlight: number }[];
-  private readonly pending = new Map<number, Pending>();
+  private readonly workers: Slot[] = [];
+  private readonly start: () => Worker;
+  private rescued: Promise<unknown> = Promise.resolve();
   private nextId = 0;
 
-  constructor(size: number) {
-    this.workers = Array.from({ length: size }, () => {
-      const slot = { worker: new Worker(WORKER_URL, { resourceLimits: WORKER_LIMITS }), inFlight: 0 };
-      slot.worker.on('message', (msg: { id: number; result?: Prepared; error?: string }) => {
-        slot.inFlight--;
-        const p = this.pending.get(msg.id);
-        this.pending.delete(msg.id);
-        if (msg.error !== undefined) p?.reject(new Error(msg.error));
-        else p?.resolve(msg.result!);
-      });
-      slot.worker.on('error', (err) => this.failAll(err));
-      return slot;
+  constructor(size: number, plan: MemoryPlan) {
+    const resourceLimits = { maxOldGenerationSizeMb: plan.workerHeapMB, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB };
+    const workerData: WorkerCaches = { wordCacheEntries: plan.wordCacheEntries, pieceCacheEntries: plan.pieceCacheEntries };
+    this.start = () => new Worker(WORKER_URL, { resourceLimits, workerData });
+    for (let i = 0; i < size; i++) this.workers.push(this.attach({ worker: this.start(), held: new Map() }));
+  }
+
+  private attach(slot: Slot): Slot {
+    slot.worker.on('message', (msg: { id: number; result?: Prepared; error?: string }) => {
+      const p = slot.held.get(msg.id);
+      slot.held.delete(msg.id);
+      if (msg.error !== undefined) p?.reject(new Error(msg.error));
+      else p?.resolve(msg.result!);
     });
+    slot.worker.on('error', () => this.replace(slot));
+    return slot;
+  }
+
+  private replace(slot: Slot): void {
+    const held = [...slot.held.values()];
+    slot.held.clear();
+    // A worker that fails holding nothing failed to start: it is dropped, not started again and again.
+    if (held.length > 0) {
+      slot.worker = this.start();
+      this.attach(slot);
+    } else {
+      this.workers.splice(this.workers.indexOf(slot), 1);
+    }
+    for (const p of held) {
+      const done = this.rescued.then(() => inThread.prepare(p.input));
+      done.then(p.resolve, p.reject);
+      this.rescued = done.catch(() => undefined);
+    }
   }
 
   prepare(input: PrepareInput): Promise<Prepared> {
-    const slot = this.workers.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
+    if (this.workers.length === 0) return inThread.prepare(input);
+    const slot = this.workers.reduce((a, b) => (b.held.size < a.held.size ? b : a));
     const id = this.nextId++;
-    slot.inFlight++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      slot.held.set(id, { input, resolve, reject });
       slot.worker.postMessage({ id, input });
     });
   }
 
-  private failAll(err: Error): void {
-    for (const p of this.pending.values()) p.reject(err);
-    this.pending.clear();
-  }
-
   async close(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.worker.terminate()));
+    await this.rescued;
   }
 }

@@ -4,15 +4,15 @@
  * transaction in which every file is replaced whole, so a crash leaves each
  * file fully old or fully new.
  */
+import { memoryPlan } from '../config/index.js';
 import type { Pass, Task } from './pass.js';
 import { createPreparer } from './pool.js';
 import type { Prepared } from './prepare.js';
 
-const BATCH_FILES = 64;
-const READ_CONCURRENCY = 8;
-
 export async function prepareAndWrite(pass: Pass): Promise<void> {
   const { tasks, options, config } = pass;
+  // Files in flight and prepared-but-unwritten are what this stage holds: both follow the ceiling.
+  const plan = memoryPlan(config.maxMemoryMB);
   let pending: { task: Task; result: Prepared }[] = [];
   let done = 0;
   const flush = () => {
@@ -25,7 +25,7 @@ export async function prepareAndWrite(pass: Pass): Promise<void> {
     });
   };
   let next = 0;
-  const preparer = createPreparer(tasks.length);
+  const preparer = createPreparer(tasks.length, plan);
   const reader = async () => {
     while (next < tasks.length) {
       await options.checkpoint?.();
@@ -42,12 +42,12 @@ export async function prepareAndWrite(pass: Pass): Promise<void> {
       pending.push({ task, result });
       done++;
       if (done % 25 === 0) pass.progress({ phase: 'parsing', done, total: tasks.length });
-      if (pending.length >= BATCH_FILES) flush();
+      if (pending.length >= plan.batchFiles) flush();
     }
   };
   pass.progress({ phase: 'parsing', done: 0, total: tasks.length });
   try {
-    await Promise.all(Array.from({ length: READ_CONCURRENCY }, reader));
+    await Promise.all(Array.from({ length: plan.filesInFlight }, reader));
   } finally {
     await preparer.close();
   }

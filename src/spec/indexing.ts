@@ -44,6 +44,13 @@ export const INDEX = verb({
     arg.flag('force', { face: 'cli', only: 'dropping the index under clients that are searching it is an operator\'s act', doc: 'drop the index and rebuild it from scratch' }),
     arg.flag('dry_run', { face: 'cli', only: 'a preview for a person choosing walk filters', doc: 'show what would be indexed, write nothing' }),
     ...walkFilterArgs({ face: 'cli', only: SERVER_WALK }),
+    arg.int('max_memory_mb', {
+      face: 'cli',
+      only: "over MCP the memory ceiling is the server's configuration, one for the whole process",
+      doc: 'The memory ceiling in MB that batch sizes and caches follow (env SIGHTLINE_MAX_MEMORY_MB; default 512)',
+      cli: 'memory ceiling in MB that batch sizes and caches follow (env SIGHTLINE_MAX_MEMORY_MB, default 512)',
+      example: 512,
+    }),
   ],
   examples: ['sightline index', 'sightline index ../other-repo --force', 'sightline index --dry-run --exclude "**/*.min.js"'],
 });

@@ -89,8 +89,8 @@ class KeptTexts {
 }
 
 const KEPT = slot<KeptTexts>('file texts');
-/** Bytes and code units of file text kept per connection (~16 MiB): a mid-sized tree's whole source. */
-export const KEPT_TEXT_BUDGET = 16 << 20;
+/** Bytes and code units of file text kept per connection unless told otherwise (~16 MiB): a mid-sized tree's whole source. */
+const KEPT_TEXT_BUDGET = 16 << 20;
 
 /** Reads files' packed texts; with a memo, what it reads and unpacks is kept for the index version at hand. */
 export class FileTexts {
@@ -101,6 +101,11 @@ export class FileTexts {
     private readonly kept?: { memo: Memo; version: () => string; budget?: number },
   ) {
     this.read = db.prepare('SELECT packed FROM file_texts WHERE file_id = ?').pluck();
+  }
+
+  /** What is kept from the next index version on, in bytes and code units (config/memory.ts). */
+  keepWithin(units: number): void {
+    if (this.kept) this.kept.budget = units;
   }
 
   packed(fileId: number): Buffer | undefined {

@@ -72,8 +72,6 @@ function fromRow(r: ChunkRow, fileText: () => string): StoredChunk {
 }
 
 const HOLDING = slot<{ ids: number; sets: Map<string, Set<number>> }>('chunks holding a term');
-/** Chunk ids kept across the terms' sets (a few MiB); past it the memo starts again. */
-const HOLDING_KEPT = 200_000;
 
 /** FTS column weights: a term in a path or symbol name says more than one in a body. */
 export const FIELD_WEIGHTS = { path: 3, symbols: 5, body: 1 } as const;
@@ -127,6 +125,8 @@ export class ChunkTable {
   private readonly fileIdOfEach;
   private readonly holdingTerm;
   private readonly byIdList;
+  /** Chunk ids kept of the terms looked up (a few MiB at the default; see keepWithin). */
+  private keptTermIds = 200_000;
   /** `memo` and `version` keep what reads of one index version found (file texts, chunk-text.ts; chunks holding a term). */
   constructor(
     private readonly db: Db,
@@ -169,6 +169,12 @@ export class ChunkTable {
     });
   }
 
+  /** How much is kept between reads (config/memory.ts): file texts in bytes and code units, and chunk ids of terms. */
+  keepWithin(limits: { textUnits: number; termChunkIds: number }): void {
+    this.texts.keepWithin(limits.textUnits);
+    this.keptTermIds = limits.termChunkIds;
+  }
+
   /** Removes a file's FTS rows; its chunk rows go with the file row. */
   deleteTermsOfFile(fileId: number): void {
     for (const id of this.idsOfFile.all(fileId) as number[]) this.deleteFts.run(id);
@@ -191,14 +197,15 @@ export class ChunkTable {
 
   /**
    * The chunks whose FTS fields (path, symbols or body) hold `term`: a read of its postings
-   * alone, kept per index version (questions repeat their words) up to HOLDING_KEPT ids.
+   * alone, kept per index version (questions repeat their words) up to `keptTermIds` ids
+   * across the terms; past it the memo starts again.
    */
   holding(term: string): ReadonlySet<number> {
     const kept = this.memo.derived(HOLDING, this.version(), () => ({ ids: 0, sets: new Map<string, Set<number>>() }));
     let set = kept.sets.get(term);
     if (!set) {
       set = new Set(this.holdingTerm.all(anyPhrase([term])) as number[]);
-      if (kept.ids + set.size > HOLDING_KEPT) [kept.ids, kept.sets] = [0, new Map()];
+      if (kept.ids + set.size > this.keptTermIds) [kept.ids, kept.sets] = [0, new Map()];
       kept.sets.set(term, set);
       kept.ids += set.size;
     }

@@ -180,7 +180,6 @@ export class EdgeTable {
   private readonly ofFileStmt;
   private readonly pendingStmt;
   private readonly pendingCountStmt;
-  private readonly countStmt;
   private readonly targetsStmt;
   private readonly clearTargets;
   private readonly insertTarget;
@@ -211,9 +210,9 @@ export class EdgeTable {
       .pluck();
     this.insertRef = db.prepare('INSERT INTO refs(name, kind, qualifier, module, alias) VALUES (?, ?, ?, ?, ?)');
     this.ofFileStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM ${EDGE_FROM} WHERE e.file_id = ? ORDER BY e.line, e.id`);
-    this.pendingStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM ${EDGE_FROM} WHERE e.status = ${PENDING} ORDER BY e.file_id, e.id`);
+    // By id from where the last page ended: a walk along the table that stops at the page's end, whatever was answered meanwhile.
+    this.pendingStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM ${EDGE_FROM} WHERE e.id > ? AND e.status = ${PENDING} AND e.kind = ? ORDER BY e.id LIMIT ?`);
     this.pendingCountStmt = db.prepare(`SELECT count(*) FROM edges WHERE status = ${PENDING}`).pluck();
-    this.countStmt = db.prepare('SELECT count(*) FROM edges').pluck();
     this.targetsStmt = db.prepare('SELECT edge_id AS edgeId, file_id AS fileId, symbol_id AS symbolId, confidence FROM edge_targets WHERE edge_id = ? ORDER BY seq');
     this.clearTargets = db.prepare('DELETE FROM edge_targets WHERE edge_id = ?');
     this.insertTarget = db.prepare('INSERT INTO edge_targets(edge_id, seq, file_id, symbol_id, confidence) VALUES (?, ?, ?, ?, ?)');
@@ -312,8 +311,9 @@ export class EdgeTable {
     return this.db.prepare(`SELECT e.file_id AS fileId, r.name FROM ${EDGE_FROM} WHERE e.kind = ${NAMESPACE}`).all() as { fileId: number; name: string }[];
   }
 
-  pending(): StoredEdge[] {
-    return (this.pendingStmt.all() as EdgeRow[]).map(edgeFromRow);
+  /** Up to `limit` pending edges of one kind with ids above `afterId`, in id order: the resolver reads them a page at a time. */
+  pendingPage(kind: RefKind, afterId: number, limit: number): StoredEdge[] {
+    return (this.pendingStmt.all(afterId, kindCode(kind), limit) as EdgeRow[]).map(edgeFromRow);
   }
 
   /** References written but not resolved yet: a pass is between its writes and its resolution, or was stopped there. */
@@ -321,10 +321,6 @@ export class EdgeTable {
     return this.pendingCountStmt.get() as number;
   }
 
-  /** Every reference written, resolved or not. */
-  count(): number {
-    return this.countStmt.get() as number;
-  }
 
   /** Replaces an edge's targets and records the outcome. Call inside a transaction. */
   resolve(edgeId: number, status: Exclude<EdgeStatus, 'pending'>, candidates: number, targets: EdgeTarget[]): void {

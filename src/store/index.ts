@@ -195,6 +195,11 @@ export class Store {
     this.transaction(() => this.db.pragma('incremental_vacuum'));
   }
 
+  /** Sets this connection's page cache (SQLite's cache_size), which an index pass sizes from the memory ceiling. */
+  setCacheKiB(kib: number): void {
+    this.db.pragma(`cache_size = -${Math.round(kib)}`);
+  }
+
   /** Replaces whatever version of the file is stored with `version`. Call inside a transaction. */
   putFile(version: FileVersion): void {
     const isNew = !this.removeFile(version.file.path);

@@ -6,6 +6,8 @@
  * query, so both sides always agree.
  */
 
+import { ownCopy } from './own-copy.js';
+
 const IDENTIFIER = /[\p{L}\p{N}_]+/gu;
 // Boundaries inside an identifier: lower→Upper, UPPER→Upper+lower (HTTPServer), letter↔digit.
 const CAMEL_BOUNDARY = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
@@ -16,16 +18,21 @@ export const MAX_TERM_LENGTH = 64;
 const SIMPLE_WORD = /^[a-z]+$/;
 /** Identifiers repeat heavily within a repository: splitting each distinct one once saves most of the work. */
 const wordCache = new Map<string, string[]>();
-const WORD_CACHE_LIMIT = 200_000;
+/** Entries kept before the cache is cleared; an index worker sets it from the memory ceiling (config/memory.ts). */
+let wordCacheLimit = 100_000;
+
+export function setWordCacheLimit(entries: number): void {
+  wordCacheLimit = entries;
+}
 
 /** The words of one identifier, lower-cased, e.g. `HTTPServer2` → http, server, 2. */
 export function identifierWords(identifier: string): string[] {
   if (SIMPLE_WORD.test(identifier)) return [identifier];
   let words = wordCache.get(identifier);
   if (words) return words;
-  words = splitIdentifier(identifier);
-  if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear();
-  wordCache.set(identifier, words);
+  words = splitIdentifier(identifier).map(ownCopy);
+  if (wordCache.size >= wordCacheLimit) wordCache.clear();
+  wordCache.set(ownCopy(identifier), words); // copies: a view would keep the whole file alive
   return words;
 }
 

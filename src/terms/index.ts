@@ -4,4 +4,4 @@
  * `search/` (queries), and used by `index/` (what each chunk is indexed
  * under), so all three split words the same way.
  */
-export { chunkFields, chunkTerms, forEachTerm, identifierWords, indexText, MAX_TERM_LENGTH, pathTerms, queryTerms } from './code-terms.js';
+export { chunkFields, chunkTerms, forEachTerm, identifierWords, indexText, MAX_TERM_LENGTH, pathTerms, queryTerms, setWordCacheLimit } from './code-terms.js';

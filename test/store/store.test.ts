@@ -153,6 +153,22 @@ describe('unpacked chunk texts', () => {
     repo.close();
   });
 
+  it('answer alike whatever a connection may keep: a search under the smallest budgets finds what it found before', async () => {
+    const root = makeRepo(Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`m${i}.ts`, `export function lantern${i}(shade: number) {\n  return shade * ${i};\n}\n`])));
+    dirs.push(root);
+    const repo = Repo.open(root, { flags: { home: home(), queryCacheSize: 0 }, env: { SIGHTLINE_EMBEDDER: 'none' } });
+    await repo.index();
+    const answer = () => JSON.stringify(search(repo, { query: 'lantern shade', mode: 'keyword', k: 6 }).results);
+    const roomy = answer();
+    repo.store.chunks.keepWithin({ textUnits: 1, termChunkIds: 1 });
+    fs.appendFileSync(path.join(root, 'm0.ts'), '\n'); // a new index version, which takes the new budgets
+    await repo.index();
+    expect(JSON.parse(answer()).length).toBe(6);
+    expect(answer()).toBe(answer());
+    expect(JSON.parse(answer()).map((r: { path: string }) => r.path).sort()).toEqual(JSON.parse(roomy).map((r: { path: string }) => r.path).sort());
+    repo.close();
+  });
+
   it('read right past a budget smaller than any one file, which is then never kept', async () => {
     const files = Object.fromEntries(Array.from({ length: 3 }, (_, i) => [`f${i}.ts`, `export const name${i} = ${'1 + '.repeat(40)}${i};\n`]));
     const root = makeRepo(files);

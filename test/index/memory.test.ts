@@ -1,0 +1,83 @@
+/**
+ * The sizes an index pass holds at once follow `maxMemoryMB` (config/memory.ts): counted through
+ * what the pass reports (a progress event per write transaction and per embedding message) and
+ * through what it writes, never by measuring memory.
+ */
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { defaultConfig, memoryPlan, type Config } from '../../src/config/index.js';
+import { resolveGraph } from '../../src/graph/index.js';
+import { indexRepository, type IndexProgress } from '../../src/index/index.js';
+import { Store } from '../../src/store/index.js';
+import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
+import { GRAPH_FILES } from '../graph/fixture.js';
+import { edgesOf } from '../graph/helpers.js';
+
+const dirs: string[] = [];
+const stores: Store[] = [];
+afterEach(() => {
+  stores.splice(0).forEach((s) => s.close());
+  dirs.splice(0).forEach(removeDir);
+});
+
+function open(files: Record<string, string>): { root: string; store: Store; home: string } {
+  const root = makeRepo(files);
+  const home = tempDir('sightline-memory-home-');
+  dirs.push(root, home);
+  const store = Store.open(path.join(home, 'index.db'));
+  stores.push(store);
+  return { root, store, home };
+}
+
+/** Indexes `files` under a ceiling; the phases of every progress event, in order. */
+async function phases(files: Record<string, string>, config: Partial<Config>): Promise<IndexProgress['phase'][]> {
+  const { root, store, home } = open(files);
+  const seen: IndexProgress['phase'][] = [];
+  await indexRepository(root, store, { ...defaultConfig(), home, ...config }, { onProgress: (p) => seen.push(p.phase) });
+  return seen;
+}
+
+/** Forty small files, each three functions (three chunks). */
+const FORTY = Object.fromEntries(
+  Array.from({ length: 40 }, (_, i) => [
+    `src/f${i}.ts`,
+    [0, 1, 2].map((j) => `export function f${i}_${j}(x: number): number {\n${'  x = x * 2 + 1;\n'.repeat(30)}  return x;\n}\n`).join('\n'),
+  ]),
+);
+
+describe('an index pass under maxMemoryMB', () => {
+  it('writes one transaction per batch of files, the batch sized by the ceiling', async () => {
+    const count = (seen: string[]) => seen.filter((p) => p === 'writing').length;
+    const small = memoryPlan(128).batchFiles;
+    expect(small).toBeLessThan(40);
+    expect(count(await phases(FORTY, { maxMemoryMB: 128, embedder: 'none' }))).toBe(Math.ceil(40 / small));
+    expect(count(await phases(FORTY, { maxMemoryMB: 512, embedder: 'none' }))).toBe(1);
+  });
+
+  it('sends the embedder pages of chunks sized by the ceiling', async () => {
+    const { root, store, home } = open(FORTY);
+    const messages: number[] = [];
+    const summary = await indexRepository(root, store, { ...defaultConfig(), home, maxMemoryMB: 128 }, {
+      onProgress: (p) => p.phase === 'embedding' && p.done > 0 && messages.push(p.done),
+    });
+    const page = memoryPlan(128).embedPage;
+    expect(summary.chunks).toBeGreaterThan(page);
+    expect(summary.embed?.embedded).toBe(summary.chunks);
+    expect(messages).toHaveLength(Math.ceil(summary.chunks / page));
+    expect(messages[0]).toBe(page);
+  });
+
+  it('resolves the graph a page at a time with the same answers as all at once', async () => {
+    const { root, store, home } = open(GRAPH_FILES);
+    await indexRepository(root, store, { ...defaultConfig(), home, embedder: 'none' });
+    const files = store.files.list().map((f) => f.path).sort();
+    const answers = () => files.map((f) => edgesOf(store, f));
+    const whole = answers();
+    // Every answer forgotten: the pass must find them again, here two edges per page.
+    store.db.exec("DELETE FROM edge_targets; UPDATE edges SET status = 0, candidates = 0 WHERE kind != 4");
+    const summary = await resolveGraph(store, root, 2);
+    expect(summary.pending).toBeGreaterThan(10);
+    expect(summary.answered).toBeGreaterThanOrEqual(summary.pending);
+    expect(answers()).toEqual(whole);
+  });
+});
