@@ -78,7 +78,7 @@ export const CONFIG_FIELDS = {
   exclude: list('globs that drop a file'),
   excludeDirs: list('directory names skipped at any depth'),
   maxFileBytes: int('files larger than this are skipped'),
-  maxMemoryMB: int('index: the memory ceiling, in MB, that an index pass\'s batch sizes and caches are derived from (config/memory.ts)'),
+  maxMemoryMB: int('index: the memory ceiling, in MB, that an index pass\'s batch sizes and caches, and what a connection keeps between questions, are derived from (config/memory.ts)'),
   toolConcurrency: int('MCP tool bodies that may run at once'),
   readWorkers: int('serve: worker threads answering search, locate, read, outline and list_files for MCP sessions, each with a read-only connection; 0 answers on the main thread'),
   maxClientSessions: int('serve (http, sse): client sessions held at once; past it a new one gets 503'),
