@@ -63,7 +63,7 @@ describe('CLI', () => {
     const help = runCli(['context', '--help']);
     expect(help.stdout).toContain('Examples:');
     expect(help.stdout).toContain('$ sightline context');
-  }, 60_000);
+  });
 });
 
 describe('MCP', () => {

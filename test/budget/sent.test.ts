@@ -49,7 +49,7 @@ beforeAll(async () => {
   conn = await connectStdio(['--repo', root], { SIGHTLINE_HOME: home, ...KEYWORD_ONLY });
   await callRaw(conn.client, 'list_files').catch(() => undefined); // the first read starts the index
   await waitForIndex(conn.client, 50_000);
-}, 60_000);
+});
 afterAll(async () => {
   await conn?.close();
   removeDir(root);

@@ -54,7 +54,7 @@ beforeAll(async () => {
   fs.writeFileSync(log, toolLog());
   server = await startDashboard(['--repo', root, '--no-watch', '--access-log', '--tool-log', log], env());
   browser = await launchChromium();
-}, 90_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -27,7 +27,7 @@ beforeAll(async () => {
   expect(runCli(['index', '--repo', root], { SIGHTLINE_HOME: home }).code).toBe(0);
   server = await startNetworkServer('http', ['--repo', root, '--no-watch', '--log-file', logFile], { SIGHTLINE_HOME: home });
   agent = await connectNetwork(server);
-}, 60_000);
+});
 
 afterAll(async () => {
   await agent?.close();

@@ -88,7 +88,7 @@ describe('sign-out and expiry in Chromium', () => {
     expect(runCli(['index', '--repo', root], env).code).toBe(0);
     server = await startDashboard(['--repo', root, '--no-watch'], env);
     browser = await launchChromium();
-  }, 90_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
@@ -144,5 +144,5 @@ describe('sign-out and expiry in Chromium', () => {
     await page.getByTestId('view-health').waitFor(WAIT);
     expect((await listed(await cookieHeader())).status).toBe(200);
     await page.close();
-  }, 60_000);
+  });
 });

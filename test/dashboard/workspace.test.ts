@@ -132,7 +132,7 @@ describe('a workspace server under a tokens file', () => {
     const callers = [{ name: 'owner', token: TOKENS.owner, grants: { '*': 'read' } }, { name: 'narrow', token: TOKENS.narrow, grants: { widgets: 'read' } }];
     fs.writeFileSync(file, JSON.stringify({ callers }), { mode: 0o600 });
     server = await startNetworkServer('http', ['--workspace', workspace, '--no-watch', '--tokens', file], env());
-  }, 60_000);
+  });
   afterAll(async () => {
     if (server) await stop(server);
   });
@@ -172,7 +172,7 @@ describe('a workspace with nothing to show', () => {
       await server.stop();
       removeDir(empty);
     }
-  }, 60_000);
+  });
 
   it('answers a repository whose code index was reset with what indexes it again, and does not index it itself', async () => {
     const root = tempDir('sightline-workspace-');
@@ -191,5 +191,5 @@ describe('a workspace with nothing to show', () => {
       await server.stop();
       removeDir(root);
     }
-  }, 60_000);
+  });
 });

@@ -11,7 +11,7 @@ beforeAll(() => {
   root = makeRepo(SAMPLE_FILES);
   home = tempDir('sightline-home-');
   expect(cli('index').code).toBe(0);
-}, 60_000);
+});
 afterAll(() => {
   removeDir(root);
   removeDir(home);

@@ -198,5 +198,5 @@ describe('SSE sessions', () => {
     const fresh = await open(server);
     expect(await openSessions(fresh.client)).toBe(1);
     await close(fresh);
-  }, 60_000);
+  });
 });

@@ -82,7 +82,7 @@ describe('a damaged index', () => {
     expect(recalled.code, recalled.stderr).toBe(0);
     expect(JSON.parse(recalled.stdout).exists).toBe(memory === 'kept');
     expect(fs.statSync(dbPath).isFile()).toBe(true);
-  }, 60_000);
+  });
 
   it('reset moves a damaged index aside too, and the next index builds anew', () => {
     const { cli, dbPath } = indexed();
@@ -92,5 +92,5 @@ describe('a damaged index', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ existed: true, dropped: null, recovered: { aside: `${dbPath}.damaged`, memory: 'lost' } });
     expect(cli('index').code).toBe(0);
     expect(cli('search', 'session').code).toBe(0);
-  }, 60_000);
+  });
 });

@@ -62,7 +62,7 @@ describe('HTTP bodies are bounded before they are parsed', () => {
     const conn = await connectNetwork(server);
     expect((await call(conn.client, 'read', { target: 'README.md' })).content).toContain('A tiny repository');
     await conn.close();
-  }, 60_000);
+  });
 
   it('SSE: a deep body posted to a session is refused the same way, and the session still answers', async () => {
     const server = await serve('sse');
@@ -74,5 +74,5 @@ describe('HTTP bodies are bounded before they are parsed', () => {
     expect((await errorOf(deep)).code).toBe(-32700);
     expect((await call(conn.client, 'read', { target: 'README.md' })).content).toContain('A tiny repository');
     await conn.close();
-  }, 60_000);
+  });
 });

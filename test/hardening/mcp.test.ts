@@ -20,7 +20,7 @@ describe('caller regular expressions run in linear time', () => {
     }
     const after = await call(served.conn.client, 'search', { query: 'aaa+!$', regex: true, force: true });
     expect(after.results.map((r: { path: string }) => r.path)).toContain('data/long.txt');
-  }, 60_000);
+  });
 
   it('keeps JavaScript semantics that matter: line by line, case-sensitive, \\u escapes', async () => {
     const hits = await call(served.conn.client, 'search', { query: '^export class Session\\u004danager', regex: true, force: true });
@@ -67,7 +67,7 @@ describe('input sizes are bounded at the edge', () => {
     expect(await callError(served.conn.client, 'outline', { path: 'a/'.repeat(512 * 1024) })).toMatch(/^the path is 1048576 characters; a path may have at most 4096/);
     // A 100,000-letter token is read (in linear time) and is no term: a refusal, quickly.
     expect(await callError(served.conn.client, 'search', { query: 'a'.repeat(100_000) })).toMatch(/has no searchable words/);
-  }, 60_000);
+  });
 });
 
 describe('error text shows what it was given safely', () => {

@@ -25,7 +25,7 @@ describe.runIf(process.platform === 'linux')('the read pool in a workspace', () 
     home = tempDir('sightline-home-');
     server = await startNetworkServer('http', ['--workspace', root, '--enable-writes', '--no-watch'], { SIGHTLINE_HOME: home, SIGHTLINE_EMBEDDER: 'none', SIGHTLINE_READ_WORKERS: '2' });
     conn = await connectNetwork(server);
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await conn?.close();

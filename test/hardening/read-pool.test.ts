@@ -160,7 +160,7 @@ describe('the read pool', () => {
     } finally {
       await conn.close();
     }
-  }, 60_000);
+  });
 
   it('sees an edit on disk and a new index pass in the next pooled answer', async () => {
     const file = path.join(root, 'src/auth/session.ts');
@@ -206,5 +206,5 @@ describe('the read pool', () => {
     expect(await callError(pooled.conn.client, 'outline', { path: '../outside.ts' })).toMatch(/outside|escape|repository/);
     expect(await shutDown(pooled)).toEqual({ code: 143, signal: null });
     expect(await shutDown(inProcess)).toEqual({ code: 143, signal: null });
-  }, 60_000);
+  });
 });

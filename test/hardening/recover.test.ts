@@ -94,7 +94,7 @@ describe('a server that finds its index damaged', () => {
     const recalled = await call(served.client, 'recall', { key: 'memory:auth/ttl' });
     expect(recalled.exists).toBe(true);
     expect(served.stderr()).toMatch(/the index was damaged \(.*files.*\); it was moved to/);
-  }, 60_000);
+  });
 
   it('rebuilds garbled pages found by its first pass, with no call needed, and health shows it', async () => {
     const { home, dbPath } = indexed();
@@ -109,5 +109,5 @@ describe('a server that finds its index damaged', () => {
     expect(healed.recovered.aside).toBe(`${dbPath}.damaged`);
     const found = await call(served.client, 'search', { query: 'SessionManager' });
     expect(found.results.map((r: { path: string }) => r.path)).toContain('src/auth/session.ts');
-  }, 60_000);
+  });
 });

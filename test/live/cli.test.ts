@@ -48,7 +48,7 @@ describe('live verbs', () => {
     const running = await until('status to report the pass running', () => {
       const job = status(root, home);
       return job.status === 'running' && ['parsing', 'writing', 'embedding'].includes(job.phase) ? job : null;
-    }, 60_000);
+    });
     expect(running.pid).toBe(indexer.child.pid);
     expect(running.attempts).toBe(1);
     expect(running.counts.scanned).toBe(1_500);

@@ -51,7 +51,7 @@ describe('a live index behind MCP', () => {
     const running = await until('index_status to show the CLI pass', async () => {
       const { job } = await call(conn.client, 'index_status');
       return job.status === 'running' && job.counts.scanned > 0 ? job : null;
-    }, 60_000);
+    });
     expect(running.pid).toBe(cli.pid);
     expect(await exited).toBe(0);
     expect((await call(conn.client, 'index_status')).job).toMatchObject({ status: 'completed', pid: cli.pid, counts: expect.objectContaining({ added: 1_500 }) });

@@ -47,7 +47,7 @@ describe('callers and grants (--tokens)', () => {
     for (const repo of ['api', 'web']) {
       await until(async () => ((await call(as('owner'), 'index_status', { repo })).job.status === 'completed' ? true : undefined), `${repo} indexed`);
     }
-  }, 90_000);
+  });
 
   afterAll(async () => {
     for (const c of Object.values(clients)) await c?.close();
@@ -104,7 +104,7 @@ describe('callers and grants (--tokens)', () => {
       await conn.close();
       await stop(second);
     }
-  }, 60_000);
+  });
 
   it('a session stays its opener\'s: another caller\'s token on it is refused', async () => {
     const opened = await rawRequest(server.url, {
@@ -147,7 +147,7 @@ describe('a tokens file is checked whole before serving', () => {
     } finally {
       removeDir(dir);
     }
-  }, 60_000);
+  });
 });
 
 describe('the dashboard under a tokens file', () => {
@@ -173,5 +173,5 @@ describe('the dashboard under a tokens file', () => {
       removeDir(root);
       removeDir(home);
     }
-  }, 90_000);
+  });
 });

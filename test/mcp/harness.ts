@@ -190,7 +190,7 @@ export function useServedRepo(
     options.setup?.(served.root);
     served.conn = await connectStdio(['--repo', served.root, ...(options.args ?? [])], { SIGHTLINE_HOME: served.home, ...options.env });
     await waitForIndex(served.conn.client, 60_000);
-  }, 90_000);
+  });
   afterAll(async () => {
     await served.conn?.close();
     removeDir(served.root);

@@ -24,7 +24,7 @@ describe('git-sourced repositories', () => {
     first = gitRepo(path.join(root, 'upstream'), { 'src/ledger.ts': 'export function postEntry() { return 1; }\n' });
     fs.mkdirSync(path.join(root, 'later'));
     conn = await connectStdio(['--workspace', root, '--enable-writes'], { SIGHTLINE_HOME: home, SIGHTLINE_EMBEDDER: 'none', SIGHTLINE_RETRY_BASE_MS: '200' });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await conn?.close();
@@ -43,14 +43,14 @@ describe('git-sourced repositories', () => {
     expect(listed.indexed_root.startsWith(home)).toBe(true);
     expect((await call(conn.client, 'search', { query: 'postEntry', repo: 'ledger' })).results[0].path).toBe('src/ledger.ts');
     expect(JSON.stringify(await call(conn.client, 'locate', { query: 'draftOnly', repo: 'ledger' }))).not.toContain('uncommitted.ts');
-  }, 90_000);
+  });
 
   it('picks up a new commit on its refresh interval', async () => {
     const second = commit(path.join(root, 'upstream'), { 'src/refund.ts': 'export function reverseEntry() { return -1; }\n' }, 'second');
     await until(async () => ((await row('ledger'))?.indexed_commit === second ? true : undefined), 'the second commit indexed');
     // The uncommitted file was committed with it (commit adds everything), so the tree now holds three.
     expect((await row('ledger')).file_count).toBe(3);
-  }, 90_000);
+  });
 
   it('a git source and a mounted path are mutually exclusive for one id', async () => {
     expect(await callError(conn.client, 'add_repo', { path: 'upstream', id: 'ledger' })).toMatch(/mutually exclusive/);
@@ -75,5 +75,5 @@ describe('git-sourced repositories', () => {
     const { upkeep, job } = await call(conn.client, 'index_status', { repo: 'later' });
     expect(upkeep).toMatchObject({ failures: 0, next_retry_at: null });
     expect(job.status).toBe('completed');
-  }, 90_000);
+  });
 });

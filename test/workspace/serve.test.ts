@@ -27,7 +27,7 @@ describe('serve --workspace', () => {
     fs.symlinkSync(outside, path.join(root, 'escape'));
     home = tempDir('sightline-home-');
     conn = await connectStdio(['--workspace', root, '--enable-writes'], { SIGHTLINE_HOME: home, SIGHTLINE_EMBEDDER: 'none' });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await conn?.close();
@@ -103,7 +103,7 @@ describe('serve --workspace', () => {
       const r = await call(conn.client, 'locate', { query: 'issueRefund', repo: 'api', kind: 'definition' });
       return JSON.stringify(r).includes('refunds.ts') ? r : undefined;
     }, 'the watcher to index refunds.ts');
-  }, 90_000);
+  });
 
   it('reset_index drops the code index and keeps memory; add_repo indexes it again', async () => {
     await call(conn.client, 'remember', { repo: 'frontend', topic: 'billing', id: 'tax', title: 'Invoices include VAT' });
@@ -145,7 +145,7 @@ describe('serve --workspace', () => {
     expect(runCli(['workspace', 'remove', 'tools', '--workspace', root], { SIGHTLINE_HOME: home }).code).toBe(0);
     expect((await call(conn.client, 'list_repos')).repos.map((r: { id: string }) => r.id)).toEqual(['api']);
     expect(await callError(conn.client, 'search', { query: 'runTool', repo: 'tools' })).toMatch(/no repository "tools"/);
-  }, 90_000);
+  });
 
   it('a restarted server serves what was registered', async () => {
     await conn.close();
@@ -155,5 +155,5 @@ describe('serve --workspace', () => {
     expect(tools).toContain('list_repos');
     expect(tools).not.toContain('add_repo'); // no --enable-writes this time
     expect((await call(conn.client, 'search', { query: 'issueRefund', repo: 'api' })).results[0].path).toBe('src/refunds.ts');
-  }, 60_000);
+  });
 });
