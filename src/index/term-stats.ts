@@ -26,7 +26,11 @@ export function tidyTerms(store: Store, filesWritten: number): void {
 /** Rewrites the FTS index when its statistics drifted too far; true when it did. */
 function refreshTermStats(store: Store): boolean {
   if (store.chunks.termStatsDrift() <= MAX_TERM_STATS_DRIFT) return false;
-  const terms = store.chunks.termSources().map((c) => ({ id: c.id, ...chunkTerms(c.path, c.breadcrumb, c.text) }));
-  store.transaction(() => store.chunks.rewriteTerms(terms));
+  store.transaction(() => store.chunks.rewriteTerms(termsOfEveryChunk(store)));
   return true;
+}
+
+/** Read, turned into terms and written a page of files at a time: the whole index's text never sits in memory. */
+function* termsOfEveryChunk(store: Store) {
+  for (const c of store.chunks.termSources()) yield { id: c.id, ...chunkTerms(c.path, c.breadcrumb, c.text) };
 }

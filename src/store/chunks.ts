@@ -71,6 +71,9 @@ function fromRow(r: ChunkRow, fileText: () => string): StoredChunk {
   };
 }
 
+/** Files read per page by a whole-index read (everyChunk): a few MiB of text at most. */
+const FILES_PER_PAGE = 256;
+
 const HOLDING = slot<{ ids: number; sets: Map<string, Set<number>> }>('chunks holding a term');
 
 /** FTS column weights: a term in a path or symbol name says more than one in a body. */
@@ -217,18 +220,9 @@ export class ChunkTable {
     return new Map(this.fileIdOfEach.all() as [number, number][]);
   }
 
-  /** Every chunk with its file path, file by file (for full scans such as regex search). */
-  *scan(): IterableIterator<StoredChunk & { path: string }> {
-    // Rows first (small without their text: the connection cannot read a file's text while iterating), then each file unpacked once.
-    const rows = this.db
-      .prepare(`SELECT ${CHUNK_COLUMNS}, f.path AS path FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY f.path, c.ord`)
-      .all() as (ChunkRow & { path: string })[];
-    let fileId = -1;
-    let text = '';
-    for (const r of rows) {
-      if (r.file_id !== fileId) [fileId, text] = [r.file_id, this.texts.readOnce(r.file_id)];
-      yield { ...fromRow(r, () => text), path: r.path };
-    }
+  /** Every chunk with its file path, file by file in path order (for full scans such as regex search). */
+  scan(): IterableIterator<StoredChunk & { path: string }> {
+    return this.everyChunk('path');
   }
 
   termStatsDrift(): number {
@@ -250,17 +244,37 @@ export class ChunkTable {
     for (const t of terms) this.insertFts.run(t.id, t.path, t.symbols, t.body);
   }
 
-  /** What the FTS terms are derived from, for every chunk: id, file path, breadcrumb, text. */
-  termSources(): { id: number; path: string; breadcrumb: string; text: string }[] {
-    const rows = this.db
-      .prepare(`SELECT ${CHUNK_COLUMNS}, f.path AS path FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY c.file_id, c.ord`)
-      .all() as (ChunkRow & { path: string })[];
-    let fileId = -1;
-    let text = '';
-    return rows.map((r) => {
-      if (r.file_id !== fileId) [fileId, text] = [r.file_id, this.texts.readOnce(r.file_id)];
-      return { id: r.id, path: r.path, breadcrumb: r.breadcrumb, text: sliceSpan(text, { at: r.text_at, length: r.text_length }) };
-    });
+  /** What the FTS terms are derived from, for every chunk in id order (FTS5 builds its segments fastest so): id, file path, breadcrumb, text. */
+  termSources(): IterableIterator<StoredChunk & { path: string }> {
+    return this.everyChunk('id');
+  }
+
+  /**
+   * Every chunk with its file's path, a page of files at a time in `order`,
+   * each file's text unpacked once: a whole-index read (a regex scan, a term
+   * rewrite) holds one page, never the index. Pages are read whole, so the
+   * caller may write between items.
+   */
+  private *everyChunk(order: 'path' | 'id'): IterableIterator<StoredChunk & { path: string }> {
+    const files = this.db.prepare(`SELECT id, path FROM files WHERE ${order} > ? ORDER BY ${order} LIMIT ${FILES_PER_PAGE}`).raw();
+    const rows = this.db.prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks c WHERE c.file_id IN (SELECT value FROM json_each(?)) ORDER BY c.file_id, c.ord`);
+    for (let after: number | string = order === 'id' ? 0 : ''; ; ) {
+      const page = files.all(after) as [number, string][];
+      if (page.length === 0) return;
+      after = order === 'id' ? page.at(-1)![0] : page.at(-1)![1];
+      const byFile = new Map<number, ChunkRow[]>();
+      for (const r of rows.all(JSON.stringify(page.map(([id]) => id))) as ChunkRow[]) {
+        const of = byFile.get(r.file_id);
+        if (of) of.push(r);
+        else byFile.set(r.file_id, [r]);
+      }
+      for (const [fileId, path] of page) {
+        const chunks = byFile.get(fileId);
+        if (!chunks) continue;
+        const text = this.texts.readOnce(fileId);
+        for (const r of chunks) yield { ...fromRow(r, () => text), path };
+      }
+    }
   }
 
   /** BM25 over the FTS index for any of `phrases` (literal text, quoted here); a phrase repeated n times weighs n times. */

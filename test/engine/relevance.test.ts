@@ -54,7 +54,7 @@ describe('heldByMatches', () => {
   afterAll(() => fx.cleanup());
 
   it('finds in the index postings exactly the terms the FTS fields hold, as the text scan finds them', () => {
-    const chunks = fx.repo.store.chunks.termSources().map((c) => ({ chunkId: c.id, ...c }));
+    const chunks = [...fx.repo.store.chunks.termSources()].map((c) => ({ chunkId: c.id, ...c }));
     const asked = [...new Set(WORDS.flatMap((w) => queryTerms(`${w} ${w}_http parseConfig`)))];
     const df = fx.repo.store.terms.documentFrequency(asked);
     const fromIndex = heldByMatches(fx.repo.store, asked, df, chunks);

@@ -66,4 +66,25 @@ describe('BM25 statistics after edits', () => {
     await repo.index();
     expect(repo.store.chunks.termSegments()).toBeGreaterThan(1);
   });
+
+  it('reads the whole index a page of files at a time, in order, for a rewrite and a full scan', async () => {
+    const files = Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`src/f${String(i).padStart(3, '0')}.ts`, source(i, 0)]));
+    const root = makeRepo(files);
+    dirs.push(root);
+    const live = await open(root);
+    writeFiles(root, Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`src/f${String(i * 4).padStart(3, '0')}.ts`, source(i * 4, 5)])));
+    await live.index();
+    expect(live.store.chunks.termStatsDrift()).toBe(0); // rewritten across more than one page of files
+    const fresh = await open(root);
+    expect(scores(live)).toEqual(scores(fresh));
+
+    const scanned = [...live.store.chunks.scan()];
+    const chunks = live.store.counts().chunks;
+    expect(new Set(scanned.map((c) => c.id)).size).toBe(chunks);
+    const paths = scanned.map((c) => c.path);
+    expect(paths).toEqual([...paths].sort());
+    expect(new Set(paths).size).toBe(600);
+    const sources = [...live.store.chunks.termSources()];
+    expect(sources.map((c) => c.id)).toEqual(scanned.map((c) => c.id).sort((a, b) => a - b));
+  });
 });
