@@ -8,7 +8,7 @@
  */
 import { execFile } from 'node:child_process';
 import { indexText } from '../terms/index.js';
-import type { CommitRecord, Store } from '../store/index.js';
+import { MAX_TERM_STATS_DRIFT, type CommitRecord, type Store } from '../store/index.js';
 import { readGitHead, type GitHead } from './git-head.js';
 
 /** Newest commits kept: enough to cover years of a busy project, cheap to list again. */
@@ -76,10 +76,9 @@ export async function gitHead(root: string): Promise<GitHead | null> {
  */
 export async function indexHistory(root: string, store: Store, at = gitHead(root)): Promise<HistorySummary | null> {
   const where = await at;
-  const stored = store.history.hashes();
   if (where === null) {
     // Not a work tree (or no commit yet): whatever was stored no longer describes it.
-    if (stored.size > 0) store.transaction(() => { for (const h of stored) store.history.delete(h); });
+    if (store.history.stored().size > 0) store.transaction(() => store.history.clear());
     store.setMeta(HEAD_KEY, '');
     return null;
   }
@@ -90,12 +89,22 @@ export async function indexHistory(root: string, store: Store, at = gitHead(root
   const listed = await git(root, ['rev-list', '--no-merges', `--max-count=${MAX_COMMITS}`, 'HEAD', ...scope]);
   if (listed === null) return null;
   const wanted = new Set(listed.split('\n').filter(Boolean));
-  const gone = [...stored].filter((h) => !wanted.has(h));
+  const stored = store.history.stored();
+  const gone = [...stored].filter(([hash]) => !wanted.has(hash));
   const fresh = await readCommits(root, [...wanted].filter((h) => !stored.has(h)));
   store.transaction(() => {
-    for (const h of gone) store.history.delete(h);
+    for (const [, id] of gone) store.history.delete(id);
     for (const { commit, message } of fresh) store.history.add(commit, indexText(message));
     store.setMeta(HEAD_KEY, head);
   });
+  // Each forgotten commit (a reset, or the window sliding) leaves BM25's row count high. The message
+  // terms are not kept, so past the drift every commit is read again, which resets it.
+  if (gone.length > 0 && store.history.statsDrift() > MAX_TERM_STATS_DRIFT) {
+    const all = await readCommits(root, [...wanted]);
+    store.transaction(() => {
+      store.history.clear();
+      for (const { commit, message } of all) store.history.add(commit, indexText(message));
+    });
+  }
   return { added: fresh.length, removed: gone.length };
 }

@@ -1,7 +1,7 @@
 import { FileTexts, packTexts, sliceSpan } from './chunk-text.js';
 import { slot, type Memo } from './memo.js';
 import type { Db } from './db.js';
-import { anyPhrase } from './fts.js';
+import { anyPhrase, readVarint, rowCountDrift } from './fts.js';
 
 export interface ChunkRecord {
   ord: number;
@@ -79,32 +79,12 @@ const HOLDING = slot<{ ids: number; sets: Map<string, Set<number>> }>('chunks ho
 /** FTS column weights: a term in a path or symbol name says more than one in a body. */
 export const FIELD_WEIGHTS = { path: 3, symbols: 5, body: 1 } as const;
 
-/** An SQLite varint (big-endian groups of 7 bits, the high bit says more follow), as FTS5 stores its row count. */
-function readVarint(buf: Buffer): number {
-  let v = 0;
-  for (let i = 0; i < 9 && i < buf.length; i++) {
-    const b = buf[i]!;
-    if (i === 8) return v * 256 + b;
-    v = v * 128 + (b & 0x7f);
-    if (!(b & 0x80)) return v;
-  }
-  return v;
-}
-
 /** Past this drift an index pass rewrites the terms (index/term-stats.ts); below it, idf moves by less than the ranking can feel. */
 export const MAX_TERM_STATS_DRIFT = 0.1;
 
-/**
- * How far the FTS row count BM25 normalises by has drifted above the real
- * one: 0 when exact, 0.25 when it counts a quarter more rows. A deleted row
- * of a contentless_delete FTS5 table leaves the statistics record untouched
- * (SQLite 3.53), so every re-indexed chunk inflates the count — and idf.
- */
+/** How far the chunks' FTS row count has drifted above the chunks there are (fts.ts): re-indexed chunks inflate it. */
 export function termStatsDrift(db: Db): number {
-  const block = db.prepare('SELECT block FROM chunks_fts_data WHERE id = 1').pluck().get() as Buffer | undefined;
-  const real = db.prepare('SELECT count(*) FROM chunks').pluck().get() as number;
-  if (!block || real === 0) return 0;
-  return readVarint(block) / real - 1;
+  return rowCountDrift(db, 'chunks_fts', db.prepare('SELECT count(*) FROM chunks').pluck().get() as number);
 }
 
 /** Segments in the FTS index, from its structure record: a 4-byte cookie, the 0xFF000001 mark of newer versions, then varints level count and segment count. */

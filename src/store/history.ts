@@ -4,7 +4,7 @@
  * paths it touched. Written by index/history.ts, read by search/history.ts.
  */
 import type { Db } from './db.js';
-import { anyPhrase } from './fts.js';
+import { anyPhrase, rowCountDrift } from './fts.js';
 
 export interface CommitRecord {
   hash: string;
@@ -26,7 +26,6 @@ export class HistoryTable {
   private readonly insert;
   private readonly insertFile;
   private readonly insertFts;
-  private readonly idOf;
   private readonly remove;
   private readonly removeFts;
   private readonly allHashes;
@@ -36,10 +35,9 @@ export class HistoryTable {
     this.insert = db.prepare('INSERT INTO commits(hash, time, file_count) VALUES (?, ?, ?)');
     this.insertFile = db.prepare('INSERT OR IGNORE INTO commit_files(commit_id, path) VALUES (?, ?)');
     this.insertFts = db.prepare('INSERT INTO commits_fts(rowid, message) VALUES (?, ?)');
-    this.idOf = db.prepare('SELECT id FROM commits WHERE hash = ?').pluck();
     this.remove = db.prepare('DELETE FROM commits WHERE id = ?');
     this.removeFts = db.prepare('DELETE FROM commits_fts WHERE rowid = ?');
-    this.allHashes = db.prepare('SELECT hash FROM commits').pluck();
+    this.allHashes = db.prepare('SELECT hash, id FROM commits').raw();
     this.search = db.prepare(
       'SELECT rowid AS commitId, -bm25(commits_fts) AS score FROM commits_fts WHERE commits_fts MATCH ? ORDER BY score DESC LIMIT ?',
     );
@@ -48,21 +46,31 @@ export class HistoryTable {
 
   /** Stores a commit; `terms` are its message's code-aware terms. Call inside a transaction. */
   add(commit: CommitRecord, terms: string): void {
-    const id = Number(this.insert.run(commit.hash, commit.time, commit.fileCount).lastInsertRowid);
+    const id = Number(this.insert.run(Buffer.from(commit.hash, 'hex'), commit.time, commit.fileCount).lastInsertRowid);
     for (const p of commit.files) this.insertFile.run(id, p);
     this.insertFts.run(id, terms);
   }
 
-  /** Forgets a commit and its files. Call inside a transaction. */
-  delete(hash: string): void {
-    const id = this.idOf.get(hash) as number | undefined;
-    if (id === undefined) return;
+  /** Forgets a commit (its id, from `stored`) and its files. Call inside a transaction. */
+  delete(id: number): void {
     this.removeFts.run(id);
     this.remove.run(id);
   }
 
-  hashes(): Set<string> {
-    return new Set(this.allHashes.all() as string[]);
+  /** Every stored commit's id, by its hash (lowercase hex). */
+  stored(): Map<string, number> {
+    return new Map((this.allHashes.all() as [Buffer, number][]).map(([hash, id]) => [hash.toString('hex'), id]));
+  }
+
+  /** How far BM25's row count over the messages has drifted above the commits stored (fts.ts): each forgotten commit adds to it. */
+  statsDrift(): number {
+    return rowCountDrift(this.db, 'commits_fts', this.db.prepare('SELECT count(*) FROM commits').pluck().get() as number);
+  }
+
+  /** Forgets every commit, and resets BM25's statistics with them. Call inside a transaction. */
+  clear(): void {
+    this.db.prepare('DELETE FROM commits').run();
+    this.db.prepare("INSERT INTO commits_fts(commits_fts) VALUES ('delete-all')").run();
   }
 
   /** BM25 over commit messages for any of `phrases` (literal text, quoted here). */

@@ -9,12 +9,13 @@
  * 3 vectors; 4 the code graph; 5 budget sessions; 6 git history; 7 the index
  * job and its lock; 8 a smaller index (chunk text packed once per file, half-float vectors, the
  * graph's strings stored once and its codes as integers), which an index of version 7 reaches by
- * indexing every file again. test/live/fixtures/schemas.sql holds each old schema verbatim.
+ * indexing every file again; 9 a smaller history (raw commit names, contentless message terms),
+ * read from git again by the next pass. test/live/fixtures/schemas.sql holds each old schema verbatim.
  */
 import { SESSION_TABLES } from './sessions.js';
 
 export const APP_ID = 'sightline';
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 /**
  * Embedding vectors (store/vectors.ts), of the space named by meta
@@ -31,12 +32,15 @@ CREATE TABLE vectors (
 /**
  * History of a git work tree (store/history.ts). Added in version 6; a
  * migrated index fills it on its next pass, which finds no history_head.
+ * Since version 9 a commit's name is its raw bytes and the message terms are
+ * not kept (contentless FTS): a third of a small repository's index was
+ * history, most of it those two.
  */
 const HISTORY_TABLES = `
--- Commits reachable from HEAD, never past it.
+-- Commits reachable from HEAD, never past it. hash is unique without an index: a pass adds only commits it has not stored.
 CREATE TABLE commits (
   id         INTEGER PRIMARY KEY,
-  hash       TEXT NOT NULL UNIQUE,
+  hash       BLOB NOT NULL, -- the object name's bytes (20 for SHA-1)
   time       INTEGER NOT NULL,
   file_count INTEGER NOT NULL -- files it touched under the root; paths are not kept for sweeping commits
 ) STRICT;
@@ -45,10 +49,11 @@ CREATE TABLE commit_files (
   path      TEXT NOT NULL,
   PRIMARY KEY (commit_id, path)
 ) STRICT, WITHOUT ROWID;
--- Commit messages as code-aware terms; rowid = commits.id. It keeps its (small) content so that
--- deleting a commit also corrects the BM25 statistics, which a contentless table would not.
+-- Commit messages as code-aware terms; rowid = commits.id. Deleting a commit leaves BM25's row
+-- count high; past a drift the pass reads the history again (index/history.ts).
 CREATE VIRTUAL TABLE commits_fts USING fts5(
   message,
+  content = '', contentless_delete = 1,
   tokenize = 'unicode61 remove_diacritics 0'
 );
 `;
@@ -236,4 +241,8 @@ export const MIGRATIONS: Record<number, string> = {
       DROP TABLE chunks_fts; DROP TABLE chunks; DROP TABLE symbols; DELETE FROM files;
       DELETE FROM meta WHERE key IN ('last_indexed_at', 'index_digest', 'vectors_version');
       ${CODE_TABLES}${VECTOR_TABLES}${EDGE_TABLES}`,
+  // History kept smaller: dropped, and read from git by the next pass (it finds no history_head).
+  8: `DROP TABLE commits_fts; DROP TABLE commit_files; DROP TABLE commits;
+      DELETE FROM meta WHERE key = 'history_head';
+      ${HISTORY_TABLES}`,
 };

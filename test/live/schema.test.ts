@@ -3,8 +3,9 @@
  * test/live/fixtures/schemas.sql holds each version's DDL verbatim, as that
  * release created it. Each migrated database must have exactly the schema a fresh one
  * has and fill on its next pass what the old schema could not hold (the graph's
- * edges, the git history). Since version 8 every migration ends by emptying what
- * parsing made (its layout changed), so the next pass indexes every file again.
+ * edges, the git history). A migration from before version 8 ends by emptying what
+ * parsing made (its layout changed), so the next pass indexes every file again; from 8
+ * on, only the history is read again.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,6 +14,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { search } from '../../src/engine/search.js';
 import { Store, SCHEMA_VERSION } from '../../src/store/index.js';
+import { packTexts } from '../../src/store/chunk-text.js';
 import { MIGRATIONS } from '../../src/store/schema.js';
 import { digest } from '../../src/walk/index.js';
 import { CLI } from '../helpers/cli.js';
@@ -71,9 +73,21 @@ function buildAt(version: number, dbPath: string, root?: string): void {
   const file = db
     .prepare("INSERT INTO files(path, language, kind, size, mtime_ms, digest, indexed_at_ms, line_count, tokens) VALUES ('old.ts', 'typescript', 'code', ?, ?, ?, ?, 7, 20)")
     .run(stat.size, stat.mtimeMs, digest(OLD_TS), Date.now() + 1_000).lastInsertRowid;
-  const chunk = db
-    .prepare("INSERT INTO chunks(file_id, ord, start_line, end_line, breadcrumb, symbol, text, tokens) VALUES (?, 0, 1, 7, 'old.ts', 'survivor', ?, 20)")
-    .run(file, OLD_TS).lastInsertRowid;
+  let chunk: number | bigint;
+  if (version < 8) {
+    chunk = db
+      .prepare("INSERT INTO chunks(file_id, ord, start_line, end_line, breadcrumb, symbol, text, tokens) VALUES (?, 0, 1, 7, 'old.ts', 'survivor', ?, 20)")
+      .run(file, OLD_TS).lastInsertRowid;
+  } else {
+    // Version 8's layout: the text packed per file, the graph's strings in refs; one call, not resolved yet.
+    const { packed, spans } = packTexts([OLD_TS]);
+    db.prepare('INSERT INTO file_texts(file_id, packed) VALUES (?, ?)').run(file, packed);
+    chunk = db
+      .prepare("INSERT INTO chunks(file_id, ord, start_line, end_line, breadcrumb, symbol, text_at, text_length, tokens) VALUES (?, 0, 1, 7, 'old.ts', 'survivor', ?, ?, 20)")
+      .run(file, spans[0]!.at, spans[0]!.length).lastInsertRowid;
+    const ref = db.prepare("INSERT INTO refs(kind, name) VALUES (0, 'helper')").run().lastInsertRowid;
+    db.prepare('INSERT INTO edges(file_id, kind, ref_id, line, status) VALUES (?, 0, ?, 2, 0)').run(file, ref);
+  }
   db.prepare("INSERT INTO chunks_fts(rowid, path, symbols, body) VALUES (?, 'old', 'survivor', 'export function survivor return helper')").run(chunk);
   db.close();
 }
@@ -91,7 +105,7 @@ describe('schema migrations', () => {
     for (let v = 2; v < SCHEMA_VERSION; v++) expect(MIGRATIONS[v], `migration ${v} -> ${v + 1}`).toBeDefined();
   });
 
-  it('each earlier schema migrates at open to exactly the fresh schema; its code tables start empty, and its next pass indexes every file again', async () => {
+  it('each earlier schema migrates at open to exactly the fresh schema, and its next pass fills what it lacked (before version 8: every file indexed again)', async () => {
     const fresh = path.join(tmp.dir(), 'fresh.db');
     Store.open(fresh).close();
     for (let v = oldestMigratable(); v < SCHEMA_VERSION; v++) {
@@ -100,10 +114,16 @@ describe('schema migrations', () => {
       buildAt(v, repo.dbPath, root);
       expect(repo.store.getMeta('schema_version'), `from ${v}`).toBe(String(SCHEMA_VERSION));
       expect(schemaOf(repo.dbPath), `from ${v}`).toEqual(schemaOf(fresh));
-      // Version 8 packs chunk text and shares the graph's strings: what parsing made is made again,
-      // and until then the index is not one that has been built (a query indexes first).
-      expect(repo.store.counts(), `from ${v}`).toEqual({ files: 0, chunks: 0, symbols: 0, skipped: 0 });
-      expect(repo.hasIndex(), `from ${v}`).toBe(false);
+      if (v < 8) {
+        // Version 8 packs chunk text and shares the graph's strings: what parsing made is made again,
+        // and until then the index is not one that has been built (a query indexes first).
+        expect(repo.store.counts(), `from ${v}`).toEqual({ files: 0, chunks: 0, symbols: 0, skipped: 0 });
+        expect(repo.hasIndex(), `from ${v}`).toBe(false);
+      } else {
+        // Version 9 changes only the history, which the next pass reads from git again: the code stays.
+        expect(repo.store.counts(), `from ${v}`).toEqual({ files: 1, chunks: 1, symbols: 0, skipped: 0 });
+        expect(repo.hasIndex(), `from ${v}`).toBe(true);
+      }
 
       await repo.index();
       const one = (sql: string) => repo.store.db.prepare(sql).pluck().get();
@@ -115,7 +135,7 @@ describe('schema migrations', () => {
     }
   });
 
-  it('an index of version 7 keeps its agent memory, budget sessions and history through the migration', () => {
+  it('an index of version 7 keeps its agent memory and budget sessions through the migration; its history is read from git again', () => {
     const dbPath = path.join(tmp.dir(), 'index.db');
     buildAt(7, dbPath);
     const db = new Database(dbPath);
@@ -130,8 +150,8 @@ describe('schema migrations', () => {
     expect(store.fresh).toBe(false);
     expect(one("SELECT body FROM memory_probe WHERE id = 'm1'")).toBe('remember this');
     expect(one("SELECT refusals FROM budget_sessions WHERE id = 's1'")).toBe(2);
-    expect(one('SELECT count(*) FROM commits')).toBe(1);
-    expect(store.getMeta('history_head')).toBe('abc');
+    expect(one('SELECT count(*) FROM commits')).toBe(0); // version 9 keeps it smaller: the next pass reads it again
+    expect(store.getMeta('history_head')).toBeUndefined();
     expect(store.getMeta('last_indexed_at')).toBeUndefined();
     expect(store.counts().chunks).toBe(0);
     expect(store.db.pragma('auto_vacuum', { simple: true })).toBe(2); // turned on by a VACUUM after the migration, so passes give freed pages back

@@ -84,9 +84,30 @@ describe('history', () => {
     await repo.index();
     commitTouching(root, 'src/alpha.ts', 'Support marmalade separators');
     await repo.index();
-    expect(repo.store.history.hashes().size).toBe(2);
+    expect(repo.store.history.stored().size).toBe(2);
     expect(files(repo, 'marmalade separators')[0]!.path).toBe('src/alpha.ts');
     repo.close();
+  });
+
+  it('after a reset forgets commits, BM25 over the messages scores as a fresh index of the same history does', async () => {
+    const root = gitRepo();
+    const words = ['quokka', 'marmalade', 'zanzibar', 'widget', 'counter', 'overflow'];
+    for (let i = 0; i < 12; i++) commitTouching(root, i % 2 ? 'src/alpha.ts' : 'src/beta.ts', `Teach the ${words[i % 6]} ${words[(i + 1) % 6]} to count ${i}`);
+    const repo = open(root);
+    await repo.index();
+    expect(repo.store.history.statsDrift()).toBe(0);
+
+    git(root, 'reset', '-q', '--hard', 'HEAD~6'); // half the commits forgotten: past the drift a deletion alone would leave
+    await repo.index();
+    expect(repo.store.history.stored().size).toBe(7);
+    expect(repo.store.history.statsDrift()).toBe(0);
+    const scores = (r: Repo) => r.store.history.lexical(['quokka', 'zanzibar'], 20).map((h) => h.score.toFixed(9)).sort();
+    const fresh = open(root);
+    await fresh.index();
+    expect(scores(repo)).toEqual(scores(fresh));
+    expect(scores(repo)).toHaveLength(4); // the four of the seven that name either word
+    repo.close();
+    fresh.close();
   });
 
   it('a directory without git ranks on its content alone', async () => {
@@ -94,7 +115,7 @@ describe('history', () => {
     cleanup.push(root);
     const repo = open(root);
     await repo.index();
-    expect(repo.store.history.hashes().size).toBe(0);
+    expect(repo.store.history.stored().size).toBe(0);
     expect(files(repo, 'gamma ray')[0]!.path).toBe('src/gamma.ts');
     repo.close();
   });
