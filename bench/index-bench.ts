@@ -21,7 +21,7 @@ async function main(): Promise<void> {
     // Keyword search answers once the lexical pass (with graph and history) is written; vectors follow.
     const started = performance.now();
     let searchableMs = 0;
-    const cold = await time(() => repo.index({ onProgress: (p) => (searchableMs ||= p.phase === 'embedding' || p.phase === 'done' ? performance.now() - started : 0) }));
+    const cold = await time(() => repo.index({ onProgress: (p) => (searchableMs ||= p.phase === 'resolving' || p.phase === 'embedding' || p.phase === 'done' ? performance.now() - started : 0) }));
     const s = stats(repo);
     const mb = s.source_bytes / 1_048_576;
     const noChange: number[] = [];

@@ -38,8 +38,9 @@ const STAGES: readonly Stage[] = [
   { name: 'prepare and write changed files', run: prepareAndWrite },
   { name: 'remove what is gone', run: sweep },
   { name: 'tidy term statistics', run: (pass) => tidyTerms(pass.store, pass.summary.added + pass.summary.updated) },
-  { name: 'resolve the graph, read history', run: graphAndHistory },
   {
+    // Before the graph and history: a first index is keyword-searchable from here (Repo.hasIndex), while
+    // graph answers wait for or disclose the references still pending (engine/graph-settled.ts).
     name: 'stamp what the index was built from',
     run: ({ store, summary }) => {
       // A pass that changed no file leaves the digest as it was, without a sort and a digest over every file.
@@ -47,6 +48,7 @@ const STAGES: readonly Stage[] = [
       store.setMeta('last_indexed_at', new Date().toISOString());
     },
   },
+  { name: 'resolve the graph, read history', run: graphAndHistory },
   // Vectors after the lexical pass, on their own thread: keyword search answers meanwhile.
   { name: 'embed', run: async (pass) => void (pass.summary.embed = await embedPass(pass.store, pass.config, { onProgress: (p) => pass.progress(p) })) },
   // Last, so the vectors just written filled freed pages first.
@@ -83,6 +85,7 @@ function sweep(pass: Pass): void {
 
 async function graphAndHistory(pass: Pass): Promise<void> {
   const { root, store, options, summary } = pass;
+  pass.progress({ phase: 'resolving', done: 0, total: 0 });
   // Asking git where HEAD is starts first and runs while the graph resolves on this thread.
   const head = gitHead(root);
   // Answers the edges the writes left pending, a page at a time as the memory ceiling allows.

@@ -10,7 +10,8 @@ import type { SkippedEntry, WalkedFile } from '../walk/index.js';
 import type { EmbedSummary } from './embed-pass.js';
 import { unchangedSince, type Survey } from './survey.js';
 
-export type IndexPhase = 'walking' | 'parsing' | 'writing' | 'embedding' | 'done';
+/** `resolving`: the graph's references and the git history; keyword search answers from its start. */
+export type IndexPhase = 'walking' | 'parsing' | 'writing' | 'resolving' | 'embedding' | 'done';
 
 export interface IndexProgress {
   phase: IndexPhase;
