@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { jobStatus } from '../../src/engine/index.js';
+import { search } from '../../src/engine/search.js';
 import { IndexJob } from '../../src/engine/jobs.js';
 import { holderDead, withIndexLock } from '../../src/index/index.js';
 import { Store } from '../../src/store/index.js';
@@ -115,6 +116,29 @@ describe('the job record', () => {
     expect(repo.store.jobs.holder()).toBeUndefined();
     await repo.index(); // and the next one runs
     expect(jobStatus(repo).status).toBe('completed');
+    repo.close();
+  });
+});
+
+describe('a first index, while its graph resolves', () => {
+  it('is keyword-searchable already, with its references still pending', async () => {
+    const root = tmp.dir();
+    writeFiles(root, {
+      'src/helper.ts': 'export function tallyWidgets(n: number): number {\n  return n + 1;\n}\n',
+      'src/user.ts': "import { tallyWidgets } from './helper';\n\nexport function countInventory(): number {\n  return tallyWidgets(2);\n}\n",
+    });
+    const repo = openRepo(root, tmp.dir('sightline-home-'));
+    let seen: { searchable: boolean; pending: number; found: string[] } | undefined;
+    await repo.index({
+      onProgress: (p) => {
+        if (p.phase !== 'resolving' || seen) return;
+        const found = search(repo, { query: 'count inventory', mode: 'keyword', force: true }).results.map((r) => r.path);
+        seen = { searchable: repo.hasIndex(), pending: repo.store.edges.pendingCount(), found };
+      },
+    });
+    expect(seen).toMatchObject({ searchable: true, found: ['src/user.ts'] });
+    expect(seen!.pending).toBeGreaterThan(0);
+    expect(repo.store.edges.pendingCount()).toBe(0); // resolved by the end of the pass
     repo.close();
   });
 });
