@@ -50,8 +50,8 @@ export function openRepo(root: string, home: string, flags = {}): Repo {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls `test` until it returns a truthy value, or fails after `timeoutMs` with `what`. */
-export async function until<T>(what: string, test: () => T | Promise<T>, timeoutMs = 15_000, everyMs = 20): Promise<NonNullable<T>> {
+/** Polls `test` until it returns a truthy value, or fails after `timeoutMs` with `what`: a hang guard, long enough for a loaded CI machine. */
+export async function until<T>(what: string, test: () => T | Promise<T>, timeoutMs = 60_000, everyMs = 20): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await test();
