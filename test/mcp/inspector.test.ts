@@ -14,11 +14,13 @@ const INSPECTOR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 const sample = useRepo();
 
 function inspect(...args: string[]) {
-  const r = spawnSync(process.execPath, [INSPECTOR, '--cli', '-e', `SIGHTLINE_HOME=${sample.home}`, process.execPath, CLI, 'serve', '--repo', sample.root, ...args], {
+  // The first call waits for the first index as long as a loaded machine may need (the default is 5 s).
+  const env = ['-e', `SIGHTLINE_HOME=${sample.home}`, '-e', 'SIGHTLINE_FIRST_INDEX_WAIT_MS=60000'];
+  const r = spawnSync(process.execPath, [INSPECTOR, '--cli', ...env, process.execPath, CLI, 'serve', '--repo', sample.root, ...args], {
     encoding: 'utf8',
     // No registry, no proxy: anything it tried to fetch would fail.
     env: { PATH: process.env.PATH, HOME: sample.home, npm_config_offline: 'true' },
-    timeout: 30_000,
+    timeout: 90_000,
   });
   expect(r.status, r.stderr).toBe(0);
   return JSON.parse(r.stdout);
