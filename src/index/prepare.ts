@@ -6,7 +6,7 @@
 import { countTokens } from '../budget/index.js';
 import { parseFile } from '../parse/index.js';
 import { chunkTerms, pathTerms } from '../terms/index.js';
-import type { FileVersion } from '../store/index.js';
+import { packTexts, type FileVersion } from '../store/index.js';
 import { readSource } from '../walk/index.js';
 
 export type Prepared =
@@ -63,7 +63,7 @@ export async function prepareFile(input: PrepareInput): Promise<Prepared> {
   for (const [ord, c] of parsed.chunks.entries()) {
     if (Date.now() > deadline) return tooSlow(); // checked per chunk: the rest is not counted
     chunks.push({
-      chunk: { ord, startLine: c.startLine, endLine: c.endLine, breadcrumb: c.breadcrumb, symbol: c.symbol, text: c.text, tokens: countTokens(c.text) },
+      chunk: { ord, startLine: c.startLine, endLine: c.endLine, breadcrumb: c.breadcrumb, symbol: c.symbol, tokens: countTokens(c.text) },
       terms: chunkTerms(input.path, c.breadcrumb, c.text, filePathTerms),
     });
   }
@@ -84,6 +84,8 @@ export async function prepareFile(input: PrepareInput): Promise<Prepared> {
         invalidUtf8: source.invalidUtf8,
       },
       chunks,
+      // Packed here, on the preparing thread: brotli was the writing thread's largest cost.
+      texts: packTexts(parsed.chunks.map((c) => c.text)),
       symbols: parsed.symbols.map((s) => ({
         name: s.name,
         qualified: s.qualified,

@@ -22,7 +22,13 @@ const { BROTLI_PARAM_MODE, BROTLI_MODE_TEXT, BROTLI_PARAM_QUALITY, BROTLI_PARAM_
 const QUALITY = 5;
 
 /** One file's chunk texts packed together, and where each one lies in the unpacked string. */
-export function packTexts(texts: readonly string[]): { packed: Buffer; spans: TextSpan[] } {
+export interface PackedTexts {
+  packed: Uint8Array;
+  spans: TextSpan[];
+}
+
+/** Packs a file's chunk texts; run where the file is prepared (an index worker), not on the thread that writes. */
+export function packTexts(texts: readonly string[]): PackedTexts {
   const spans: TextSpan[] = [];
   let at = 0;
   for (const t of texts) {

@@ -1,4 +1,4 @@
-import { FileTexts, packTexts, sliceSpan } from './chunk-text.js';
+import { FileTexts, sliceSpan, type PackedTexts } from './chunk-text.js';
 import { slot, type Memo } from './memo.js';
 import type { Db } from './db.js';
 import { anyPhrase, readVarint, rowCountDrift } from './fts.js';
@@ -12,6 +12,8 @@ export interface ChunkRecord {
   text: string;
   tokens: number;
 }
+/** A chunk as written: its text lies in its file's packed texts (PackedTexts), at its own position. */
+export type NewChunk = Omit<ChunkRecord, 'text'>;
 export interface StoredChunk extends ChunkRecord {
   id: number;
   fileId: number;
@@ -140,10 +142,9 @@ export class ChunkTable {
     );
   }
 
-  /** Inserts a file version's chunks, their text packed once for the file, and their FTS terms. */
-  addAll(fileId: number, chunks: readonly { chunk: ChunkRecord; terms: ChunkTerms }[]): void {
+  /** Inserts a file version's chunks, their texts (packed once for the file) and their FTS terms. */
+  addAll(fileId: number, chunks: readonly { chunk: NewChunk; terms: ChunkTerms }[], { packed, spans }: PackedTexts): void {
     if (chunks.length === 0) return;
-    const { packed, spans } = packTexts(chunks.map((c) => c.chunk.text));
     this.insertText.run(fileId, packed);
     chunks.forEach(({ chunk, terms }, i) => {
       const { at, length } = spans[i]!;

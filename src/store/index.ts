@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import { openDb, openDbReadOnly, removeDbFiles, type Db } from './db.js';
 import type { Statement } from 'better-sqlite3';
-import { ChunkTable, type ChunkRecord, type ChunkTerms } from './chunks.js';
+import { ChunkTable, type ChunkTerms, type NewChunk } from './chunks.js';
+import type { PackedTexts } from './chunk-text.js';
 import { FileTable, type FileRecord } from './files.js';
 import { SymbolTable, type SymbolRecord } from './symbols.js';
 import { HistoryTable } from './history.js';
@@ -20,7 +21,8 @@ import { VectorTable } from './vectors.js';
 import { clearIndex } from './reset.js';
 
 export type { FileRecord, FileWeight, StoredFile } from './files.js';
-export type { ChunkRecord, ChunkTerms, StoredChunk, LexicalHit } from './chunks.js';
+export type { ChunkRecord, ChunkTerms, NewChunk, StoredChunk, LexicalHit } from './chunks.js';
+export { packTexts, type PackedTexts } from './chunk-text.js';
 export { MAX_TERM_STATS_DRIFT } from './chunks.js';
 export type { SymbolRecord, StoredSymbol } from './symbols.js';
 export type { CommitRecord, CommitHit } from './history.js';
@@ -40,7 +42,9 @@ export { removeDbFiles };
 
 export interface FileVersion {
   file: FileRecord;
-  chunks: { chunk: ChunkRecord; terms: ChunkTerms }[];
+  chunks: { chunk: NewChunk; terms: ChunkTerms }[];
+  /** The chunks' texts, packed once for the file, in chunk order. */
+  texts: PackedTexts;
   symbols: SymbolRecord[];
   /** References (the code graph); `from` indexes `symbols`. */
   edges?: EdgeRecord[];
@@ -204,7 +208,7 @@ export class Store {
   putFile(version: FileVersion): void {
     const isNew = !this.removeFile(version.file.path);
     const fileId = this.files.add(version.file);
-    this.chunks.addAll(fileId, version.chunks);
+    this.chunks.addAll(fileId, version.chunks, version.texts);
     const symbolIds = version.symbols.map((s) => this.symbols.add(fileId, s));
     this.edges.addAll(fileId, version.edges ?? [], symbolIds);
     this.edges.invalidateNames(version.symbols.map((s) => s.name));
