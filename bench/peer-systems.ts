@@ -58,7 +58,10 @@ function rssSampler(marker: string): { stop: () => number } {
     for (const pid of fs.readdirSync('/proc')) {
       if (!/^\d+$/.test(pid) || unmarked.has(pid)) continue;
       try {
-        if (!fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(marker)) {
+        const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8');
+        // Empty while a process is being set up (between fork and exec) or gone: look again next time.
+        if (environ === '') continue;
+        if (!environ.split('\0').includes(marker)) {
           unmarked.add(pid);
           continue;
         }
