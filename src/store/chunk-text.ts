@@ -16,7 +16,7 @@ export interface TextSpan {
 
 const { BROTLI_PARAM_MODE, BROTLI_MODE_TEXT, BROTLI_PARAM_QUALITY, BROTLI_PARAM_SIZE_HINT } = zlib.constants;
 /**
- * Quality 5 of 11, packed on the writing thread of every pass: on sphinx's
+ * Quality 5 of 11 (every pass packs every file it writes): on sphinx's
  * sources 4.36× smaller in 204 ms, where 6 is 4.38× in 315 ms and 4 is 4.05×.
  */
 const QUALITY = 5;
