@@ -29,6 +29,8 @@ export interface ResolveSummary {
 
 /** Imports first: every other kind is read through them; namespaces (never pending unless a name marked them) last. */
 const ORDER: readonly RefKind[] = ['import', 'inherit', 'type', 'call', 'namespace'];
+/** The kinds read through a file's imports. */
+const THROUGH_IMPORTS: readonly RefKind[] = ['inherit', 'type', 'call'];
 
 function compute(edge: StoredEdge, ctx: GraphView, depth: number): Resolution {
   if (edge.kind === 'import') return resolveImport(edge, ctx, depth);
@@ -83,8 +85,9 @@ export function resolveGraph(store: Store, root: string, pageEdges: number): Res
 function answerAgain(files: Set<number>, view: () => GraphView, pageEdges: number, write: (ctx: GraphView) => void): void {
   let ctx = view();
   for (const fileId of files) {
-    for (const e of ctx.fileEdges(fileId)) {
-      if (e.kind !== 'import' && e.status !== 'pending') ctx.resolution(e, 0, true);
+    // In the order pages answer them: a call reads the bases and declared types answered before it.
+    for (const kind of ORDER.slice(1)) {
+      for (const e of ctx.fileEdges(fileId, kind)) if (e.status !== 'pending') ctx.resolution(e, 0, true);
     }
     if (ctx.answered.size >= pageEdges) {
       write(ctx);
@@ -110,7 +113,7 @@ function filesWithMovedImports(ctx: GraphView, dropped: Map<number, string>): Se
     const after = new Set(ctx.resolution(e).targets.map((t) => pathOf(t.fileId)));
     if (before.size === after.size && [...after].every((f) => before.has(f))) continue;
     // Reading a file's edges costs more than comparing targets: only for an import that moved.
-    if (ctx.fileEdges(e.fileId).some((x) => x.kind !== 'import' && x.kind !== 'namespace' && x.status !== 'pending')) out.add(e.fileId);
+    if (THROUGH_IMPORTS.some((kind) => ctx.fileEdges(e.fileId, kind).some((x) => x.status !== 'pending'))) out.add(e.fileId);
   }
   return out;
 }
