@@ -40,6 +40,8 @@ export interface MemoryPlan {
   embedPage: number;
   /** Pending edges resolved per page (graph/resolve.ts). */
   graphPageEdges: number;
+  /** Heap cap of the graph resolution thread, in MB (graph/thread.ts). */
+  graphHeapMB: number;
   /** SQLite page cache of the index connection, in KiB. */
   sqliteCacheKiB: number;
   /** File text a connection keeps between questions, in Ki of packed bytes and unpacked UTF-16 code units together (store/chunk-text.ts). */
@@ -64,6 +66,7 @@ export function memoryPlan(maxMemoryMB: number): MemoryPlan {
     pieceCacheEntries: scaled(maxMemoryMB, 50_000, 5_000, 500_000),
     embedPage: scaled(maxMemoryMB, 256, 32, 2_048),
     graphPageEdges: scaled(maxMemoryMB, 10_000, 2_000, 200_000),
+    graphHeapMB: scaled(maxMemoryMB, 160, 48, 1_024),
     sqliteCacheKiB: scaled(maxMemoryMB, 16_000, 2_000, 256_000),
     keptTextKi: scaled(maxMemoryMB, 16_384, 1_024, 262_144),
     keptTermChunkIds: scaled(maxMemoryMB, 200_000, 20_000, 2_000_000),

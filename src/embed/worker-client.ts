@@ -2,31 +2,20 @@
  * The index pass's handle on the embedding thread: batches go out, vectors
  * come back, and the main thread stays free to answer keyword searches. Where
  * no compiled worker exists (a TypeScript test run), the worker module is
- * loaded through tsx.
+ * loaded through tsx (thread.ts).
  */
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { SightlineError } from '../errors/index.js';
+import { startThread } from '../thread.js';
 import type { EmbedderIdentity, EmbedderSpec } from './types.js';
 import type { WorkerReply, WorkerRequest } from './protocol.js';
 
 const COMPILED = new URL('./worker.js', import.meta.url);
 const SOURCE = new URL('./worker.ts', import.meta.url);
 
-/**
- * Starts the embedding thread for `spec`. node:worker_threads is required here, not imported:
- * this module is on every search's path (the embed door), where the builtin model runs in-thread
- * and loading the module cost ~6 ms.
- */
+/** Starts the embedding thread for `spec`. */
 export function startWorker(spec: EmbedderSpec): Worker {
-  const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
-  if (fs.existsSync(fileURLToPath(COMPILED))) return new Worker(COMPILED, { workerData: { spec } });
-  // Running from TypeScript sources (tests): register tsx inside the thread, then load the worker.
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href; // the ESM entry
-  const boot = `import(${JSON.stringify(tsx)}).then((t) => { t.register(); return import(${JSON.stringify(SOURCE.href)}); });`;
-  return new Worker(boot, { eval: true, workerData: { spec } });
+  return startThread(COMPILED, SOURCE, { workerData: { spec } });
 }
 
 /** Waits for the worker to open its embedder. */

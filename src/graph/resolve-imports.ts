@@ -43,8 +43,8 @@ export function findExported(ctx: GraphView, fileIds: number[], name: string, de
 function reExported(ctx: GraphView, fileId: number, name: string, depth: number): EdgeTarget[] {
   return ctx.memoised(`reexport:${fileId}:${depth}:${name}`, () => {
     const out: EdgeTarget[] = [];
-    for (const e of ctx.fileEdges(fileId)) {
-      if (e.kind !== 'import' || (e.alias !== name && e.alias !== null)) continue;
+    for (const e of ctx.fileEdges(fileId, 'import')) {
+      if (e.alias !== name && e.alias !== null) continue;
       const r = ctx.resolution(e, depth + 1);
       if (r.status === 'unresolved') continue;
       if (e.alias === name) out.push(...r.targets);

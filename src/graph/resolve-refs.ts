@@ -266,7 +266,7 @@ class ReferenceResolver {
    */
   private declaredMembers(variable: StoredSymbol, path: string): StoredSymbol[] {
     if (variable.kind !== 'variable' && variable.kind !== 'constant') return [];
-    const types = this.ctx.fileEdges(variable.fileId).filter((e) => e.kind === 'type' && e.fromSymbol === variable.id);
+    const types = this.ctx.fileEdges(variable.fileId, 'type').filter((e) => e.fromSymbol === variable.id);
     const owners = types.flatMap((e) => this.symbolsOf(this.ctx.resolution(e, this.depth + 1).targets)).filter((t) => CONTAINER_KINDS.has(t.kind));
     return owners.flatMap((o) => this.membersWithBases(o, path));
   }
@@ -320,8 +320,8 @@ class ReferenceResolver {
   private inheritedMember(cls: { qualified: string; symbol?: StoredSymbol } | null, name: string, level: number): Found {
     if (!cls?.symbol || level >= MAX_BASE_DEPTH) return null;
     const bases = this.ctx
-      .fileEdges(cls.symbol.fileId)
-      .filter((e) => e.kind === 'inherit' && e.fromSymbol === cls.symbol!.id && e.id !== this.edge.id);
+      .fileEdges(cls.symbol.fileId, 'inherit')
+      .filter((e) => e.fromSymbol === cls.symbol!.id && e.id !== this.edge.id);
     for (const e of bases) {
       const r = this.ctx.resolution(e, this.depth + 1);
       for (const t of r.targets) {

@@ -10,7 +10,7 @@
  * leaves millions of edges pending, and holding them and their answers at once cost more memory
  * than the rest of the pass. An answer written is read back from the store as a memoised one
  * would have been, so the answers are the same whatever the page size; a pass stopped between
- * pages leaves the rest pending for the next.
+ * pages leaves the rest pending for the next. A pass runs this on a worker thread (thread.ts).
  */
 import type { RefKind } from '../parse/types.js';
 import type { Store, StoredEdge } from '../store/index.js';
@@ -24,11 +24,34 @@ export interface ResolveSummary {
   pending: number;
   /** Edges answered (pending ones, plus those read through an import whose files changed). */
   answered: number;
+  /** Worker threads that answered them (0: answered on the calling thread; more than 1: a worker reached its heap cap and was replaced, see thread.ts). */
+  workers: number;
   elapsedMs: number;
+}
+
+/**
+ * What a resolution run starts from besides the index: what only the connection that wrote the
+ * pass's files knows, and what a run that stopped midway found (graph/thread.ts hands both on).
+ */
+export interface Carried {
+  /** Import edge id → the path its targets led to before they went with a replaced file (EdgeTable.takeDropped). */
+  dropped: Map<number, string>;
+  /** Files whose imports now lead elsewhere: their other edges are answered again once the imports are. */
+  moved: Set<number>;
+}
+
+/** What a run on another thread tells the thread that waits on it, as it goes. */
+export interface PageHooks {
+  /** A file whose imports moved, told before the page that moved them is written. */
+  moved?(fileId: number): void;
+  /** A page's answers were written: how many. */
+  written?(answered: number): void;
 }
 
 /** Imports first: every other kind is read through them; namespaces (never pending unless a name marked them) last. */
 const ORDER: readonly RefKind[] = ['import', 'inherit', 'type', 'call', 'namespace'];
+/** The kinds read through a file's imports. */
+const THROUGH_IMPORTS: readonly RefKind[] = ['inherit', 'type', 'call'];
 
 function compute(edge: StoredEdge, ctx: GraphView, depth: number): Resolution {
   if (edge.kind === 'import') return resolveImport(edge, ctx, depth);
@@ -41,39 +64,43 @@ export function loadLayout(store: Store, root: string): Layout {
   return new Layout(root, files, store.edges.namespaces());
 }
 
-/** `pageEdges`: pending edges read, answered and held at once (config/memory.ts). */
-export function resolveGraph(store: Store, root: string, pageEdges: number): ResolveSummary {
-  const started = performance.now();
-  const dropped = store.edges.takeDropped();
-  const pending = store.edges.pendingCount();
-  if (pending === 0) {
-    store.transaction(() => store.edges.dropUnusedRefs());
-    return { pending: 0, answered: 0, elapsedMs: 0 };
-  }
+/**
+ * Answers the pending edges a page at a time, each page one transaction; returns how many were
+ * answered. A file whose imports moved joins `carried.moved` before the page that moved them is
+ * written: a run that stops after that write hands the next one that file, which its imports, no
+ * longer pending, would not show.
+ */
+export function resolvePages(store: Store, root: string, pageEdges: number, carried: Carried, hooks: PageHooks = {}): number {
   const layout = loadLayout(store, root);
+  const view = () => new GraphView(store, layout, compute);
   let answered = 0;
   const write = (ctx: GraphView) => {
     store.transaction(() => {
       for (const [id, { resolution: r }] of ctx.answered) store.edges.resolve(id, r.status, r.candidates, r.targets);
     });
     answered += ctx.answered.size;
+    hooks.written?.(ctx.answered.size);
   };
   for (const kind of ORDER) {
-    const moved = new Set<number>();
     for (let afterId = 0; ; ) {
       const page = store.edges.pendingPage(kind, afterId, pageEdges);
       if (page.length === 0) break;
       afterId = page[page.length - 1]!.id;
-      const ctx = new GraphView(store, layout, compute);
+      const ctx = view();
       for (const e of page) ctx.resolution(e);
       // Before the page's answers are written: the stored targets are still the old ones.
-      if (kind === 'import') for (const fileId of filesWithMovedImports(ctx, dropped)) moved.add(fileId);
+      if (kind === 'import') {
+        for (const fileId of filesWithMovedImports(ctx, carried.dropped)) {
+          if (carried.moved.has(fileId)) continue;
+          carried.moved.add(fileId);
+          hooks.moved?.(fileId);
+        }
+      }
       write(ctx);
     }
-    if (moved.size > 0) answerAgain(moved, () => new GraphView(store, layout, compute), pageEdges, write);
+    if (kind === 'import' && carried.moved.size > 0) answerAgain(carried.moved, view, pageEdges, write);
   }
-  store.transaction(() => store.edges.dropUnusedRefs()); // what replaced and removed files wrote and no edge writes now
-  return { pending, answered, elapsedMs: Math.round(performance.now() - started) };
+  return answered;
 }
 
 /**
@@ -83,8 +110,9 @@ export function resolveGraph(store: Store, root: string, pageEdges: number): Res
 function answerAgain(files: Set<number>, view: () => GraphView, pageEdges: number, write: (ctx: GraphView) => void): void {
   let ctx = view();
   for (const fileId of files) {
-    for (const e of ctx.fileEdges(fileId)) {
-      if (e.kind !== 'import' && e.status !== 'pending') ctx.resolution(e, 0, true);
+    // In the order pages answer them: a call reads the bases and declared types answered before it.
+    for (const kind of ORDER.slice(1)) {
+      for (const e of ctx.fileEdges(fileId, kind)) if (e.status !== 'pending') ctx.resolution(e, 0, true);
     }
     if (ctx.answered.size >= pageEdges) {
       write(ctx);
@@ -110,7 +138,7 @@ function filesWithMovedImports(ctx: GraphView, dropped: Map<number, string>): Se
     const after = new Set(ctx.resolution(e).targets.map((t) => pathOf(t.fileId)));
     if (before.size === after.size && [...after].every((f) => before.has(f))) continue;
     // Reading a file's edges costs more than comparing targets: only for an import that moved.
-    if (ctx.fileEdges(e.fileId).some((x) => x.kind !== 'import' && x.kind !== 'namespace' && x.status !== 'pending')) out.add(e.fileId);
+    if (THROUGH_IMPORTS.some((kind) => ctx.fileEdges(e.fileId, kind).some((x) => x.status !== 'pending'))) out.add(e.fileId);
   }
   return out;
 }

@@ -86,9 +86,10 @@ function sweep(pass: Pass): void {
 async function graphAndHistory(pass: Pass): Promise<void> {
   const { root, store, options, summary } = pass;
   pass.progress({ phase: 'resolving', done: 0, total: 0 });
-  // Asking git where HEAD is starts first and runs while the graph resolves on this thread.
+  // Asking git where HEAD is starts first and runs while the graph resolves.
   const head = gitHead(root);
-  // Answers the edges the writes left pending, a page at a time as the memory ceiling allows.
-  if (options.graph !== false) summary.graph = await resolveGraph(store, root, memoryPlan(pass.config.maxMemoryMB).graphPageEdges);
+  // Answers the edges the writes left pending, a page at a time, on a thread whose heap the memory ceiling caps.
+  const plan = memoryPlan(pass.config.maxMemoryMB);
+  if (options.graph !== false) summary.graph = await resolveGraph(store, root, { pageEdges: plan.graphPageEdges, heapMB: plan.graphHeapMB, cacheKiB: plan.sqliteCacheKiB });
   await indexHistory(root, store, head);
 }

@@ -11,12 +11,11 @@
  */
 import os from 'node:os';
 import { describeError, SightlineError } from '../errors/index.js';
-import { ioError, type JobRecord, type LockHolder, type Store } from '../store/index.js';
+import { ioError, LEASE_LOST, type JobRecord, type LockHolder, type Store } from '../store/index.js';
 import type { IndexProgress, IndexSummary } from './pass.js';
 
 const LEASE_MS = 30_000;
 const WAIT_POLL_MS = 100;
-const LEASE_LOST = 'another process took over the index lock after this pass stalled past its lease; this pass stopped';
 /** Progress is written at most this often (and on every phase change). */
 const PROGRESS_EVERY_MS = 50;
 
@@ -137,10 +136,7 @@ export async function withIndexLock<T>(store: Store, options: JobOptions, body: 
   };
   const heartbeat = setInterval(() => quietly(renew), leaseMs / 3);
   heartbeat.unref();
-  store.setWriteGuard(() => {
-    renew();
-    lease.check();
-  });
+  store.fenceWrites({ owner: me.owner, leaseMs });
   // Every orderly end mid-pass leaves an honest record and a free lock: process.exit (a signal
   // handler's), the store closed under the pass (a server shutting down), or SIGINT / SIGTERM
   // with no handler of their own (`sightline index` stopped at the terminal), which would
@@ -159,7 +155,7 @@ export async function withIndexLock<T>(store: Store, options: JobOptions, body: 
     return await body(lease);
   } finally {
     clearInterval(heartbeat);
-    store.setWriteGuard(null);
+    store.fenceWrites(null);
     process.off('exit', onExit);
     offClose();
     offSignals();

@@ -178,6 +178,7 @@ export class EdgeTable {
   private readonly findRef;
   private readonly insertRef;
   private readonly ofFileStmt;
+  private readonly ofFileKindStmt;
   private readonly pendingStmt;
   private readonly pendingCountStmt;
   private readonly targetsStmt;
@@ -210,6 +211,7 @@ export class EdgeTable {
       .pluck();
     this.insertRef = db.prepare('INSERT INTO refs(name, kind, qualifier, module, alias) VALUES (?, ?, ?, ?, ?)');
     this.ofFileStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM ${EDGE_FROM} WHERE e.file_id = ? ORDER BY e.line, e.id`);
+    this.ofFileKindStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM ${EDGE_FROM} WHERE e.file_id = ? AND e.kind = ? ORDER BY e.line, e.id`);
     // By id from where the last page ended: a walk along the table that stops at the page's end, whatever was answered meanwhile.
     this.pendingStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM ${EDGE_FROM} WHERE e.id > ? AND e.status = ${PENDING} AND e.kind = ? ORDER BY e.id LIMIT ?`);
     this.pendingCountStmt = db.prepare(`SELECT count(*) FROM edges WHERE status = ${PENDING}`).pluck();
@@ -302,8 +304,10 @@ export class EdgeTable {
     for (const key of importKeys(path)) this.markImports.run(key);
   }
 
-  ofFile(fileId: number): StoredEdge[] {
-    return (this.ofFileStmt.all(fileId) as EdgeRow[]).map(edgeFromRow);
+  /** A file's edges in line order: all of them, or those of one kind. */
+  ofFile(fileId: number, kind?: RefKind): StoredEdge[] {
+    const rows = kind === undefined ? this.ofFileStmt.all(fileId) : this.ofFileKindStmt.all(fileId, kindCode(kind));
+    return (rows as EdgeRow[]).map(edgeFromRow);
   }
 
   /** Every declared package / namespace, by file. */

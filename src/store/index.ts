@@ -4,6 +4,7 @@
  * a reader or a crash sees either the old version or the new one.
  */
 import fs from 'node:fs';
+import { SightlineError } from '../errors/index.js';
 import { openDb, openDbReadOnly, removeDbFiles, type Db } from './db.js';
 import type { Statement } from 'better-sqlite3';
 import { ChunkTable, type ChunkTerms, type NewChunk } from './chunks.js';
@@ -15,7 +16,7 @@ import { SessionTable } from './sessions.js';
 import { SessionJournal, type RefuseOnWriter } from './session-journal.js';
 import { TermStats } from './vocab.js';
 import { EdgeTable, type EdgeRecord } from './edges.js';
-import { JobTable } from './jobs.js';
+import { JobTable, LEASE_LOST, type WriteFence } from './jobs.js';
 import { Memo } from './memo.js';
 import { VectorTable } from './vectors.js';
 import { clearIndex } from './reset.js';
@@ -34,7 +35,7 @@ export { replaySessionWrite, SessionJournal, type RefuseOnWriter, type SessionWr
 export type { TermStats } from './vocab.js';
 export { Memo, slot, type Slot } from './memo.js';
 export { sameIdentity, VectorTable, type PendingChunk, type VectorIdentity, type VectorMatrix } from './vectors.js';
-export type { JobRecord, LockHolder } from './jobs.js';
+export { LEASE_LOST, type JobRecord, type LockHolder, type WriteFence } from './jobs.js';
 export { inspectIndex, type Check, type Inspection } from './doctor.js';
 export { ioError } from './db.js';
 export { findDamage, rebuildDamaged, type Rebuilt } from './recover.js';
@@ -158,20 +159,28 @@ export class Store {
     if (this.db.open) this.db.close();
   }
 
-  private guard: (() => void) | null = null;
+  private fence_: WriteFence | null = null;
+
+  /** The index lock this connection's writes are fenced by, if any. */
+  get fence(): WriteFence | null {
+    return this.fence_;
+  }
 
   /**
-   * A check run first inside every transaction, which aborts it by throwing:
-   * the index lock's fence, so a pass that lost its lease writes nothing more.
+   * Fences every transaction by the index lock: the lease is renewed first inside it, which
+   * aborts it when another process took the lock over, so a pass that lost its lease writes
+   * nothing more. Data, not a callback: another thread writing for the same pass (graph
+   * resolution's worker) fences its own connection by the same lease.
    */
-  setWriteGuard(guard: (() => void) | null): void {
-    this.guard = guard;
+  fenceWrites(fence: WriteFence | null): void {
+    this.fence_ = fence;
   }
 
   /** Runs `fn` in one transaction (nested calls join the outer one). */
   transaction<T>(fn: () => T): T {
     return this.db.transaction(() => {
-      this.guard?.();
+      const fence = this.fence_;
+      if (fence && !this.jobs.renew(fence.owner, fence.leaseMs, Date.now())) throw new SightlineError('internal', LEASE_LOST);
       return fn();
     })();
   }

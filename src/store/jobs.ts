@@ -9,6 +9,15 @@ import type { Db } from './db.js';
 
 export type JobState = 'running' | 'completed' | 'failed';
 
+/** The lock a pass holds, which fences the writes of every connection writing for it (Store.fenceWrites). */
+export interface WriteFence {
+  owner: string;
+  leaseMs: number;
+}
+
+/** Why a fenced write was refused. */
+export const LEASE_LOST = 'another process took over the index lock after this pass stalled past its lease; this pass stopped';
+
 /** Who holds (or last held) the lock. */
 export interface LockHolder {
   owner: string;

@@ -75,7 +75,7 @@ describe('an index pass under maxMemoryMB', () => {
     const whole = answers();
     // Every answer forgotten: the pass must find them again, here two edges per page.
     store.db.exec("DELETE FROM edge_targets; UPDATE edges SET status = 0, candidates = 0 WHERE kind != 4");
-    const summary = await resolveGraph(store, root, 2);
+    const summary = await resolveGraph(store, root, { pageEdges: 2, heapMB: 128, cacheKiB: 2_000 });
     expect(summary.pending).toBeGreaterThan(10);
     expect(summary.answered).toBeGreaterThanOrEqual(summary.pending);
     expect(answers()).toEqual(whole);
