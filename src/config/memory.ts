@@ -12,18 +12,21 @@
  *     (10,000 edges; a page's view, symbols by name included, and the garbage
  *     it leaves: 100,000-edge pages took a cold pass to 1.24 GB, 10,000 to
  *     1.0 GB; resolving alone, 480 MB against 300 MB, and no slower);
+ *   - the graph thread's heap cap (160 MB), which makes V8 collect
+ *     resolution's garbage at the cap instead of growing the main thread's
+ *     heap toward its own limit (a share of the machine): with it the cold
+ *     pass peaked at 535 MiB, in preparation, and resolution stayed under
+ *     400 MiB;
  *   - each prepare worker's heap cap and its word and token caches (two
  *     workers, 128 MB cap each);
  *   - files prepared but not yet written, and files per write transaction;
  *   - chunks per embedding message, two in flight;
- *   - SQLite's page cache of the writing connection (16 MB);
+ *   - SQLite's page cache of each writing connection (16 MB);
  *   - what each connection, a server's readers included, keeps between
  *     questions: file texts (16 MiB) and the chunks holding the terms asked
  *     for (200,000 ids).
  * The rest — Node itself, the grammars, the model, a pass's list of files —
- * is fixed, which is why the ceiling has a floor. Nor does the plan bound the
- * main thread's V8 heap, whose garbage is collected late: on that tree it,
- * not what the pass holds, sets the peak (about 1 GB at 512).
+ * is fixed, which is why the ceiling has a floor.
  */
 export interface MemoryPlan {
   /** Prepared files written per transaction. */
