@@ -88,30 +88,51 @@ export function searchHits(repo: Repo, options: SearchOptions, within: RankedWit
   return cachedAnswer(repo.store, repo.config.queryCacheSize, question, repo.config, () => searchUncached(repo, options, within), settled);
 }
 
-/** A ranked chunk of a file as a hit, its snippet the lines holding the query's terms. */
-function hitOf(chunk: StoredChunk, file: { path: string; kind: string }, score: number, reasons: string[], terms: Set<string>): Hit {
-  let wire: ResultItem | undefined;
-  return {
-    chunkId: chunk.id,
-    path: file.path,
-    breadcrumb: chunk.breadcrumb,
-    get text() {
-      return chunk.text; // unpacked when first read (store/chunk-text.ts): most of a pool's hits are judged without it
-    },
-    reasons,
-    get wire() {
-      return (wire ??= {
-        path: file.path,
-        start_line: chunk.startLine,
-        end_line: chunk.endLine,
-        symbol: chunk.symbol,
-        kind: file.kind,
-        score: round(score),
-        reasons,
-        snippet: snippetFor(chunk.text, chunk.startLine, terms),
-      });
-    },
-  };
+/**
+ * A ranked chunk of a file as a hit, its snippet the lines holding the query's terms.
+ * A class: a gate's pool holds hundreds of these per question, and getters on
+ * the prototype cost none of the per-object accessors an object literal's would.
+ */
+class RankedHit implements Hit {
+  private sent: ResultItem | undefined;
+
+  constructor(
+    private readonly chunk: StoredChunk,
+    private readonly file: { path: string; kind: string },
+    private readonly score: number,
+    readonly reasons: string[],
+    private readonly terms: Set<string>,
+  ) {}
+
+  get chunkId(): number {
+    return this.chunk.id;
+  }
+
+  get path(): string {
+    return this.file.path;
+  }
+
+  get breadcrumb(): string {
+    return this.chunk.breadcrumb;
+  }
+
+  get text(): string {
+    return this.chunk.text; // unpacked when first read (store/chunk-text.ts): most of a pool's hits are judged without it
+  }
+
+  get wire(): ResultItem {
+    const { chunk, file } = this;
+    return (this.sent ??= {
+      path: file.path,
+      start_line: chunk.startLine,
+      end_line: chunk.endLine,
+      symbol: chunk.symbol,
+      kind: file.kind,
+      score: round(this.score),
+      reasons: this.reasons,
+      snippet: snippetFor(chunk.text, chunk.startLine, this.terms),
+    });
+  }
 }
 
 function searchUncached(repo: Repo, options: SearchOptions, within: RankedWith): SearchHits {
@@ -133,8 +154,8 @@ function searchUncached(repo: Repo, options: SearchOptions, within: RankedWith):
   const files = options.files ? hybridFiles(repo.store, repo.config, question, rankOptions, options.mode) : null;
   const chunks = files ? null : hybridChunks(repo.store, repo.config, question, rankOptions, options.mode, within.keyword);
   const hits = files
-    ? files.results.map((f) => hitOf(f.best.chunk, f.file, f.score, f.reasons, termSet))
-    : chunks!.results.map((r) => hitOf(r.chunk, r.file, r.score, r.reasons, termSet));
+    ? files.results.map((f) => new RankedHit(f.best.chunk, f.file, f.score, f.reasons, termSet))
+    : chunks!.results.map((r) => new RankedHit(r.chunk, r.file, r.score, r.reasons, termSet));
   const { mode, phase } = files ?? chunks!;
   const ranking = chunks && options.mode === 'keyword' ? { ranking: chunks.results } : {};
   return { envelope: { status: 'ok', mode, retrieval_phase: phase, query, total: hits.length }, hits, ...ranking };

@@ -5,6 +5,7 @@
  */
 import { slot, type LexicalHit, type StoredFile, type Store } from '../store/index.js';
 import { indexVersion } from './cache.js';
+import { everyPath } from './filters.js';
 import { lexicalSearch } from './lexical.js';
 import type { Question, ReadQuery, WeightedTerm } from './query.js';
 import { fileRole, ROLE_WORDS, type FileRole } from './roles.js';
@@ -74,8 +75,9 @@ function allFiles(store: Store): FileList {
 function filteredFiles(store: Store, options: EvidenceOptions): { all: readonly StoredFile[]; files: ReadonlyMap<number, StoredFile> } {
   const list = allFiles(store);
   const kinds = options.kinds?.length ? new Set(options.kinds) : null;
-  if (!kinds && !options.accept) return { all: list.files, files: list.byId };
-  const all = list.files.filter((f) => (!kinds || kinds.has(f.kind)) && (!options.accept || options.accept(f.path)));
+  const accept = options.accept === everyPath ? undefined : options.accept;
+  if (!kinds && !accept) return { all: list.files, files: list.byId };
+  const all = list.files.filter((f) => (!kinds || kinds.has(f.kind)) && (!accept || accept(f.path)));
   return { all, files: new Map(all.map((f) => [f.id, f])) };
 }
 

@@ -23,12 +23,17 @@ export function callerGlob(glob: string, argument: string): (path: string) => bo
   }
 }
 
-/** Returns a predicate over repo-relative POSIX paths. */
+/** The filter of a call that names no scope and no exclude: callers test for it to skip filtering whole lists. */
+export const everyPath = (_path: string): boolean => true;
+
+/** Returns a predicate over repo-relative POSIX paths; `everyPath` itself when nothing is filtered. */
 export function pathFilter(options: PathFilterOptions): (path: string) => boolean {
   if (options.scope !== undefined) checkPattern(options.scope, 'scope');
   const scope = options.scope?.trim().replace(/^\.\/+/, '').replace(/\/+$/, '');
-  const inScope = !scope || scope === '.'
-    ? () => true
+  const unscoped = !scope || scope === '.';
+  if (unscoped && !options.exclude?.length) return everyPath;
+  const inScope = unscoped
+    ? everyPath
     : isGlob(scope)
       ? callerGlob(scope, 'scope')
       : (p: string) => p === scope || p.startsWith(scope + '/');

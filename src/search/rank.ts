@@ -56,38 +56,31 @@ const FILE_DEPTH = 1000;
 /** How many of a file's best chunks add up to its content score. */
 const FILE_TOP_CHUNKS = 3;
 
-/** The rows of the chunks to show, in one read. */
-function materialize<T extends { chunkId: number; file: StoredFile }>(store: Store, items: T[]): (T & { chunk: StoredChunk })[] {
-  const rows = store.chunks.byIds(items.map((i) => i.chunkId));
-  return items.flatMap((i) => {
-    const chunk = rows.get(i.chunkId);
-    return chunk ? [{ ...i, chunk }] : [];
-  });
-}
-
 /** Chunks best first: BM25 × the file's role, × a boost for holding a named definition or sitting in a named file. */
 export function rankChunks(store: Store, question: Question, options: RankOptions): RankedChunk[] {
   const ev = gatherEvidence(store, question, options, options.depth ?? chunkDepth(options.limit));
+  // Scored lean, and only the chunks kept get their reasons and rows: a ranking scores hundreds and keeps a few.
   const scored = ev.hits.map((hit) => {
     const file = ev.files.get(hit.fileId)!;
     const { role, demoted } = roleOf(file, ev);
-    const reasons = [`bm25:${hit.score.toFixed(2)}`];
-    let score = hit.score * (demoted ? CHUNK_DEMOTE : 1);
     const defs = ev.definitions.get(file.id);
     const defined = defs?.lines.findIndex((line) => line >= hit.startLine && line <= hit.endLine) ?? -1;
-    if (defined >= 0) {
-      score *= DEFINITION_BOOST;
-      reasons.push(`symbol:${defs!.names[Math.min(defined, defs!.names.length - 1)]}`);
-    }
-    if (ev.mentioned.has(file.id) || ev.named.has(file.id)) {
-      score *= PATH_MATCH_BOOST;
-      reasons.push('path-match');
-    }
-    if (demoted) reasons.push(`role:${role}`);
-    return { chunkId: hit.chunkId, startLine: hit.startLine, file, score, reasons };
+    const named = ev.mentioned.has(file.id) || ev.named.has(file.id);
+    const score = hit.score * (demoted ? CHUNK_DEMOTE : 1) * (defined >= 0 ? DEFINITION_BOOST : 1) * (named ? PATH_MATCH_BOOST : 1);
+    return { hit, file, score, symbol: defined >= 0 ? defs!.names[Math.min(defined, defs!.names.length - 1)] : undefined, named, role: demoted ? role : undefined };
   });
-  scored.sort((a, b) => b.score - a.score || a.file.path.localeCompare(b.file.path) || a.startLine - b.startLine);
-  return materialize(store, scored.slice(0, options.limit)).map(({ chunk, file, score, reasons }) => ({ chunk, file, score, reasons }));
+  scored.sort((a, b) => b.score - a.score || a.file.path.localeCompare(b.file.path) || a.hit.startLine - b.hit.startLine);
+  const kept = scored.slice(0, options.limit);
+  const rows = store.chunks.byIds(kept.map((s) => s.hit.chunkId));
+  return kept.flatMap(({ hit, file, score, symbol, named, role }) => {
+    const chunk = rows.get(hit.chunkId);
+    if (!chunk) return [];
+    const reasons = [`bm25:${hit.score.toFixed(2)}`];
+    if (symbol !== undefined) reasons.push(`symbol:${symbol}`);
+    if (named) reasons.push('path-match');
+    if (role !== undefined) reasons.push(`role:${role}`);
+    return [{ chunk, file, score, reasons }];
+  });
 }
 
 /** One candidate file with its signals, what fired, and the chunks that matched. */
@@ -179,19 +172,17 @@ export interface RankedFile {
 export function rankFiles(store: Store, question: Question, options: RankOptions, nearnessOf?: NearnessOf, nearness = 1): RankedFile[] {
   const model = withNearness(shippedRanker(kindOf(question)), nearness);
   const top = rankCandidates(candidateFiles(store, question, options, nearnessOf), model, (paths) => store.history.commitsTouching(paths)).slice(0, options.limit);
-  const shown = new Map(
-    materialize(store, top.flatMap(({ candidate: s }) => (s.hits[0] ? [{ chunkId: s.hits[0].chunkId, file: s.file, score: s.hits[0].score }] : []))).map(
-      (c) => [c.file.id, c],
-    ),
-  );
+  // Each file's best chunk, its rows read in one go.
+  const rows = store.chunks.byIds(top.flatMap(({ candidate: s }) => (s.hits[0] ? [s.hits[0].chunkId] : [])));
   return top.map(({ candidate: s, score }) => {
     const reasons = [
       ...(s.content > 0 ? [`bm25:${s.content.toFixed(2)}`, `chunks:${s.hits.length}`] : []),
       ...s.reasons,
       ...(s.demoted ? [`role:${s.role}`] : []),
     ];
-    const hit = shown.get(s.file.id);
-    const best = hit ? { chunk: hit.chunk, file: s.file, score: hit.score, reasons: [`bm25:${hit.score.toFixed(2)}`] } : fallbackChunk(store, s);
+    const hit = s.hits[0];
+    const chunk = hit && rows.get(hit.chunkId);
+    const best = chunk ? { chunk, file: s.file, score: hit.score, reasons: [`bm25:${hit.score.toFixed(2)}`] } : fallbackChunk(store, s);
     return { file: s.file, best, score, reasons };
   });
 }
