@@ -90,21 +90,34 @@ export function fileNameKey(path: string): string {
   return identifierWords(stem).join('');
 }
 
-/** Name keys of stored files, computed once per file row: the file list is read once per index version (evidence.ts). */
-const nameKeys = new WeakMap<StoredFile, string>();
+/** Files by the name they go by, in list order; `first` is the list position of the first, which orders the names. */
+type NameIndex = Map<string, { first: number; files: StoredFile[] }>;
+
+/** Made once per file list: the unfiltered list lives for an index version (evidence.ts), and a 30,000-file tree is too many names to work out per question. */
+const nameIndexes = new WeakMap<readonly StoredFile[], NameIndex>();
+
+function nameIndex(files: readonly StoredFile[]): NameIndex {
+  let index = nameIndexes.get(files);
+  if (!index) {
+    index = new Map();
+    files.forEach((f, i) => {
+      const key = fileNameKey(f.path);
+      const named = index!.get(key);
+      if (named) named.files.push(f);
+      else index!.set(key, { first: i, files: [f] });
+    });
+    nameIndexes.set(files, index);
+  }
+  return index;
+}
 
 /** Files named like a word the query stresses (title words and names written as code); shared among same-named files. */
 export function nameScores(files: readonly StoredFile[], read: ReadQuery): Map<number, number> {
   const stressed = new Set(read.terms.filter((t) => t.weight >= PART_WEIGHT.code).map((t) => t.term));
   for (const [key, weight] of read.identifiers) if (weight >= PART_WEIGHT.code) stressed.add(key);
-  const byKey = new Map<string, StoredFile[]>();
-  for (const f of files) {
-    let key = nameKeys.get(f);
-    if (key === undefined) nameKeys.set(f, (key = fileNameKey(f.path)));
-    if (!stressed.has(key)) continue;
-    byKey.set(key, [...(byKey.get(key) ?? []), f]);
-  }
+  const index = nameIndex(files);
+  const named = [...stressed].flatMap((key) => index.get(key) ?? []).sort((a, b) => a.first - b.first);
   const out = new Map<number, number>();
-  for (const list of byKey.values()) for (const f of list) out.set(f.id, 1 / list.length);
+  for (const { files: list } of named) for (const f of list) out.set(f.id, 1 / list.length);
   return out;
 }
