@@ -76,8 +76,25 @@ export function parseGitignore(content: string, baseDir: string, source: string)
   return out;
 }
 
-/** Immutable matcher for one directory: all rules that apply to paths below it. */
+/** Rule lists remembered per matcher: enough for a tree's .gitignore files to be edited a few times in one long-lived process. */
+const KEPT_EXTENSIONS = 64;
+
+/**
+ * Immutable matcher for one directory: all rules that apply to paths below it.
+ *
+ * Matchers are kept and shared, from one root down (`empty()`), by the rule
+ * lists that extend them: the next walk of the same tree with the same rules
+ * gets the same `ignore` instances back, and with them their per-path
+ * answers. A walk that finds nothing changed is mostly these checks and
+ * stats, and on babel/babel (27,600 files) the checks were a fifth of it.
+ * The answers depend on the rules and the repo-relative path alone, so
+ * repositories with the same rules may share them.
+ */
 export class IgnoreMatcher {
+  private static readonly root = new IgnoreMatcher(ignore({ ignorecase: false }), 0);
+  /** Matchers made from this one, by their added rules (extend); the oldest go past KEPT_EXTENSIONS. */
+  private readonly extensions = new Map<string, IgnoreMatcher>();
+
   private constructor(
     private readonly ig: Ignore,
     /** Number of rules this matcher holds (0 = nothing can be ignored). */
@@ -85,16 +102,25 @@ export class IgnoreMatcher {
   ) {}
 
   static empty(): IgnoreMatcher {
-    return new IgnoreMatcher(ignore({ ignorecase: false }), 0);
+    return IgnoreMatcher.root;
   }
 
-  /** A new matcher with `rules` appended (later rules win); `this` if there are none. */
+  /** The matcher with `rules` appended (later rules win); `this` if there are none. */
   extend(rules: readonly PatternParams[]): IgnoreMatcher {
     if (rules.length === 0) return this;
-    const ig = ignore({ ignorecase: false });
-    if (this.size > 0) ig.add(this.ig);
-    ig.add(rules);
-    return new IgnoreMatcher(ig, this.size + rules.length);
+    const key = JSON.stringify(rules.map((r) => [r.pattern, r.mark]));
+    let made = this.extensions.get(key);
+    if (made) {
+      this.extensions.delete(key); // refresh recency
+    } else {
+      const ig = ignore({ ignorecase: false });
+      if (this.size > 0) ig.add(this.ig);
+      ig.add(rules);
+      made = new IgnoreMatcher(ig, this.size + rules.length);
+      if (this.extensions.size >= KEPT_EXTENSIONS) this.extensions.delete(this.extensions.keys().next().value!);
+    }
+    this.extensions.set(key, made);
+    return made;
   }
 
   /**

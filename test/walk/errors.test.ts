@@ -14,19 +14,16 @@ function fail(code: string, p: string): NodeJS.ErrnoException {
 
 vi.mock('node:fs', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:fs')>();
-  // The walker stats a directory's files synchronously.
-  const statSync = ((p: string, ...rest: unknown[]) => {
-    const code = failures.get(String(p));
-    if (code) throw fail(code, String(p));
-    return (actual.statSync as (...a: unknown[]) => unknown)(p, ...rest);
-  }) as typeof actual.statSync;
-  const readdir = ((p: string, ...rest: unknown[]) => {
-    const cb = rest[rest.length - 1] as (e: unknown, s?: unknown) => void;
-    const code = failures.get(String(p));
-    if (code) return process.nextTick(cb, fail(code, String(p)));
-    return (actual.readdir as (...a: unknown[]) => void)(p, ...rest);
-  }) as typeof actual.readdir;
-  return { ...actual, default: { ...actual, statSync, readdir }, statSync, readdir };
+  // The walker reads directories and stats their files synchronously.
+  const failing = <F extends (...a: never[]) => unknown>(f: F): F =>
+    ((p: string, ...rest: unknown[]) => {
+      const code = failures.get(String(p));
+      if (code) throw fail(code, String(p));
+      return (f as unknown as (...a: unknown[]) => unknown)(p, ...rest);
+    }) as unknown as F;
+  const statSync = failing(actual.statSync);
+  const readdirSync = failing(actual.readdirSync);
+  return { ...actual, default: { ...actual, statSync, readdirSync }, statSync, readdirSync };
 });
 
 const { walk } = await import('../../src/walk/index.js');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { walk } from '../../src/walk/index.js';
 import { parseGitignore } from '../../src/walk/gitignore.js';
-import { makeTree } from './helpers.js';
+import { makeTree, writeTree } from './helpers.js';
 
 async function run(spec: Record<string, string>, extra: { gitignore?: boolean } = {}) {
   const root = makeTree(spec);
@@ -201,6 +201,28 @@ describe('hierarchical .gitignore', () => {
   it('is case-sensitive like git on Linux', async () => {
     const { files } = await run({ '.gitignore': '*.LOG\n', 'a.log': 'x', 'b.LOG': 'x' });
     expect(files).toEqual(['.gitignore', 'a.log']);
+  });
+});
+
+describe('matchers kept between walks', () => {
+  const paths = async (root: string) => (await walk({ root })).files.map((f) => f.path);
+
+  it('answer for the rules a walk finds now: an edited .gitignore counts at once, and an edit undone too', async () => {
+    const root = makeTree({ '.gitignore': '*.log\n', 'a.log': 'x', 'src/b.ts': 'x', 'src/.gitignore': 'gen/\n', 'src/gen/c.ts': 'x' });
+    expect(await paths(root)).toEqual(['.gitignore', 'src/.gitignore', 'src/b.ts']);
+    writeTree(root, { '.gitignore': '*.ts\n' }); // the same walker, other rules
+    expect(await paths(root)).toEqual(['.gitignore', 'a.log', 'src/.gitignore']);
+    writeTree(root, { 'src/.gitignore': '!b.ts\n' }); // a deeper file re-includes; gen/ is no longer ignored there
+    expect(await paths(root)).toEqual(['.gitignore', 'a.log', 'src/.gitignore', 'src/b.ts']);
+    writeTree(root, { '.gitignore': '*.log\n', 'src/.gitignore': 'gen/\n' }); // back to the first rules: the kept matchers answer as before
+    expect(await paths(root)).toEqual(['.gitignore', 'src/.gitignore', 'src/b.ts']);
+  });
+
+  it('are shared by trees with the same rules, whose answers depend on the path alone', async () => {
+    const one = makeTree({ '.gitignore': 'out/\n', 'out/x.ts': 'x', 'y.ts': 'x' });
+    const two = makeTree({ '.gitignore': 'out/\n', 'out/': '', 'y.ts': 'x', 'z/out/w.ts': 'x' });
+    expect(await paths(one)).toEqual(['.gitignore', 'y.ts']);
+    expect(await paths(two)).toEqual(['.gitignore', 'y.ts']);
   });
 });
 
