@@ -5,7 +5,7 @@
  */
 import type { Config } from '../config/index.js';
 import type { ResolveSummary } from '../graph/index.js';
-import type { FileVersion, SkippedFile, Store, StoredFile } from '../store/index.js';
+import type { FileStamp, FileVersion, SkippedFile, Store } from '../store/index.js';
 import type { SkippedEntry, WalkedFile } from '../walk/index.js';
 import type { EmbedSummary } from './embed-pass.js';
 import { unchangedSince, type Survey } from './survey.js';
@@ -51,7 +51,7 @@ export interface IndexSummary {
 /** A file to read: new, or changed since it was stored. */
 export interface Task {
   file: WalkedFile;
-  stored?: StoredFile;
+  stored?: FileStamp;
 }
 
 export function emptySummary(): IndexSummary {

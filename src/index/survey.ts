@@ -6,13 +6,13 @@
  * the walk, because its files were not reported one by one.
  */
 import type { Config } from '../config/index.js';
-import type { SkippedFile, Store, StoredFile } from '../store/index.js';
+import type { FileStamp, SkippedFile, Store } from '../store/index.js';
 import { walk, walkPaths, type WalkedFile, type WalkOptions, type WalkResult } from '../walk/index.js';
 
 export interface Survey {
   walked: WalkResult;
-  /** Stored files in scope: any of them the walk did not see is removed. */
-  stored: Map<string, StoredFile>;
+  /** Stored files in scope, by path: any of them the walk did not see is removed. */
+  stored: Map<string, FileStamp>;
   skippedBefore: Map<string, SkippedFile>;
 }
 
@@ -39,12 +39,12 @@ export async function survey(root: string, store: Store, config: Config, paths?:
   if (!scoped || scoped.directories.length > 0) {
     return {
       walked: await walk(options),
-      stored: new Map(store.files.list().map((f) => [f.path, f])),
+      stored: store.files.stamps(),
       skippedBefore: new Map(store.skipped().map((s) => [s.path, s])),
     };
   }
   const scope = new Set(paths);
-  const stored = new Map<string, StoredFile>();
+  const stored = new Map<string, FileStamp>();
   for (const p of paths) {
     const f = store.files.get(p);
     if (f) stored.set(p, f);

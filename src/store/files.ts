@@ -46,6 +46,9 @@ function fromRow(r: FileRow): StoredFile {
   };
 }
 
+/** What a pass compares a walked file with (index/survey.ts): whether it changed since it was read, its bytes' digest, and its row. */
+export type FileStamp = Pick<StoredFile, 'id' | 'size' | 'indexedAtMs' | 'digest'>;
+
 /** What one indexed file weighs in the index: its rows and its tokens. */
 export interface FileWeight {
   path: string;
@@ -62,6 +65,7 @@ export class FileTable {
   private readonly byIdList;
   private readonly weights;
   private readonly all;
+  private readonly stampRows;
   private readonly insert;
   private readonly remove;
   private readonly touch;
@@ -69,6 +73,7 @@ export class FileTable {
     this.byPath = db.prepare('SELECT * FROM files WHERE path = ?');
     this.byIdList = db.prepare('SELECT * FROM files WHERE id IN (SELECT value FROM json_each(?))');
     this.all = db.prepare('SELECT * FROM files ORDER BY path');
+    this.stampRows = db.prepare<[], [string, number, number, number, string]>('SELECT path, id, size, indexed_at_ms, digest FROM files').raw();
     this.weights = db.prepare(
       `SELECT path, language, kind, size AS bytes, tokens,
               (SELECT count(*) FROM chunks c WHERE c.file_id = f.id) AS chunks,
@@ -90,6 +95,13 @@ export class FileTable {
 
   list(): StoredFile[] {
     return (this.all.all() as FileRow[]).map(fromRow);
+  }
+
+  /** Every file's stamp by path: what a pass over a whole tree reads of each, without the rest of its row. */
+  stamps(): Map<string, FileStamp> {
+    const out = new Map<string, FileStamp>();
+    for (const [path, id, size, indexedAtMs, digest] of this.stampRows.all()) out.set(path, { id, size, indexedAtMs, digest });
+    return out;
   }
 
   /** Every file with its chunk and symbol counts, in one query (the dashboard's contents). */

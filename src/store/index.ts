@@ -21,7 +21,7 @@ import { Memo } from './memo.js';
 import { VectorTable } from './vectors.js';
 import { clearIndex } from './reset.js';
 
-export type { FileRecord, FileWeight, StoredFile } from './files.js';
+export type { FileRecord, FileStamp, FileWeight, StoredFile } from './files.js';
 export type { ChunkRecord, ChunkTerms, NewChunk, StoredChunk, LexicalHit } from './chunks.js';
 export { packTexts, type PackedTexts } from './chunk-text.js';
 export { MAX_TERM_STATS_DRIFT } from './chunks.js';
