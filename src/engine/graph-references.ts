@@ -32,16 +32,30 @@ export function graphReferences(
   }
   const order = (l: StoredLink) => KIND_ORDER[kindOf.get(l.sourceFile) ?? 'code'] ?? 5;
   links.sort((a, b) => order(a) - order(b) || confidenceRank(a.confidence) - confidenceRank(b.confidence) || a.sourcePath.localeCompare(b.sourcePath) || a.line - b.line);
-  return links.map((l) => ({
-    path: l.sourcePath,
-    start_line: l.line,
-    end_line: l.line,
-    symbol: l.source?.qualified ?? null,
-    kind: 'reference',
-    score: round((SCORE[l.confidence ?? ''] ?? 0.6) * (l.status === 'ambiguous' ? 0.8 : 1)),
-    reasons: [`graph:${l.kind}`, `confidence:${l.confidence}`, ...(l.status === 'ambiguous' ? [`ambiguous:${l.candidates}`] : []), `file-kind:${kindOf.get(l.sourceFile) ?? 'code'}`],
-    snippet: lines.numbered(l.sourceFile, l.line),
-  }));
+  return links.map((l) =>
+    withSnippet(
+      {
+        path: l.sourcePath,
+        start_line: l.line,
+        end_line: l.line,
+        symbol: l.source?.qualified ?? null,
+        kind: 'reference',
+        score: round((SCORE[l.confidence ?? ''] ?? 0.6) * (l.status === 'ambiguous' ? 0.8 : 1)),
+        reasons: [`graph:${l.kind}`, `confidence:${l.confidence}`, ...(l.status === 'ambiguous' ? [`ambiguous:${l.candidates}`] : []), `file-kind:${kindOf.get(l.sourceFile) ?? 'code'}`],
+      },
+      () => lines.numbered(l.sourceFile, l.line),
+    ),
+  );
+}
+
+/**
+ * The reference's line, read when the item is first shown (or serialised):
+ * a name used in hundreds of places is answered with its first fifty, and
+ * reading every referencing file's text was most of such a `locate`.
+ */
+function withSnippet(item: Omit<ResultItem, 'snippet'>, read: () => string | undefined): ResultItem {
+  let snippet: string | undefined | null = null; // null: not read yet
+  return Object.defineProperty(item, 'snippet', { enumerable: true, get: () => (snippet === null ? (snippet = read()) : snippet) }) as ResultItem;
 }
 
 /** Graph references first; a text match on a line the graph already cites is dropped. */

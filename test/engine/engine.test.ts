@@ -82,6 +82,15 @@ describe('locate', () => {
     expect(refs.some((r) => r.path === 'src/util/crypto.ts' && r.start_line === 3)).toBe(false);
   });
 
+  it("shows each reference's own line, also once serialised (graph references read theirs when first shown)", () => {
+    const refs = locate(fixture.repo, { query: 'hashToken', kind: 'reference' }).results;
+    expect(refs.some((r) => r.reasons.some((x) => x.startsWith('graph:')))).toBe(true);
+    const lineOf = (r: { path: string; start_line: number }) => `${r.start_line}: ${SAMPLE_FILES[r.path]!.split('\n')[r.start_line - 1]!.trim()}`;
+    for (const r of refs) expect(r.snippet).toBe(lineOf(r));
+    const sent = JSON.parse(JSON.stringify(refs)) as typeof refs;
+    expect(sent.map((r) => r.snippet)).toEqual(refs.map(lineOf));
+  });
+
   it('filters by kind and qualified name', () => {
     expect(locate(fixture.repo, { query: 'getUserName', kind: 'definition' }).results).toHaveLength(1);
     expect(locate(fixture.repo, { query: 'SessionManager.getUserName', kind: 'definition' }).results[0]!.path).toBe('src/auth/session.ts');
