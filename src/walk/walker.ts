@@ -73,8 +73,8 @@ interface Ctx {
   readonly maxFileBytes: number;
   readonly files: WalkedFile[];
   readonly skipped: SkippedEntry[];
-  /** Directories read so far (readDir). */
-  dirsRead: number;
+  /** Lets directory reads through a few at a time per turn of the event loop (readDir). */
+  readonly turns: Turns;
 }
 
 function skip(ctx: Ctx, rel: string, isDir: boolean, reason: SkipReason, rule?: string): void {
@@ -111,13 +111,44 @@ function statBatch(paths: readonly string[]): (Stats | NodeJS.ErrnoException)[] 
 
 /**
  * Directories are read synchronously too, for the same reason as stats (babel/babel
- * has 13,000 directories), and the event loop gets a turn every this many, so a
- * server that walks keeps answering.
+ * has 13,000 directories). Reads are let through this many per turn of the event
+ * loop, so a server that walks keeps answering: the rest wait in line, each woken
+ * once, for the next turn.
  */
 const DIRS_PER_TURN = 64;
 
+class Turns {
+  private left = DIRS_PER_TURN;
+  private readonly waiting: (() => void)[] = [];
+  private scheduled = false;
+
+  /** Resolves when this read may go: at once while the turn has reads left, else in a later turn. */
+  async take(): Promise<void> {
+    if (this.left > 0) {
+      this.left--;
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      this.waiting.push(resolve);
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      const released = this.waiting.splice(0, DIRS_PER_TURN);
+      this.left = DIRS_PER_TURN - released.length;
+      for (const go of released) go();
+      if (this.waiting.length > 0) this.schedule();
+    });
+  }
+}
+
 async function readDir(ctx: Ctx, p: string): Promise<Dirent[]> {
-  if (++ctx.dirsRead % DIRS_PER_TURN === 0) await new Promise(setImmediate);
+  await ctx.turns.take();
   return fs.readdirSync(p, { withFileTypes: true });
 }
 
@@ -142,7 +173,7 @@ export async function walk(opts: WalkOptions): Promise<WalkResult> {
     maxFileBytes: opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
     files: [],
     skipped: [],
-    dirsRead: 0,
+    turns: new Turns(),
   };
 
   let matcher = IgnoreMatcher.empty();
