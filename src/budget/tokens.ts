@@ -12,9 +12,10 @@
  * BPE never merges across the pieces its split pattern cuts text into, so a
  * text's count is the sum of its pieces' counts. The pieces are found by a
  * scanner that does what the pattern does on ASCII text and leaves the rest
- * to the pattern (split.ts). Code repeats its pieces
- * (keywords, indentation, operators, identifiers) so heavily that a per-piece
- * cache answers ~95 % of them and halves the cost of counting at index time.
+ * to the pattern (split.ts). Code repeats its pieces (keywords, indentation,
+ * operators, identifiers) so heavily that a per-piece cache answers ~97 % of
+ * them, found by where the piece lies in the text (piece-cache.ts), so most
+ * pieces cost a scan, a hash and a compare.
  * Text is counted as text: `<|endoftext|>` in a file is not a special token.
  *
  * The merge loop is quadratic in a piece's length, and one piece can be a
@@ -24,31 +25,31 @@
  * numbers or indentation) may then count differently from exact BPE, by at
  * most one token per chunk boundary.
  */
-import { ownCopy } from '../terms/own-copy.js';
+import { PieceCache } from './piece-cache.js';
 import { loadRankTable, type RankTable } from './ranks.js';
 import { pieceEnd } from './split.js';
 
-/**
- * Cleared when full: cheaper than an LRU's bookkeeping, and refills in a few
- * files. An index worker sets it from the memory ceiling (config/memory.ts).
- */
-let pieceCacheEntries = 50_000;
+/** An index worker sets the cache's size from the memory ceiling (config/memory.ts). */
+let pieceCounts = new PieceCache(50_000);
 
 export function setPieceCacheLimit(entries: number): void {
-  pieceCacheEntries = entries;
+  pieceCounts = new PieceCache(entries);
 }
 
 /** Longer pieces are merged in chunks of this many bytes (see above). */
 export const MAX_PIECE_BYTES = 512;
 
-/** Marks a chunk's cache key: not a latin1 char, so a chunk's bytes never share a key with a piece. */
-const CHUNK_KEY = '\u0100';
+/**
+ * Counts of over-long pieces' chunks (a run of one letter repeats its
+ * chunk), keyed by their bytes: apart from the pieces', keyed by their
+ * chars, as a piece's chars could spell a chunk's bytes.
+ */
+const chunkCounts = new PieceCache(1_024);
 
 /** ASCII text is its own UTF-8 bytes, one per char. */
 const ASCII = /^[\x00-\x7f]*$/;
 
 let ranks: RankTable | undefined;
-const pieceCounts = new Map<string, number>();
 
 /**
  * Tokens in one piece: its UTF-8 bytes merged pair by pair, lowest rank
@@ -59,7 +60,7 @@ function pieceTokens(bytes: string, table: RankTable): number {
   if (bytes.length <= 1 || table.has(bytes)) return 1;
   if (bytes.length > MAX_PIECE_BYTES) {
     let n = 0;
-    for (let at = 0; at < bytes.length; at += MAX_PIECE_BYTES) n += cached(CHUNK_KEY + bytes.slice(at, at + MAX_PIECE_BYTES), (k) => pieceTokens(k.slice(1), table));
+    for (let at = 0; at < bytes.length; at += MAX_PIECE_BYTES) n += chunkCounts.count(bytes, at, Math.min(at + MAX_PIECE_BYTES, bytes.length), (chunk) => pieceTokens(chunk, table));
     return n;
   }
   // starts[i]: where part i begins; rank[i]: the rank of part i joined with part i + 1.
@@ -81,30 +82,21 @@ function pieceTokens(bytes: string, table: RankTable): number {
 }
 
 export function countTokens(text: string): number {
-  const table = (ranks ??= loadRankTable());
+  ranks ??= loadRankTable();
   let n = 0;
-  const merged = (p: string) => pieceTokens(latin1Bytes(p), table);
   for (let start = 0, end = 0; start < text.length; start = end) {
     end = pieceEnd(text, start);
-    const piece = text.slice(start, end);
     // An over-long piece is not kept whole (its chunks are): the cache holds short keys only.
-    n += piece.length > MAX_PIECE_BYTES ? merged(piece) : cached(piece, merged);
+    n += end - start > MAX_PIECE_BYTES ? merged(text.slice(start, end)) : pieceCounts.count(text, start, end, merged);
   }
   return n;
+}
+
+function merged(piece: string): number {
+  return pieceTokens(latin1Bytes(piece), ranks!);
 }
 
 /** A piece's UTF-8 bytes, one char each. */
 function latin1Bytes(p: string): string {
   return ASCII.test(p) ? p : Buffer.from(p, 'utf8').toString('latin1');
-}
-
-/** A count from the per-piece cache, computed on a miss. */
-function cached(key: string, count: (key: string) => number): number {
-  let n = pieceCounts.get(key);
-  if (n === undefined) {
-    n = count(key);
-    if (pieceCounts.size >= pieceCacheEntries) pieceCounts.clear();
-    pieceCounts.set(ownCopy(key), n); // a copy: a view would keep the whole text alive
-  }
-  return n;
 }
