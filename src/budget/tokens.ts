@@ -49,7 +49,7 @@ const chunkCounts = new PieceCache(1_024);
 /** ASCII text is its own UTF-8 bytes, one per char. */
 const ASCII = /^[\x00-\x7f]*$/;
 
-let ranks: RankTable | undefined;
+let rankTable: RankTable | undefined;
 
 /**
  * Tokens in one piece: its UTF-8 bytes merged pair by pair, lowest rank
@@ -63,26 +63,39 @@ function pieceTokens(bytes: string, table: RankTable): number {
     for (let at = 0; at < bytes.length; at += MAX_PIECE_BYTES) n += chunkCounts.count(bytes, at, Math.min(at + MAX_PIECE_BYTES, bytes.length), (chunk) => pieceTokens(chunk, table));
     return n;
   }
-  // starts[i]: where part i begins; rank[i]: the rank of part i joined with part i + 1.
-  const starts: number[] = [];
-  const rank: number[] = [];
-  for (let i = 0; i <= bytes.length; i++) starts.push(i);
-  const joined = (i: number) => (i + 2 < starts.length ? (table.get(bytes.slice(starts[i]!, starts[i + 2]!)) ?? Infinity) : Infinity);
-  for (let i = 0; i < starts.length - 1; i++) rank.push(joined(i));
+  return mergedParts(bytes, table);
+}
+
+/** Above any rank: the pair is no token. */
+const NO_RANK = 0x7fffffff;
+/** The merge loop's state, reused (one piece at a time): starts[i] is where part i begins, ranks[i] the rank of part i joined with part i + 1. */
+const starts = new Int32Array(MAX_PIECE_BYTES + 1);
+const ranks = new Int32Array(MAX_PIECE_BYTES);
+
+/** The merge loop itself, over a piece of at most MAX_PIECE_BYTES: how many parts are left. */
+function mergedParts(bytes: string, table: RankTable): number {
+  let parts = bytes.length;
+  for (let i = 0; i <= parts; i++) starts[i] = i;
+  for (let i = 0; i < parts; i++) ranks[i] = pairRank(bytes, table, parts, i);
   for (;;) {
     let best = 0;
-    for (let i = 1; i < rank.length; i++) if (rank[i]! < rank[best]!) best = i;
-    if (rank[best] === Infinity) break;
-    starts.splice(best + 1, 1);
-    rank.splice(best + 1, 1);
-    rank[best] = joined(best);
-    if (best > 0) rank[best - 1] = joined(best - 1);
+    for (let i = 1; i < parts - 1; i++) if (ranks[i]! < ranks[best]!) best = i;
+    if (ranks[best] === NO_RANK) return parts;
+    // Part best + 1 joins part best.
+    starts.copyWithin(best + 1, best + 2, parts + 1);
+    ranks.copyWithin(best + 1, best + 2, parts);
+    parts--;
+    ranks[best] = pairRank(bytes, table, parts, best);
+    if (best > 0) ranks[best - 1] = pairRank(bytes, table, parts, best - 1);
   }
-  return starts.length - 1;
+}
+
+function pairRank(bytes: string, table: RankTable, parts: number, i: number): number {
+  return i + 1 < parts ? (table.get(bytes, starts[i]!, starts[i + 2]!) ?? NO_RANK) : NO_RANK;
 }
 
 export function countTokens(text: string): number {
-  ranks ??= loadRankTable();
+  rankTable ??= loadRankTable();
   let n = 0;
   for (let start = 0, end = 0; start < text.length; start = end) {
     end = pieceEnd(text, start);
@@ -93,7 +106,7 @@ export function countTokens(text: string): number {
 }
 
 function merged(piece: string): number {
-  return pieceTokens(latin1Bytes(piece), ranks!);
+  return pieceTokens(latin1Bytes(piece), rankTable!);
 }
 
 /** A piece's UTF-8 bytes, one char each. */
