@@ -25,10 +25,10 @@ const HEADER_WORDS = 3;
 /** Where the build writes the table, beside the compiled sources (dist/src/budget → dist/data). */
 export const RANKS_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/o200k.ranks');
 
-/** FNV-1a over a latin1 string's char codes (one byte each). */
-function hash(bytes: string): number {
+/** FNV-1a over a latin1 string's char codes (one byte each), from `start` to `end`. */
+function hash(bytes: string, start = 0, end = bytes.length): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes.charCodeAt(i), 0x01000193);
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }
 
@@ -61,14 +61,18 @@ export class RankTable {
     this.mask = slotCount - 1;
   }
 
-  /** The rank of the token whose bytes are `bytes` (one byte per char), if it is one. */
-  get(bytes: string): number | undefined {
+  /**
+   * The rank of the token whose bytes are `bytes` (one byte per char), or
+   * those from `start` to `end` (the merge loop asks of a piece's parts
+   * without cutting them out), if it is one.
+   */
+  get(bytes: string, start = 0, end = bytes.length): number | undefined {
     const { slots, offsets, mask } = this;
-    for (let slot = hash(bytes) & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = hash(bytes, start, end) & mask; ; slot = (slot + 1) & mask) {
       const entry = slots[slot]!;
       if (entry === 0) return undefined;
       const token = entry - 1;
-      if (this.holds(offsets[token]!, offsets[token + 1]!, bytes)) return this.ranks[token];
+      if (this.holds(offsets[token]!, offsets[token + 1]!, bytes, start, end)) return this.ranks[token];
     }
   }
 
@@ -76,9 +80,10 @@ export class RankTable {
     return this.get(bytes) !== undefined;
   }
 
-  private holds(start: number, end: number, bytes: string): boolean {
-    if (end - start !== bytes.length) return false;
-    for (let i = 0; i < bytes.length; i++) if (this.bytes[start + i] !== bytes.charCodeAt(i)) return false;
+  /** Whether the table's bytes from `at` to `atEnd` are those of `bytes` from `start` to `end`. */
+  private holds(at: number, atEnd: number, bytes: string, start: number, end: number): boolean {
+    if (atEnd - at !== end - start) return false;
+    for (let i = start; i < end; i++) if (this.bytes[at++] !== bytes.charCodeAt(i)) return false;
     return true;
   }
 }

@@ -10,9 +10,12 @@
  * package's encoder.
  *
  * BPE never merges across the pieces its split pattern cuts text into, so a
- * text's count is the sum of its pieces' counts. Code repeats its pieces
- * (keywords, indentation, operators, identifiers) so heavily that a per-piece
- * cache answers ~95 % of them and halves the cost of counting at index time.
+ * text's count is the sum of its pieces' counts. The pieces are found by a
+ * scanner that does what the pattern does on ASCII text and leaves the rest
+ * to the pattern (split.ts). Code repeats its pieces (keywords, indentation,
+ * operators, identifiers) so heavily that a per-piece cache answers ~97 % of
+ * them, found by where the piece lies in the text (piece-cache.ts), so most
+ * pieces cost a scan, a hash and a compare.
  * Text is counted as text: `<|endoftext|>` in a file is not a special token.
  *
  * The merge loop is quadratic in a piece's length, and one piece can be a
@@ -22,39 +25,31 @@
  * numbers or indentation) may then count differently from exact BPE, by at
  * most one token per chunk boundary.
  */
-import { createRequire } from 'node:module';
-import { ownCopy } from '../terms/own-copy.js';
+import { PieceCache } from './piece-cache.js';
 import { loadRankTable, type RankTable } from './ranks.js';
+import { pieceEnd } from './split.js';
 
-/**
- * Cleared when full: cheaper than an LRU's bookkeeping, and refills in a few
- * files. An index worker sets it from the memory ceiling (config/memory.ts).
- */
-let pieceCacheEntries = 50_000;
+/** An index worker sets the cache's size from the memory ceiling (config/memory.ts). */
+let pieceCounts = new PieceCache(50_000);
 
 export function setPieceCacheLimit(entries: number): void {
-  pieceCacheEntries = entries;
+  pieceCounts = new PieceCache(entries);
 }
 
 /** Longer pieces are merged in chunks of this many bytes (see above). */
 export const MAX_PIECE_BYTES = 512;
 
-/** Marks a chunk's cache key: not a latin1 char, so a chunk's bytes never share a key with a piece. */
-const CHUNK_KEY = '\u0100';
+/**
+ * Counts of over-long pieces' chunks (a run of one letter repeats its
+ * chunk), keyed by their bytes: apart from the pieces', keyed by their
+ * chars, as a piece's chars could spell a chunk's bytes.
+ */
+const chunkCounts = new PieceCache(1_024);
 
 /** ASCII text is its own UTF-8 bytes, one per char. */
 const ASCII = /^[\x00-\x7f]*$/;
 
-let ranks: RankTable | undefined;
-let splitPieces: RegExp | undefined;
-const pieceCounts = new Map<string, number>();
-
-function load(): void {
-  const require = createRequire(import.meta.url);
-  ranks = loadRankTable();
-  const { O200K_TOKEN_SPLIT_REGEX } = require('gpt-tokenizer/cjs/encodingParams/constants') as { O200K_TOKEN_SPLIT_REGEX: RegExp };
-  splitPieces = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, 'gu');
-}
+let rankTable: RankTable | undefined;
 
 /**
  * Tokens in one piece: its UTF-8 bytes merged pair by pair, lowest rank
@@ -65,54 +60,56 @@ function pieceTokens(bytes: string, table: RankTable): number {
   if (bytes.length <= 1 || table.has(bytes)) return 1;
   if (bytes.length > MAX_PIECE_BYTES) {
     let n = 0;
-    for (let at = 0; at < bytes.length; at += MAX_PIECE_BYTES) n += cached(CHUNK_KEY + bytes.slice(at, at + MAX_PIECE_BYTES), (k) => pieceTokens(k.slice(1), table));
+    for (let at = 0; at < bytes.length; at += MAX_PIECE_BYTES) n += chunkCounts.count(bytes, at, Math.min(at + MAX_PIECE_BYTES, bytes.length), (chunk) => pieceTokens(chunk, table));
     return n;
   }
-  // starts[i]: where part i begins; rank[i]: the rank of part i joined with part i + 1.
-  const starts: number[] = [];
-  const rank: number[] = [];
-  for (let i = 0; i <= bytes.length; i++) starts.push(i);
-  const joined = (i: number) => (i + 2 < starts.length ? (table.get(bytes.slice(starts[i]!, starts[i + 2]!)) ?? Infinity) : Infinity);
-  for (let i = 0; i < starts.length - 1; i++) rank.push(joined(i));
+  return mergedParts(bytes, table);
+}
+
+/** Above any rank: the pair is no token. */
+const NO_RANK = 0x7fffffff;
+/** The merge loop's state, reused (one piece at a time): starts[i] is where part i begins, ranks[i] the rank of part i joined with part i + 1. */
+const starts = new Int32Array(MAX_PIECE_BYTES + 1);
+const ranks = new Int32Array(MAX_PIECE_BYTES);
+
+/** The merge loop itself, over a piece of at most MAX_PIECE_BYTES: how many parts are left. */
+function mergedParts(bytes: string, table: RankTable): number {
+  let parts = bytes.length;
+  for (let i = 0; i <= parts; i++) starts[i] = i;
+  for (let i = 0; i < parts; i++) ranks[i] = pairRank(bytes, table, parts, i);
   for (;;) {
     let best = 0;
-    for (let i = 1; i < rank.length; i++) if (rank[i]! < rank[best]!) best = i;
-    if (rank[best] === Infinity) break;
-    starts.splice(best + 1, 1);
-    rank.splice(best + 1, 1);
-    rank[best] = joined(best);
-    if (best > 0) rank[best - 1] = joined(best - 1);
+    for (let i = 1; i < parts - 1; i++) if (ranks[i]! < ranks[best]!) best = i;
+    if (ranks[best] === NO_RANK) return parts;
+    // Part best + 1 joins part best.
+    starts.copyWithin(best + 1, best + 2, parts + 1);
+    ranks.copyWithin(best + 1, best + 2, parts);
+    parts--;
+    ranks[best] = pairRank(bytes, table, parts, best);
+    if (best > 0) ranks[best - 1] = pairRank(bytes, table, parts, best - 1);
   }
-  return starts.length - 1;
+}
+
+function pairRank(bytes: string, table: RankTable, parts: number, i: number): number {
+  return i + 1 < parts ? (table.get(bytes, starts[i]!, starts[i + 2]!) ?? NO_RANK) : NO_RANK;
 }
 
 export function countTokens(text: string): number {
-  if (!ranks) load();
-  const table = ranks!;
-  const pieces = splitPieces!;
-  pieces.lastIndex = 0;
+  rankTable ??= loadRankTable();
   let n = 0;
-  const merged = (p: string) => pieceTokens(latin1Bytes(p), table);
-  for (let m = pieces.exec(text); m !== null; m = pieces.exec(text)) {
-    const piece = m[0];
+  for (let start = 0, end = 0; start < text.length; start = end) {
+    end = pieceEnd(text, start);
     // An over-long piece is not kept whole (its chunks are): the cache holds short keys only.
-    n += piece.length > MAX_PIECE_BYTES ? merged(piece) : cached(piece, merged);
+    n += end - start > MAX_PIECE_BYTES ? merged(text.slice(start, end)) : pieceCounts.count(text, start, end, merged);
   }
   return n;
+}
+
+function merged(piece: string): number {
+  return pieceTokens(latin1Bytes(piece), rankTable!);
 }
 
 /** A piece's UTF-8 bytes, one char each. */
 function latin1Bytes(p: string): string {
   return ASCII.test(p) ? p : Buffer.from(p, 'utf8').toString('latin1');
-}
-
-/** A count from the per-piece cache, computed on a miss. */
-function cached(key: string, count: (key: string) => number): number {
-  let n = pieceCounts.get(key);
-  if (n === undefined) {
-    n = count(key);
-    if (pieceCounts.size >= pieceCacheEntries) pieceCounts.clear();
-    pieceCounts.set(ownCopy(key), n); // a copy: a view would keep the whole text alive
-  }
-  return n;
 }

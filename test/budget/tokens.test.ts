@@ -2,13 +2,94 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { countTokens, selfCountedJson, selfCountedTokens } from '../../src/budget/index.js';
+import { countTokens, selfCountedJson, selfCountedTokens, setPieceCacheLimit } from '../../src/budget/index.js';
 import { buildRankTable, RankTable } from '../../src/budget/ranks.js';
+import { pieceEnd } from '../../src/budget/split.js';
+import { MAX_PIECE_BYTES } from '../../src/budget/tokens.js';
 
 const { encode } = createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as {
   encode: (text: string, options: { disallowedSpecial: Set<string> }) => number[];
 };
 const reference = (text: string) => encode(text, { disallowedSpecial: new Set() }).length;
+const { O200K_TOKEN_SPLIT_REGEX } = createRequire(import.meta.url)('gpt-tokenizer/cjs/encodingParams/constants') as { O200K_TOKEN_SPLIT_REGEX: RegExp };
+/** The pieces of o200k's split pattern, as gpt-tokenizer's encoder finds them. */
+const referencePieces = (text: string) => [...text.matchAll(new RegExp(O200K_TOKEN_SPLIT_REGEX.source, 'gu'))].map((m) => m[0]);
+/** Exact BPE per piece, a piece over MAX_PIECE_BYTES in chunks of that many bytes (ASCII here: a byte is a char). */
+const chunkedReference = (text: string) =>
+  referencePieces(text).reduce((n, piece) => {
+    for (let at = 0; at < piece.length; at += MAX_PIECE_BYTES) n += reference(piece.slice(at, at + MAX_PIECE_BYTES));
+    return n;
+  }, 0);
+
+/** The reference's own encoder miscounts a byte-order mark (see the test of it below). */
+const withoutBom = (text: string) => text.replaceAll('\ufeff', '');
+
+function pieces(text: string): string[] {
+  const out: string[] = [];
+  for (let start = 0, end = 0; start < text.length; start = end) {
+    end = pieceEnd(text, start);
+    out.push(text.slice(start, end));
+  }
+  return out;
+}
+
+/** A seeded generator of [0, 1) (mulberry32). */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+/**
+ * Where the split scanner must agree with the pattern: every branch of it
+ * and every way a non-ASCII char (letter, mark, digit, space, symbol) can
+ * sit next to an ASCII piece.
+ */
+const CORPUS = [
+  'def get_user_name(self):\n    return self._name  \n\n\n    # trailing   \n',
+  'class HTTPServer(BaseHTTPRequestHandler):\n\tdef do_GET(self) -> None: ...\n',
+  'if (x !== undefined && y >= 0) { z = x?.y ?? [1, 2, 3]; }\n',
+  '        \n            \n\n  \t\n\t\t  x',
+  'line one\r\nline two  \r\n\r\n  \r\n\tdone\r\n',
+  '0 12 345 6789 12345 1234567 12345678901 3.14159 0xDEADBEEF 1e-9 v1.2.3 x86_64 2024-01-01T00:00:00Z',
+  "don't DON'T Don'T it's IT'S we're WE'RE I'll I'LL i'Ll you've YOU'VE I'd I'D I'm I'M 'tis 'x o'clock ' 's",
+  "can't'" + "s x'' y'S z'sx HTTP's HTTP'LL",
+  '):\n//comment\n  /path/to/file ):\n/x\n   \n  \t \n',
+  '=> -> :: ... --- +++ /* */ <!-- --> {{ }} \\n \\t "\'`',
+  'café Ünïcode naïve ﬁle Ωmega ÀB àb É x\u0301y e\u0301 A\u030a',
+  '日本語のテキスト 中文字符 한국어 텍스트 العربية עברית ไทย हिन्दी',
+  'mixedЖзык and日本 x日 日x 1日 日1 ℃ ² ½ ٣٤ ⅷ Ⅻ',
+  '😀 👍🏽 👨‍👩‍👧 🇯🇵 x😀 😀x ,😀 😀, \u200d \ufe0f',
+  'nbsp\u00a0here \u00a0\u00a0x \u3000ideo \u2028line\u2029para \u202f \u205f \u1680 \ufeffbom \u0085nel',
+  'x \u00a0\n \u2028\n  \u3000  y\n\u00a0',
+  "price: 100€ £5 ¥3 §2 ¶ © ® ™ — – … « » ‘quoted’ “double”",
+  'a\u0000b\u0001\u001f\u007f\u000b\u000c x \u000b\u000c\n',
+  '<|endoftext|> <|fim_prefix|><|fim_middle|>',
+  '   ',
+  '\n',
+  ' x',
+  'x '.repeat(50),
+  'a'.repeat(MAX_PIECE_BYTES * 2 + 7) + ' ' + 'Z'.repeat(MAX_PIECE_BYTES + 1) + ' ' + '='.repeat(MAX_PIECE_BYTES * 3) + ' '.repeat(MAX_PIECE_BYTES + 5) + 'x',
+  'é'.repeat(MAX_PIECE_BYTES / 2) + ' ' + '日'.repeat(MAX_PIECE_BYTES / 3) + ' ' + '—'.repeat(MAX_PIECE_BYTES / 3), // up to the cap: exact
+];
+
+/** Non-ASCII pieces over the cap: their byte chunks cut chars, so no string's encoding is the reference; the split still is. */
+const OVER_LONG_NON_ASCII = 'é'.repeat(MAX_PIECE_BYTES) + ' ' + '日'.repeat(400) + ' ' + '—'.repeat(300);
+
+/** Random strings: mostly ASCII (every code, control chars too), with non-ASCII chars of each kind mixed in. */
+function randomTexts(count: number, seed: number): string[] {
+  const next = random(seed);
+  const atoms = ["'s", "'LL", "'ve", "'Re", "'t", '\r\n', '    ', '\t\t', '//', '123', '4567', 'é', 'É', '\u0301', '²', '٣', '\u00a0', '\u3000', '\u2028', '😀', '日本', '—', '\ufeff', '\ud800'];
+  return Array.from({ length: count }, () => {
+    let text = '';
+    const length = 1 + Math.floor(next() * 40);
+    for (let i = 0; i < length; i++) text += next() < 0.7 ? String.fromCharCode(Math.floor(next() * 128)) : atoms[Math.floor(next() * atoms.length)];
+    return text;
+  });
+}
 
 /** Texts chosen to cross every piece boundary the split pattern knows. */
 const SAMPLES = [
@@ -50,6 +131,21 @@ describe('countTokens', () => {
     }
   });
 
+  it('equals the encoding on a corpus of code, whitespace, numbers, contractions, unicode, and over-long pieces, with a cache that fills and clears', () => {
+    try {
+      for (const limit of [50_000, 3]) {
+        setPieceCacheLimit(limit);
+        for (const text of CORPUS.map(withoutBom)) expect(countTokens(text), JSON.stringify(text.slice(0, 80))).toBe(chunkedReference(text));
+      }
+    } finally {
+      setPieceCacheLimit(50_000);
+    }
+  });
+
+  it('equals the encoding on seeded random strings over all of ASCII and non-ASCII letters, marks, digits, spaces and symbols', () => {
+    for (const text of randomTexts(2_000, 20).map(withoutBom)) expect(countTokens(text), JSON.stringify(text)).toBe(reference(text));
+  });
+
   it('counts a byte-order mark as the one token tiktoken\'s table has for it', () => {
     // gpt-tokenizer's own encoder decodes its table with a BOM-stripping TextDecoder and splits it in two.
     expect(countTokens('\uFEFF')).toBe(1);
@@ -58,6 +154,24 @@ describe('countTokens', () => {
 
   it('counts special-token spellings in a file as text instead of throwing', () => {
     expect(countTokens('<|endoftext|>')).toBeGreaterThan(1);
+  });
+});
+
+describe('the split scanner', () => {
+  it('cuts the corpus into the pieces the o200k pattern cuts it into', () => {
+    for (const text of [...CORPUS, OVER_LONG_NON_ASCII]) expect(pieces(text), JSON.stringify(text.slice(0, 80))).toEqual(referencePieces(text));
+  });
+
+  it('cuts seeded random strings as the pattern does', () => {
+    for (const text of randomTexts(20_000, 21)) expect(pieces(text), JSON.stringify(text)).toEqual(referencePieces(text));
+  });
+
+  it('cuts real source text as the pattern does', () => {
+    const src = path.resolve(import.meta.dirname, '../../src');
+    for (const file of fs.readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'))) {
+      const text = fs.readFileSync(path.join(src, file), 'utf8');
+      expect(pieces(text), file).toEqual(referencePieces(text));
+    }
   });
 });
 
