@@ -217,7 +217,7 @@ export class Store {
   putFile(version: FileVersion): void {
     const isNew = !this.removeFile(version.file.path);
     const fileId = this.files.add(version.file);
-    this.chunks.addAll(fileId, version.chunks, version.texts);
+    this.chunks.addAll({ id: fileId, path: version.file.path }, version.chunks, version.texts);
     const symbolIds = version.symbols.map((s) => this.symbols.add(fileId, s));
     this.edges.addAll(fileId, version.edges ?? [], symbolIds);
     this.edges.invalidateNames(version.symbols.map((s) => s.name));

@@ -1,7 +1,7 @@
 /**
- * How the index lays its rows out to stay small (schema version 8): chunk text packed once per
- * file, half-float vectors, a reference's text stored once, and every per-write edge statement
- * answered through an index rather than a scan of the graph.
+ * How the index lays its rows out to stay small (schema versions 8 and 10): chunk text packed once
+ * per file, breadcrumbs stored past their file's path, half-float vectors, a reference's text stored
+ * once, and every per-write edge statement answered through an index rather than a scan of the graph.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -54,6 +54,17 @@ describe('index layout', () => {
       // Chunks cover the file's lines: their texts are those lines.
       const lines = fs.readFileSync(path.join(repo.root, f.path), 'utf8').split('\n');
       for (const c of chunks) expect(c.text).toBe(lines.slice(c.startLine - 1, c.endLine).join('\n'));
+    }
+  });
+
+  it('stores a breadcrumb past its file path, and reads it whole', async () => {
+    const repo = await indexed(callers(3), 'none');
+    const stored = repo.store.db.prepare('SELECT breadcrumb FROM chunks WHERE id = ?').pluck();
+    const chunks = [...repo.store.chunks.scan()];
+    expect(chunks.some((c) => c.breadcrumb.includes(' > '))).toBe(true);
+    for (const c of chunks) {
+      expect(c.breadcrumb.startsWith(c.path)).toBe(true);
+      expect(stored.get(c.id)).toBe(c.breadcrumb.slice(c.path.length));
     }
   });
 
