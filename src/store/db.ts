@@ -93,6 +93,22 @@ function enableFreePageRelease(db: Db): void {
   }
 }
 
+/**
+ * Rewrites the database packed (VACUUM), then empties the WAL the rewrite went through. VACUUM
+ * copies the whole database into a temporary one, which temp_store = MEMORY would hold in memory,
+ * beyond any memory ceiling on a large index: it goes to a file meanwhile. Changing temp_store drops
+ * the connection's temporary tables (store/vocab.ts makes its own again). Outside any transaction.
+ */
+export function vacuum(db: Db): void {
+  db.pragma('temp_store = FILE');
+  try {
+    db.exec('VACUUM');
+  } finally {
+    db.pragma('temp_store = MEMORY');
+  }
+  db.pragma('wal_checkpoint(TRUNCATE)');
+}
+
 /** Deletes a database and its WAL side files. */
 export function removeDbFiles(dbPath: string): void {
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbPath + suffix, { force: true });

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import { SightlineError } from '../errors/index.js';
-import { openDb, openDbReadOnly, removeDbFiles, type Db } from './db.js';
+import { openDb, openDbReadOnly, removeDbFiles, vacuum, type Db } from './db.js';
 import type { Statement } from 'better-sqlite3';
 import { ChunkTable, type ChunkTerms, type NewChunk } from './chunks.js';
 import type { PackedTexts } from './chunk-text.js';
@@ -191,10 +191,13 @@ export class Store {
     this.memo.clear();
   }
 
-  /** Gives the space of what was dropped back to the file system (VACUUM, then the WAL truncated). Outside any transaction. */
+  /**
+   * Rewrites the file packed, giving the space of what was dropped back to the file system and
+   * filling the pages that writes out of key order left part empty (db.ts vacuum). Outside any transaction.
+   */
   compact(): void {
-    this.db.exec('VACUUM');
-    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    vacuum(this.db);
+    this.terms.forgetVocabulary();
   }
 
   /**
