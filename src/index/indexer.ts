@@ -19,7 +19,7 @@
  */
 import { memoryPlan, type Config } from '../config/index.js';
 import { resolveGraph } from '../graph/index.js';
-import type { Store } from '../store/index.js';
+import { isBusy, type Store } from '../store/index.js';
 import { embedPass } from './embed-pass.js';
 import { gitHead, indexHistory } from './history.js';
 import { emptySummary, Pass, type IndexOptions, type IndexSummary } from './pass.js';
@@ -73,8 +73,15 @@ export async function indexRepository(root: string, store: Store, config: Config
  * only the pages it freed.
  */
 function givePagesBack({ store, summary }: Pass): void {
-  if (summary.added + summary.updated > store.counts().files / 2) store.compact();
-  else store.releaseFreePages();
+  if (summary.added + summary.updated > store.counts().files / 2) {
+    try {
+      store.compact();
+      return;
+    } catch (err) {
+      if (!isBusy(err)) throw err; // another process is writing: the file stays unpacked
+    }
+  }
+  store.releaseFreePages();
 }
 
 /** Stored files the survey no longer sees go, and the skip ledger follows the walk. */

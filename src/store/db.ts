@@ -89,8 +89,13 @@ function enableFreePageRelease(db: Db): void {
     db.pragma('auto_vacuum = INCREMENTAL');
     db.exec('VACUUM');
   } catch (err) {
-    if (!/^SQLITE_(BUSY|LOCKED)/.test((err as { code?: string }).code ?? '')) throw err;
+    if (!isBusy(err)) throw err;
   }
+}
+
+/** SQLite's answer when another connection holds a lock it needs (SQLITE_BUSY, SQLITE_LOCKED, and their extended codes). */
+export function isBusy(err: unknown): boolean {
+  return /^SQLITE_(BUSY|LOCKED)/.test((err as { code?: string }).code ?? '');
 }
 
 /**

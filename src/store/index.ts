@@ -37,7 +37,7 @@ export { Memo, slot, type Slot } from './memo.js';
 export { sameIdentity, VectorTable, type PendingChunk, type VectorIdentity, type VectorMatrix } from './vectors.js';
 export { LEASE_LOST, type JobRecord, type LockHolder, type WriteFence } from './jobs.js';
 export { inspectIndex, type Check, type Inspection } from './doctor.js';
-export { ioError } from './db.js';
+export { ioError, isBusy } from './db.js';
 export { findDamage, rebuildDamaged, type Rebuilt } from './recover.js';
 export { removeDbFiles };
 
@@ -196,8 +196,11 @@ export class Store {
    * filling the pages that writes out of key order left part empty (db.ts vacuum). Outside any transaction.
    */
   compact(): void {
-    vacuum(this.db);
-    this.terms.forgetVocabulary();
+    try {
+      vacuum(this.db);
+    } finally {
+      this.terms.forgetVocabulary();
+    }
   }
 
   /**

@@ -92,6 +92,21 @@ describe('index layout', () => {
     expect(frequency('report')).toBe(frequency('check')); // each file calls both
   });
 
+  it('completes a first index whose rewrite finds the database busy, giving back the pages it freed instead', async () => {
+    const root = makeRepo(callers(10));
+    const home = tempDir('sightline-home-');
+    dirs.push(root, home);
+    const repo = Repo.open(root, { flags: { home, embedder: 'none' }, env: {} });
+    repos.push(repo);
+    vi.spyOn(repo.store, 'compact').mockImplementation(() => {
+      throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+    });
+    const release = vi.spyOn(repo.store, 'releaseFreePages');
+    expect((await repo.index()).added).toBe(11);
+    expect(release).toHaveBeenCalledTimes(1);
+    expect(repo.store.chunks.lexical(['check'], 5)).not.toEqual([]);
+  });
+
   it('stores two bytes a dimension for a vector', async () => {
     const repo = await indexed(callers(2));
     const dims = repo.store.vectors.identity()!.dims;
