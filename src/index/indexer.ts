@@ -19,7 +19,7 @@
  */
 import { memoryPlan, type Config } from '../config/index.js';
 import { resolveGraph } from '../graph/index.js';
-import type { Store } from '../store/index.js';
+import { isBusy, type Store } from '../store/index.js';
 import { embedPass } from './embed-pass.js';
 import { gitHead, indexHistory } from './history.js';
 import { emptySummary, Pass, type IndexOptions, type IndexSummary } from './pass.js';
@@ -52,7 +52,7 @@ const STAGES: readonly Stage[] = [
   // Vectors after the lexical pass, on their own thread: keyword search answers meanwhile.
   { name: 'embed', run: async (pass) => void (pass.summary.embed = await embedPass(pass.store, pass.config, { onProgress: (p) => pass.progress(p) })) },
   // Last, so the vectors just written filled freed pages first.
-  { name: 'give freed pages back', run: ({ store }) => store.releaseFreePages() },
+  { name: 'give freed pages back', run: givePagesBack },
 ];
 
 export async function indexRepository(root: string, store: Store, config: Config, options: IndexOptions = {}): Promise<IndexSummary> {
@@ -64,6 +64,24 @@ export async function indexRepository(root: string, store: Store, config: Config
   pass.summary.elapsedMs = Math.round(performance.now() - started);
   pass.progress({ phase: 'done', done: pass.tasks.length, total: pass.tasks.length });
   return pass.summary;
+}
+
+/**
+ * A pass that wrote most of the index (a first index, a rebuild) rewrites the file packed: the
+ * b-trees it filled out of key order (the graph's tables and indexes, the paths) leave pages part
+ * empty, 4% of babel's index (2.4 MiB; the rewrite takes about a second). Any other pass gives back
+ * only the pages it freed.
+ */
+function givePagesBack({ store, summary }: Pass): void {
+  if (summary.added + summary.updated > store.counts().files / 2) {
+    try {
+      store.compact();
+      return;
+    } catch (err) {
+      if (!isBusy(err)) throw err; // another process is writing: the file stays unpacked
+    }
+  }
+  store.releaseFreePages();
 }
 
 /** Stored files the survey no longer sees go, and the skip ledger follows the walk. */

@@ -4,8 +4,9 @@
  * every re-indexed chunk inflates it: after enough edits (a long watch, a
  * branch switch) scores drift away from what a fresh index of the same tree
  * gives. Past MAX_TERM_STATS_DRIFT the pass rewrites every chunk's terms,
- * which resets the count. A pass that wrote many files also merges the FTS
- * segments its batches left.
+ * which resets the count; it does the same when the table holds fewer rows
+ * than there are chunks (the migration to schema 10 leaves it empty). A pass
+ * that wrote many files also merges the FTS segments its batches left.
  */
 import { MAX_TERM_STATS_DRIFT, type Store } from '../store/index.js';
 import { chunkTerms } from '../terms/index.js';
@@ -23,9 +24,10 @@ export function tidyTerms(store: Store, filesWritten: number): void {
   if (filesWritten >= COMPACT_AFTER_FILES) store.transaction(() => store.chunks.compactTerms());
 }
 
-/** Rewrites the FTS index when its statistics drifted too far; true when it did. */
+/** Rewrites the FTS index when its statistics drifted too far, or when it lacks chunks (negative drift); true when it did. */
 function refreshTermStats(store: Store): boolean {
-  if (store.chunks.termStatsDrift() <= MAX_TERM_STATS_DRIFT) return false;
+  const drift = store.chunks.termStatsDrift();
+  if (drift >= 0 && drift <= MAX_TERM_STATS_DRIFT) return false;
   store.transaction(() => store.chunks.rewriteTerms(termsOfEveryChunk(store)));
   return true;
 }

@@ -89,8 +89,29 @@ function enableFreePageRelease(db: Db): void {
     db.pragma('auto_vacuum = INCREMENTAL');
     db.exec('VACUUM');
   } catch (err) {
-    if (!/^SQLITE_(BUSY|LOCKED)/.test((err as { code?: string }).code ?? '')) throw err;
+    if (!isBusy(err)) throw err;
   }
+}
+
+/** SQLite's answer when another connection holds a lock it needs (SQLITE_BUSY, SQLITE_LOCKED, and their extended codes). */
+export function isBusy(err: unknown): boolean {
+  return /^SQLITE_(BUSY|LOCKED)/.test((err as { code?: string }).code ?? '');
+}
+
+/**
+ * Rewrites the database packed (VACUUM), then empties the WAL the rewrite went through. VACUUM
+ * copies the whole database into a temporary one, which temp_store = MEMORY would hold in memory,
+ * beyond any memory ceiling on a large index: it goes to a file meanwhile. Changing temp_store drops
+ * the connection's temporary tables (store/vocab.ts makes its own again). Outside any transaction.
+ */
+export function vacuum(db: Db): void {
+  db.pragma('temp_store = FILE');
+  try {
+    db.exec('VACUUM');
+  } finally {
+    db.pragma('temp_store = MEMORY');
+  }
+  db.pragma('wal_checkpoint(TRUNCATE)');
 }
 
 /** Deletes a database and its WAL side files. */

@@ -123,11 +123,13 @@ function checkIndex(db: Db, expectVectors: boolean): Check[] {
     ),
   );
   const drift = termStatsDrift(db);
+  const ok = drift >= 0 && drift <= MAX_TERM_STATS_DRIFT;
+  const why = drift > MAX_TERM_STATS_DRIFT ? ' (deleted chunks): scores drift from a fresh index' : drift < 0 ? ': terms missing' : '';
   checks.push({
     name: 'term statistics',
-    ok: drift <= MAX_TERM_STATS_DRIFT,
-    detail: `BM25 counts ${Math.round(drift * 100)}% more rows than the index holds${drift > MAX_TERM_STATS_DRIFT ? ' (deleted chunks): scores drift from a fresh index' : ''}; ${termSegments(db)} FTS segments`,
-    ...(drift > MAX_TERM_STATS_DRIFT ? { fix: 'sightline index (an index pass rewrites the terms)' } : {}),
+    ok,
+    detail: `BM25 counts ${Math.round(Math.abs(drift) * 100)}% ${drift < 0 ? 'fewer' : 'more'} rows than the index holds${why}; ${termSegments(db)} FTS segments`,
+    ...(ok ? {} : { fix: 'sightline index (an index pass rewrites the terms)' }),
   });
   checks.push(
     none(db, 'orphan vectors', 'SELECT count(*) FROM vectors WHERE chunk_id NOT IN (SELECT id FROM chunks)', 'vectors without a chunk'),

@@ -29,10 +29,11 @@ export function readVarint(buf: Buffer): number {
  * How far the row count a contentless_delete FTS5 table `fts` normalises BM25
  * by has drifted above `rows` (the rows it should hold): 0 when exact, 0.25
  * when it counts a quarter more. A deleted row leaves that count untouched
- * (SQLite 3.53), so every deletion inflates it, and idf with it.
+ * (SQLite 3.53), so every deletion inflates it, and idf with it. Below 0 the
+ * table lacks rows (-1: empty, as a migration that made it anew leaves it).
  */
 export function rowCountDrift(db: Db, fts: string, rows: number): number {
+  if (rows === 0) return 0;
   const block = db.prepare(`SELECT block FROM ${fts}_data WHERE id = 1`).pluck().get() as Buffer | undefined;
-  if (!block || rows === 0) return 0;
-  return readVarint(block) / rows - 1;
+  return (block ? readVarint(block) : 0) / rows - 1;
 }

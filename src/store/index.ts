@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import { SightlineError } from '../errors/index.js';
-import { openDb, openDbReadOnly, removeDbFiles, type Db } from './db.js';
+import { openDb, openDbReadOnly, removeDbFiles, vacuum, type Db } from './db.js';
 import type { Statement } from 'better-sqlite3';
 import { ChunkTable, type ChunkTerms, type NewChunk } from './chunks.js';
 import type { PackedTexts } from './chunk-text.js';
@@ -37,7 +37,7 @@ export { Memo, slot, type Slot } from './memo.js';
 export { sameIdentity, VectorTable, type PendingChunk, type VectorIdentity, type VectorMatrix } from './vectors.js';
 export { LEASE_LOST, type JobRecord, type LockHolder, type WriteFence } from './jobs.js';
 export { inspectIndex, type Check, type Inspection } from './doctor.js';
-export { ioError } from './db.js';
+export { ioError, isBusy } from './db.js';
 export { findDamage, rebuildDamaged, type Rebuilt } from './recover.js';
 export { removeDbFiles };
 
@@ -191,10 +191,16 @@ export class Store {
     this.memo.clear();
   }
 
-  /** Gives the space of what was dropped back to the file system (VACUUM, then the WAL truncated). Outside any transaction. */
+  /**
+   * Rewrites the file packed, giving the space of what was dropped back to the file system and
+   * filling the pages that writes out of key order left part empty (db.ts vacuum). Outside any transaction.
+   */
   compact(): void {
-    this.db.exec('VACUUM');
-    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    try {
+      vacuum(this.db);
+    } finally {
+      this.terms.forgetVocabulary();
+    }
   }
 
   /**
@@ -217,7 +223,7 @@ export class Store {
   putFile(version: FileVersion): void {
     const isNew = !this.removeFile(version.file.path);
     const fileId = this.files.add(version.file);
-    this.chunks.addAll(fileId, version.chunks, version.texts);
+    this.chunks.addAll({ id: fileId, path: version.file.path }, version.chunks, version.texts);
     const symbolIds = version.symbols.map((s) => this.symbols.add(fileId, s));
     this.edges.addAll(fileId, version.edges ?? [], symbolIds);
     this.edges.invalidateNames(version.symbols.map((s) => s.name));

@@ -29,6 +29,11 @@ export class TermStats {
     return this.chunkCount.get() as number;
   }
 
+  /** The vocabulary table is a temporary one, which a vacuum drops (db.ts): the next lookup makes it again. */
+  forgetVocabulary(): void {
+    this.lookup = null;
+  }
+
   /** Chunks holding each term (0 when none). */
   documentFrequency(terms: string[]): Map<string, number> {
     if (!this.lookup) {

@@ -145,8 +145,9 @@ function embeddingOf(chunk: { breadcrumb: string; text: string; signature: strin
 function verifyVersions(db: Database.Database): void {
   const files = db.prepare('SELECT id, path, digest, tokens, line_count FROM files').all() as { id: number; path: string; digest: string; tokens: number; line_count: number }[];
   // The signature lookup is the embedding pass's own (store/vectors.ts): the text a vector is computed from.
+  // A breadcrumb is stored past its file's path.
   const chunksOf = db.prepare(
-    `SELECT c.id, c.start_line, c.end_line, c.breadcrumb, c.text_at, c.text_length, c.tokens, v.vec,
+    `SELECT c.id, c.start_line, c.end_line, (SELECT path FROM files WHERE id = c.file_id) || c.breadcrumb AS breadcrumb, c.text_at, c.text_length, c.tokens, v.vec,
             (SELECT s.signature FROM symbols s WHERE s.file_id = c.file_id AND s.qualified = c.symbol AND s.start_line < c.start_line LIMIT 1) AS signature
      FROM chunks c LEFT JOIN vectors v ON v.chunk_id = c.id WHERE c.file_id = ? ORDER BY c.ord`,
   );

@@ -5,7 +5,7 @@
  * has and fill on its next pass what the old schema could not hold (the graph's
  * edges, the git history). A migration from before version 8 ends by emptying what
  * parsing made (its layout changed), so the next pass indexes every file again; from 8
- * on, only the history is read again.
+ * on, the history is read again and the chunks' terms written again (version 10).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -16,6 +16,7 @@ import { search } from '../../src/engine/search.js';
 import { Store, SCHEMA_VERSION } from '../../src/store/index.js';
 import { packTexts } from '../../src/store/chunk-text.js';
 import { MIGRATIONS } from '../../src/store/schema.js';
+import { chunkTerms } from '../../src/terms/index.js';
 import { digest } from '../../src/walk/index.js';
 import { CLI } from '../helpers/cli.js';
 import { writeFiles } from '../helpers/fixture.js';
@@ -92,6 +93,23 @@ function buildAt(version: number, dbPath: string, root?: string): void {
   db.close();
 }
 
+/**
+ * Turns an index of the current version back into version 9's layout, its data kept: each
+ * breadcrumb with its file's path in front, the terms in version 9's column order.
+ */
+function downgradeTo9(dbPath: string): void {
+  const store = Store.open(dbPath);
+  const terms = [...store.chunks.termSources()].map((c) => ({ id: c.id, ...chunkTerms(c.path, c.breadcrumb, c.text) }));
+  store.close();
+  const db = new Database(dbPath);
+  db.exec(`DROP TABLE chunks_fts; ${/CREATE VIRTUAL TABLE chunks_fts[^;]*;/.exec(ddlOf(9))![0]}
+           UPDATE chunks SET breadcrumb = (SELECT path FROM files WHERE id = chunks.file_id) || breadcrumb;
+           UPDATE meta SET value = '9' WHERE key = 'schema_version';`);
+  const insert = db.prepare('INSERT INTO chunks_fts(rowid, path, symbols, body) VALUES (?, ?, ?, ?)');
+  for (const t of terms) insert.run(t.id, t.path, t.symbols, t.body);
+  db.close();
+}
+
 function schemaOf(dbPath: string): string[] {
   const db = new Database(dbPath, { readonly: true });
   const rows = db.prepare("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all() as { type: string; name: string; sql: string | null }[];
@@ -115,24 +133,57 @@ describe('schema migrations', () => {
       expect(repo.store.getMeta('schema_version'), `from ${v}`).toBe(String(SCHEMA_VERSION));
       expect(schemaOf(repo.dbPath), `from ${v}`).toEqual(schemaOf(fresh));
       if (v < 8) {
-        // Version 8 packs chunk text and shares the graph's strings: what parsing made is made again,
-        // and until then the index is not one that has been built (a query indexes first).
+        // Version 8 packs chunk text and shares the graph's strings: what parsing made is made again.
         expect(repo.store.counts(), `from ${v}`).toEqual({ files: 0, chunks: 0, symbols: 0, skipped: 0 });
-        expect(repo.hasIndex(), `from ${v}`).toBe(false);
       } else {
-        // Version 9 changes only the history, which the next pass reads from git again: the code stays.
+        // Versions 9 and 10 keep the code; 10 reads the breadcrumb past the path it stores now, and its terms are missing.
         expect(repo.store.counts(), `from ${v}`).toEqual({ files: 1, chunks: 1, symbols: 0, skipped: 0 });
-        expect(repo.hasIndex(), `from ${v}`).toBe(true);
+        expect(repo.store.chunks.ofFileId(repo.store.files.get('old.ts')!.id)[0]?.breadcrumb, `from ${v}`).toBe('old.ts');
+        expect(repo.store.chunks.termStatsDrift(), `from ${v}`).toBe(-1);
       }
+      // Until the next pass the index is not one that has been built (a query indexes first).
+      expect(repo.hasIndex(), `from ${v}`).toBe(false);
 
       await repo.index();
       const one = (sql: string) => repo.store.db.prepare(sql).pluck().get();
       expect(repo.store.files.get('old.ts')?.digest).toBe(digest(OLD_TS));
+      const stored = one('SELECT breadcrumb FROM chunks') as string; // past the path, which the files row holds
+      expect(stored, `from ${v}`).not.toMatch(/^old\.ts/);
+      expect(repo.store.chunks.ofFileId(repo.store.files.get('old.ts')!.id)[0]?.breadcrumb, `from ${v}`).toBe(`old.ts${stored}`);
+      expect(repo.store.chunks.termStatsDrift(), `from ${v}`).toBe(0);
       expect(search(repo, { query: 'survivor' }).results[0]?.path, `from ${v}`).toBe('old.ts');
       expect(one('SELECT count(*) FROM commits'), `history from ${v}`).toBe(1);
       expect(repo.store.edges.ofFile(repo.store.files.get('old.ts')!.id).map((e) => e.name), `edges from ${v}`).toEqual(['helper']);
       repo.close();
     }
+  });
+
+  it('an index of version 9 migrates in place: its next pass writes the terms again without reading a file, and answers as before', async () => {
+    const root = tmp.dir();
+    writeGenerated(root, 40);
+    const home = tmp.dir('sightline-home-');
+    const repo = openRepo(root, home);
+    await repo.index();
+    const queries = ['fn_7_0_v1', 'step 2 of file 12', 'file mod1', 'return x'];
+    const answers = (r: typeof repo) => queries.map((query) => search(r, { query, mode: 'keyword' }).results);
+    const crumbs = (r: typeof repo) => [...r.store.chunks.scan()].map((c) => c.breadcrumb);
+    const before = { answers: answers(repo), crumbs: crumbs(repo) };
+    expect(before.crumbs.some((c) => c.includes(' > '))).toBe(true);
+    const dbPath = repo.dbPath;
+    repo.close();
+    downgradeTo9(dbPath);
+    const v9 = path.join(tmp.dir(), 'v9.db');
+    new Database(v9).exec(ddlOf(9)).close();
+    expect(schemaOf(dbPath)).toEqual(schemaOf(v9));
+
+    const migrated = openRepo(root, home);
+    expect(migrated.hasIndex()).toBe(false);
+    expect(crumbs(migrated)).toEqual(before.crumbs);
+    const summary = await migrated.index();
+    expect(summary.added + summary.updated + summary.removed).toBe(0);
+    expect(migrated.store.chunks.termStatsDrift()).toBe(0);
+    expect(answers(migrated)).toEqual(before.answers);
+    migrated.close();
   });
 
   it('an index of version 7 keeps its agent memory and budget sessions through the migration; its history is read from git again', () => {

@@ -1,11 +1,12 @@
 /**
- * How the index lays its rows out to stay small (schema version 8): chunk text packed once per
- * file, half-float vectors, a reference's text stored once, and every per-write edge statement
- * answered through an index rather than a scan of the graph.
+ * How the index lays its rows out to stay small (schema versions 8 and 10): chunk text packed once
+ * per file, breadcrumbs stored past their file's path, half-float vectors, a reference's text stored
+ * once, a first index rewritten packed, and every per-write edge statement answered through an index
+ * rather than a scan of the graph.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Repo } from '../../src/engine/index.js';
 import { makeRepo, removeDir, tempDir, writeFiles } from '../helpers/fixture.js';
 
@@ -57,6 +58,55 @@ describe('index layout', () => {
     }
   });
 
+  it('stores a breadcrumb past its file path, and reads it whole', async () => {
+    const repo = await indexed(callers(3), 'none');
+    const stored = repo.store.db.prepare('SELECT breadcrumb FROM chunks WHERE id = ?').pluck();
+    const chunks = [...repo.store.chunks.scan()];
+    expect(chunks.some((c) => c.breadcrumb.includes(' > '))).toBe(true);
+    for (const c of chunks) {
+      expect(c.breadcrumb.startsWith(c.path)).toBe(true);
+      expect(stored.get(c.id)).toBe(c.breadcrumb.slice(c.path.length));
+    }
+  });
+
+  it('rewrites the file packed after a pass that wrote most of the index, not after a small one', async () => {
+    const root = makeRepo(callers(40));
+    const home = tempDir('sightline-home-');
+    dirs.push(root, home);
+    const repo = Repo.open(root, { flags: { home, embedder: 'none' }, env: {} });
+    repos.push(repo);
+    const compact = vi.spyOn(repo.store, 'compact');
+    await repo.index();
+    expect(compact).toHaveBeenCalledTimes(1);
+    const pragma = (name: string) => repo.store.db.pragma(name, { simple: true }) as number;
+    const packed = path.join(home, 'packed.db');
+    repo.store.db.prepare('VACUUM INTO ?').run(packed);
+    expect(fs.statSync(packed).size).toBe(pragma('page_count') * pragma('page_size'));
+    writeFiles(root, { 'src/file0.ts': 'export const x = 1;\n' });
+    await repo.index();
+    expect(compact).toHaveBeenCalledTimes(1);
+    // The rewrite drops the connection's temporary tables, the term vocabulary among them: it is made again.
+    const frequency = (term: string) => repo.store.terms.documentFrequency([term]).get(term);
+    expect(frequency('check')).toBeGreaterThan(0);
+    repo.store.compact();
+    expect(frequency('report')).toBe(frequency('check')); // each file calls both
+  });
+
+  it('completes a first index whose rewrite finds the database busy, giving back the pages it freed instead', async () => {
+    const root = makeRepo(callers(10));
+    const home = tempDir('sightline-home-');
+    dirs.push(root, home);
+    const repo = Repo.open(root, { flags: { home, embedder: 'none' }, env: {} });
+    repos.push(repo);
+    vi.spyOn(repo.store, 'compact').mockImplementation(() => {
+      throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+    });
+    const release = vi.spyOn(repo.store, 'releaseFreePages');
+    expect((await repo.index()).added).toBe(11);
+    expect(release).toHaveBeenCalledTimes(1);
+    expect(repo.store.chunks.lexical(['check'], 5)).not.toEqual([]);
+  });
+
   it('stores two bytes a dimension for a vector', async () => {
     const repo = await indexed(callers(2));
     const dims = repo.store.vectors.identity()!.dims;
@@ -86,8 +136,8 @@ describe('index layout', () => {
     expect(pragma('auto_vacuum')).toBe(2); // incremental
     expect(pragma('freelist_count')).toBe(0);
     const pages = pragma('page_count');
-    // Every file shrinks to one line: its chunks, terms and edges go, and so do their pages.
-    writeFiles(repo.root, Object.fromEntries(Object.keys(callers(40)).map((p) => [p, 'export const x = 1;\n'])));
+    // A third of the files shrink to one line (too few to rewrite the file): their chunks, terms and edges go, and so do their pages.
+    writeFiles(repo.root, Object.fromEntries(Object.keys(callers(40)).slice(0, 14).map((p) => [p, 'export const x = 1;\n'])));
     await repo.index();
     expect(pragma('freelist_count')).toBe(0);
     expect(pragma('page_count')).toBeLessThan(pages);
