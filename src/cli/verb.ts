@@ -9,6 +9,7 @@
  * so `sightline --version` or `--help` does not load the engine
  * (test/cli/start.test.ts checks which modules load).
  */
+import fs from 'node:fs';
 import { Option, type Command } from 'commander';
 import type { Config } from '../config/index.js';
 import type { RefineEnvelope } from '../budget/index.js';
@@ -79,7 +80,9 @@ export function sayRecovered(sentence: (r: Recovered) => string): (r: Recovered)
 export async function readyToQuery(engine: Engine): Promise<void> {
   if (!engine.repo.hasIndex()) {
     const bar = progressBar();
-    process.stderr.write(process.stderr.isTTY ? '' : 'sightline: no index yet; indexing first\n');
+    // A file without a finished pass is one an upgrade reset (its next pass rewrites what changed form) or a stopped pass left.
+    const why = fs.existsSync(engine.repo.dbPath) ? 'the index is not complete (upgraded to a new version, or its pass was stopped)' : 'no index yet';
+    process.stderr.write(process.stderr.isTTY ? '' : `sightline: ${why}; indexing first\n`);
     const summary = await engine.indexIfMissing({ onProgress: bar.update, onWait: sayWaiting });
     bar.done();
     if (summary && process.stderr.isTTY) process.stderr.write(render.renderIndexSummary(summary) + '\n');

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { asUnprivileged, runCli, unreadableEnv } from '../helpers/cli.js';
 import { makeRepo, removeDir, SAMPLE_FILES, tempDir, useRepo } from '../helpers/fixture.js';
@@ -21,6 +22,30 @@ describe('sightline CLI', () => {
     expect(out.results.every((x: { path: string }) => !x.path.includes('\\') && !path.isAbsolute(x.path))).toBe(true);
     // no progress bar when stderr is not a terminal
     expect(r.stderr).not.toContain('█');
+  });
+
+  it('says why it indexes first: no index yet, or one whose pass never finished (an upgrade resets that)', () => {
+    const root = makeRepo({ 'a.py': 'def hello():\n    return 1\n' });
+    const home = tempDir('sightline-home-');
+    try {
+      const first = runCli(['search', 'hello', '--repo', root, '--json'], { SIGHTLINE_HOME: home });
+      expect(first.code).toBe(0);
+      expect(first.stderr).toContain('sightline: no index yet; indexing first');
+      const again = runCli(['search', 'hello', '--repo', root, '--json'], { SIGHTLINE_HOME: home });
+      expect(again.stderr).not.toContain('indexing first');
+      // What a migration that resets the index (or a pass stopped early) leaves: the file, no finished pass.
+      const [dbPath] = fs.readdirSync(home, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('index.db'));
+      const db = new Database(path.join(home, dbPath!));
+      db.prepare("DELETE FROM meta WHERE key = 'last_indexed_at'").run();
+      db.close();
+      const resumed = runCli(['search', 'hello', '--repo', root, '--json'], { SIGHTLINE_HOME: home });
+      expect(resumed.code).toBe(0);
+      expect(resumed.stderr).toContain('sightline: the index is not complete (upgraded to a new version, or its pass was stopped); indexing first');
+      expect(JSON.parse(resumed.stdout).results[0].path).toBe('a.py');
+    } finally {
+      removeDir(root);
+      removeDir(home);
+    }
   });
 
   it('accepts --force and --files', () => {
