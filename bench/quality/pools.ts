@@ -27,7 +27,22 @@ export function poolOf(repo: Repo, record: BenchRecord, mode: 'keyword' | 'seman
   const question = ask(record.query);
   const nearness = mode === 'keyword' ? null : feedbackNearness(repo.store, repo.config, question);
   const candidates = candidateFiles(repo.store, question, {}, nearness ?? undefined).map(
-    ({ path, demoted, content, top, hitCount, history, definition, mention, name, semantic }): Candidate => ({ path, demoted, content, top, hitCount, history, definition, mention, name, semantic }),
+    ({ path, demoted, content, top, hitCount, history, definition, mention, name, semantic, churn, lastChange, pathTerms, lines }): Candidate => ({
+      path,
+      demoted,
+      content,
+      top,
+      hitCount,
+      history,
+      definition,
+      mention,
+      name,
+      semantic,
+      churn,
+      lastChange,
+      pathTerms,
+      lines,
+    }),
   );
   const touching = repo.store.history.commitsTouching(candidates.map((c) => c.path));
   return {

@@ -24,7 +24,7 @@ const USAGE = 'usage: npm run ranker:train -- --train POOLS.jsonl [--validation 
  * name 0.15, nearness 0.15, demotion 0.1), with no stage two.
  */
 export const HAND_SET: RankerModel = {
-  first: { weights: { content: 1, top: 0, hits: 0, contentRank: 0, history: 0.5, definition: 0.25, mention: 0.5, name: 0.15, semantic: 0.15 }, demote: 0.1 },
+  first: { weights: { content: 1, top: 0, hits: 0, contentRank: 0, history: 0.5, definition: 0.25, mention: 0.5, name: 0.15, semantic: 0.15, churn: 0, recency: 0, path: 0, length: 0 }, demote: 0.1 },
   second: { pool: 20, seeds: 2, weights: { cochange: 0, sibling: 0, pair: 0 } },
 };
 
