@@ -27,22 +27,7 @@ export function poolOf(repo: Repo, record: BenchRecord, mode: 'keyword' | 'seman
   const question = ask(record.query);
   const nearness = mode === 'keyword' ? null : feedbackNearness(repo.store, repo.config, question);
   const candidates = candidateFiles(repo.store, question, {}, nearness ?? undefined).map(
-    ({ path, demoted, content, top, hitCount, history, definition, mention, name, semantic, churn, lastChange, pathTerms, lines }): Candidate => ({
-      path,
-      demoted,
-      content,
-      top,
-      hitCount,
-      history,
-      definition,
-      mention,
-      name,
-      semantic,
-      churn,
-      lastChange,
-      pathTerms,
-      lines,
-    }),
+    ({ path, demoted, content, top, hitCount, history, definition, mention, name, semantic }): Candidate => ({ path, demoted, content, top, hitCount, history, definition, mention, name, semantic }),
   );
   const touching = repo.store.history.commitsTouching(candidates.map((c) => c.path));
   return {

@@ -6,8 +6,7 @@
  * the last such fixes changed. Only commits reachable from HEAD are stored
  * (index/history.ts); a repository without git simply has none.
  */
-import { slot, type FileChanges, type Store } from '../store/index.js';
-import { indexVersion } from './cache.js';
+import type { Store } from '../store/index.js';
 import { weightedMatch } from './lexical.js';
 import type { WeightedTerm } from './query.js';
 
@@ -41,11 +40,4 @@ export function historyCredit(store: Store, terms: WeightedTerm[]): Map<string, 
     }
   }
   return out;
-}
-
-const CHANGES = slot<ReadonlyMap<string, FileChanges>>('file changes');
-
-/** Per path, how many stored commits touched it and when last: one pass over the history per index version, not one per question. */
-export function fileChanges(store: Store): ReadonlyMap<string, FileChanges> {
-  return store.memo.derived(CHANGES, indexVersion(store), () => store.history.changes());
 }

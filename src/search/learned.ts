@@ -27,17 +27,9 @@ export interface Candidate extends SignalValues {
   top: number;
   /** How many of its chunks matched. */
   hitCount: number;
-  /** How many stored commits touched it: files that change often are where fixes land (churn). */
-  churn: number;
-  /** Committer time of the newest stored commit that touched it; 0 when none did. */
-  lastChange: number;
-  /** The summed weight of the query's distinct terms that are words of its path (folders and file name). */
-  pathTerms: number;
-  /** Its length in lines. */
-  lines: number;
 }
 
-export const FIRST_FEATURES = ['content', 'top', 'hits', 'contentRank', 'history', 'definition', 'mention', 'name', 'semantic', 'churn', 'recency', 'path', 'length'] as const;
+export const FIRST_FEATURES = ['content', 'top', 'hits', 'contentRank', 'history', 'definition', 'mention', 'name', 'semantic'] as const;
 export const SECOND_FEATURES = ['cochange', 'sibling', 'pair'] as const;
 export type FirstFeature = (typeof FIRST_FEATURES)[number];
 export type SecondFeature = (typeof SECOND_FEATURES)[number];
@@ -106,52 +98,31 @@ export function withNearness(model: RankerModel, scale: number): RankerModel {
   return { ...model, first: { ...model.first, weights: { ...model.first.weights, semantic: model.first.weights.semantic * scale } } };
 }
 
-/** Content and recency ranks fade like nearness ranks do (hybrid.ts): 1 for the best, 1/2 for the sixth. */
+/** Content ranks fade like nearness ranks do (hybrid.ts): 1 for the best, 1/2 for the sixth. */
 const RANK_SCALE = 5;
-
-/** The rank of each candidate (by index) among those `value` gives a positive number, largest first, ties by path. */
-function ranks(candidates: readonly Candidate[], value: (c: Candidate) => number): Map<number, number> {
-  const ordered = candidates
-    .map((c, i) => ({ v: value(c), path: c.path, i }))
-    .filter((x) => x.v > 0)
-    .sort((a, b) => b.v - a.v || (a.path < b.path ? -1 : 1));
-  return new Map(ordered.map(({ i }, r) => [i, r]));
-}
 
 /** Each candidate's stage-one features, in FIRST_FEATURES order. Relative signals are divided by their best among the candidates. */
 export function firstFeatures(candidates: readonly Candidate[]): number[][] {
-  let content = 0, top = 0, hits = 0, history = 0, churn = 0, pathTerms = 0, lines = 0;
+  let content = 0, top = 0, hits = 0, history = 0;
   for (const c of candidates) {
     content = Math.max(content, c.content);
     top = Math.max(top, c.top);
     hits = Math.max(hits, c.hitCount);
     history = Math.max(history, c.history);
-    churn = Math.max(churn, c.churn);
-    pathTerms = Math.max(pathTerms, c.pathTerms);
-    lines = Math.max(lines, c.lines);
   }
-  const byContent = ranks(candidates, (c) => c.content);
-  // Recency as a rank, not an age: how old "recent" is differs by repository, which changed first among the candidates does not.
-  const byChange = ranks(candidates, (c) => c.lastChange);
+  const byContent = candidates.map((c, i) => ({ c, i })).filter(({ c }) => c.content > 0).sort((a, b) => b.c.content - a.c.content || (a.c.path < b.c.path ? -1 : 1));
+  const rank = new Map(byContent.map(({ i }, r) => [i, r]));
   const rel = (v: number, max: number) => (max > 0 ? v / max : 0);
-  const faded = (r: number | undefined) => (r === undefined ? 0 : 1 / (1 + r / RANK_SCALE));
-  // Churn and length on a log scale: a file touched by 400 commits is not forty times the likelier fix site of one touched by 10.
-  const logRel = (v: number, max: number) => (max > 0 ? Math.log1p(v) / Math.log1p(max) : 0);
   return candidates.map((c, i) => [
     rel(c.content, content),
     rel(c.top, top),
-    logRel(c.hitCount, hits),
-    faded(byContent.get(i)),
+    hits > 0 ? Math.log1p(c.hitCount) / Math.log1p(hits) : 0,
+    rank.has(i) ? 1 / (1 + rank.get(i)! / RANK_SCALE) : 0,
     rel(c.history, history),
     Math.min(1, c.definition),
     Math.min(1, c.mention),
     Math.min(1, c.name),
     Math.min(1, c.semantic),
-    logRel(c.churn, churn),
-    faded(byChange.get(i)),
-    rel(c.pathTerms, pathTerms),
-    // Longer files hold more of a program's faults (BugLocator's length prior); chunk BM25 alone does not see a file's size.
-    logRel(c.lines, lines),
   ]);
 }
 

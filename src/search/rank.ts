@@ -18,8 +18,7 @@
  */
 import type { LexicalHit, StoredChunk, StoredFile, Store } from '../store/index.js';
 import { gatherEvidence, roleOf, type EvidenceOptions } from './evidence.js';
-import { fileChanges, historyCredit } from './history.js';
-import { pathTermWeight } from './signals.js';
+import { historyCredit } from './history.js';
 import { firstOrder, kindOf, rankCandidates, shippedRanker, withNearness, type Candidate } from './learned.js';
 import type { Question } from './query.js';
 import type { FileRole } from './roles.js';
@@ -109,7 +108,7 @@ export function fileSignals(store: Store, question: Question, options: EvidenceO
   const entry = (file: StoredFile): FileSignals => {
     let s = byFile.get(file.id);
     if (!s) {
-      s = { file, path: file.path, ...roleOf(file, ev), content: 0, top: 0, hitCount: 0, history: 0, definition: 0, mention: 0, name: 0, semantic: 0, churn: 0, lastChange: 0, pathTerms: 0, lines: file.lineCount, hits: [], definitionLines: [], reasons: [] };
+      s = { file, path: file.path, ...roleOf(file, ev), content: 0, top: 0, hitCount: 0, history: 0, definition: 0, mention: 0, name: 0, semantic: 0, hits: [], definitionLines: [], reasons: [] };
       byFile.set(file.id, s);
     }
     return s;
@@ -146,17 +145,7 @@ export function fileSignals(store: Store, question: Question, options: EvidenceO
     s.name = score;
     s.reasons.push('path-match');
   }
-  const candidates = [...byFile.values()];
-  const changes = fileChanges(store);
-  for (const s of candidates) {
-    const changed = changes.get(s.path);
-    if (changed) {
-      s.churn = changed.commits;
-      s.lastChange = changed.last;
-    }
-    s.pathTerms = pathTermWeight(s.path, ev.read);
-  }
-  return candidates;
+  return [...byFile.values()];
 }
 
 /**

@@ -108,27 +108,3 @@ export function nameScores(files: readonly StoredFile[], read: ReadQuery): Map<n
   for (const list of byKey.values()) for (const f of list) out.set(f.id, 1 / list.length);
   return out;
 }
-
-/** The words of a path: each folder's and the file name's (extension left out), split as identifiers are, and each part whole. */
-function pathWords(path: string): Set<string> {
-  const words = new Set<string>();
-  for (const part of path.replace(/\.[^./]*$/, '').split(/[^A-Za-z0-9_]+/)) {
-    if (!part) continue;
-    const split = identifierWords(part);
-    for (const w of split) words.add(w);
-    words.add(split.join(''));
-  }
-  return words;
-}
-
-/**
- * How much of the query a file's path spells: the summed weight of the query's
- * distinct terms that are words of its folders or file name. Wider than the
- * name signal: `src/plugin/duration/index.js` holds "plugin" and "duration".
- */
-export function pathTermWeight(path: string, read: ReadQuery): number {
-  const words = pathWords(path);
-  let sum = 0;
-  for (const t of read.terms) if (words.has(t.term)) sum += t.weight;
-  return sum;
-}

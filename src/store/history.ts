@@ -16,13 +16,6 @@ export interface CommitRecord {
   files: string[];
 }
 
-/** How often a file changed, and when last. */
-export interface FileChanges {
-  commits: number;
-  /** Committer time of the newest, seconds since the epoch. */
-  last: number;
-}
-
 export interface CommitHit {
   commitId: number;
   /** FTS5 bm25 sign-flipped: larger is better. */
@@ -38,7 +31,6 @@ export class HistoryTable {
   private readonly allHashes;
   private readonly search;
   private readonly touching;
-  private readonly changeStats;
   constructor(private readonly db: Db) {
     this.insert = db.prepare('INSERT INTO commits(hash, time, file_count) VALUES (?, ?, ?)');
     this.insertFile = db.prepare('INSERT OR IGNORE INTO commit_files(commit_id, path) VALUES (?, ?)');
@@ -50,7 +42,6 @@ export class HistoryTable {
       'SELECT rowid AS commitId, -bm25(commits_fts) AS score FROM commits_fts WHERE commits_fts MATCH ? ORDER BY score DESC LIMIT ?',
     );
     this.touching = db.prepare('SELECT commit_id AS id, path FROM commit_files WHERE path IN (SELECT value FROM json_each(?))');
-    this.changeStats = db.prepare('SELECT f.path AS path, count(*) AS commits, max(c.time) AS last FROM commit_files f JOIN commits c ON c.id = f.commit_id GROUP BY f.path');
   }
 
   /** Stores a commit; `terms` are its message's code-aware terms. Call inside a transaction. */
@@ -97,12 +88,6 @@ export class HistoryTable {
       set.add(r.id);
     }
     return out;
-  }
-
-  /** For each path some stored commit touched: how many did, and the newest one's committer time (churn and recency, search/learned.ts). */
-  changes(): Map<string, FileChanges> {
-    const rows = this.changeStats.all() as ({ path: string } & FileChanges)[];
-    return new Map(rows.map((r) => [r.path, { commits: r.commits, last: r.last }]));
   }
 
   /** The paths each commit touched, and how many files it touched in all. */

@@ -26,7 +26,7 @@ export type { ChunkRecord, ChunkTerms, NewChunk, StoredChunk, LexicalHit } from 
 export { packTexts, type PackedTexts } from './chunk-text.js';
 export { MAX_TERM_STATS_DRIFT } from './chunks.js';
 export type { SymbolRecord, StoredSymbol } from './symbols.js';
-export type { CommitRecord, CommitHit, FileChanges } from './history.js';
+export type { CommitRecord, CommitHit } from './history.js';
 export type { Confidence, EdgeRecord, EdgeStatus, EdgeTarget, LinkedSymbol, StoredEdge, StoredLink, StoredTarget } from './edges.js';
 export { FIELD_WEIGHTS } from './chunks.js';
 export { SCHEMA_VERSION } from './schema.js';

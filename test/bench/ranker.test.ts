@@ -29,10 +29,6 @@ function poolOf(seed: number): Pool {
     mention: r() < 0.1 ? 1 : 0,
     name: r() < 0.2 ? 1 : 0,
     semantic: pick() / 2,
-    churn: Math.floor(r() * 3),
-    lastChange: Math.floor(r() * 3),
-    pathTerms: pick(),
-    lines: Math.floor(r() * 3),
   }));
   return { id: `p${seed}`, repo: 'o/r', language: 'typescript', split: 'train', kind: 'question', gold: [], candidates, commits: {} };
 }

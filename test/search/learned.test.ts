@@ -4,18 +4,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Repo } from '../../src/engine/index.js';
-import { ask, candidateFiles, firstFeatures, kindOf, rankCandidates, shippedRanker, withNearness, type Candidate, type RankerModel } from '../../src/search/index.js';
+import { ask, firstFeatures, kindOf, rankCandidates, shippedRanker, withNearness, type Candidate, type RankerModel } from '../../src/search/index.js';
 import { parseRanker, parseRankers, secondFeatures } from '../../src/search/learned.js';
 import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
 
 function candidate(path: string, signals: Partial<Candidate> = {}): Candidate {
-  return { path, demoted: false, content: 0, top: 0, hitCount: 0, history: 0, definition: 0, mention: 0, name: 0, semantic: 0, churn: 0, lastChange: 0, pathTerms: 0, lines: 0, ...signals };
+  return { path, demoted: false, content: 0, top: 0, hitCount: 0, history: 0, definition: 0, mention: 0, name: 0, semantic: 0, ...signals };
 }
 
 /** Content alone, and stage two's weights as given. */
 function model(second: Partial<RankerModel['second']['weights']> = {}, pool = 10, seeds = 1): RankerModel {
   return {
-    first: { weights: { content: 1, top: 0, hits: 0, contentRank: 0, history: 0, definition: 0, mention: 0, name: 0, semantic: 0, churn: 0, recency: 0, path: 0, length: 0 }, demote: 0.1 },
+    first: { weights: { content: 1, top: 0, hits: 0, contentRank: 0, history: 0, definition: 0, mention: 0, name: 0, semantic: 0 }, demote: 0.1 },
     second: { pool, seeds, weights: { cochange: 0, sibling: 0, pair: 0, ...second } },
   };
 }
@@ -30,27 +30,13 @@ describe('stage one', () => {
       candidate('b.ts', { content: 2, top: 2, hitCount: 1, mention: 0.5 }),
       candidate('c.ts', { semantic: 0.4 }),
     ]);
-    expect(a).toEqual([1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0]);
+    expect(a).toEqual([1, 1, 1, 1, 1, 1, 0, 0, 0]);
     expect(b![0]).toBeCloseTo(0.25);
     expect(b![1]).toBeCloseTo(0.5);
     expect(b![2]).toBeCloseTo(Math.log1p(1) / Math.log1p(3));
     expect(b![3]).toBeCloseTo(1 / 1.2); // second by content
     expect(b![6]).toBe(0.5);
-    expect(c).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0.4, 0, 0, 0, 0]); // no content: no content rank
-  });
-
-  it('scales churn and length by their log against the largest, ranks recency by last change, divides path terms by their best', () => {
-    const [a, b, c] = firstFeatures([
-      candidate('a.ts', { churn: 99, lastChange: 100, pathTerms: 4, lines: 999 }),
-      candidate('b.ts', { churn: 9, lastChange: 300, pathTerms: 1, lines: 99 }),
-      candidate('c.ts'),
-    ]);
-    expect(a!.slice(9)).toEqual([1, 1 / 1.2, 1, 1]); // most changed, second most recent, longest
-    expect(b![9]).toBeCloseTo(Math.log(10) / Math.log(100));
-    expect(b![10]).toBe(1);
-    expect(b![11]).toBe(0.25);
-    expect(b![12]).toBeCloseTo(2 / 3);
-    expect(c!.slice(9)).toEqual([0, 0, 0, 0]); // never changed: no recency rank
+    expect(c).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0.4]); // no content: no content rank
   });
 
   it('demotes files whose role is not the code by the model\'s factor', () => {
@@ -151,45 +137,5 @@ describe('co-change from the index', () => {
     expect(touching.get('c.ts')!.size).toBe(2);
     expect([...touching.get('c.ts')!].filter((id) => touching.get('a.ts')!.has(id))).toHaveLength(1); // only the first commit
     expect(touching.has('missing.ts')).toBe(false);
-  });
-
-  it('gives each candidate its churn, last change and the query words its path spells', async () => {
-    const root = makeRepo({
-      'src/parser/tokens.ts': 'export function readToken() { return 1; }\n',
-      'src/util/format.ts': 'export function formatToken() { return 2; }\n',
-      'src/util/log.ts': 'export function logToken() { return 3; }\n',
-      // Files without the word, so it is not too common to search.
-      ...Object.fromEntries(['a', 'b', 'c', 'd'].map((n) => [`src/other/${n}.ts`, `export const ${n} = 0;\n`])),
-    });
-    const home = tempDir('sightline-home-');
-    cleanup.push(root, home);
-    let day = 0;
-    const git = (...args: string[]) => {
-      const date = `2024-01-${String(++day).padStart(2, '0')}T12:00:00Z`;
-      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: root, stdio: 'ignore', env: { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } });
-    };
-    git('init', '-q');
-    git('add', '-A');
-    git('commit', '-q', '-m', 'start');
-    for (const [file, message] of [['src/util/format.ts', 'one'], ['src/util/format.ts', 'two'], ['src/parser/tokens.ts', 'three']] as const) {
-      fs.appendFileSync(path.join(root, file), '// more\n');
-      git('commit', '-q', '-am', message);
-    }
-    const repo = Repo.open(root, { flags: { home, embedder: 'none' }, env: {} });
-    await repo.index();
-    const signals = new Map(candidateFiles(repo.store, ask('parser token'), {}).map((s) => [s.path, s]));
-    repo.close();
-    expect([...signals.keys()].filter((p) => !p.startsWith('src/other/')).sort()).toEqual(['src/parser/tokens.ts', 'src/util/format.ts', 'src/util/log.ts']);
-    expect(signals.get('src/util/format.ts')!.churn).toBe(3);
-    expect(signals.get('src/parser/tokens.ts')!.churn).toBe(2);
-    expect(signals.get('src/util/log.ts')!.churn).toBe(1);
-    // The last commit touched tokens.ts, format.ts the two before, log.ts only the first.
-    const last = (p: string) => signals.get(p)!.lastChange;
-    expect(last('src/parser/tokens.ts')).toBeGreaterThan(last('src/util/format.ts'));
-    expect(last('src/util/format.ts')).toBeGreaterThan(last('src/util/log.ts'));
-    // "parser" is a folder of tokens.ts; "token" a word of none of the paths (tokens is another word).
-    expect(signals.get('src/parser/tokens.ts')!.pathTerms).toBeGreaterThan(0);
-    expect(signals.get('src/util/format.ts')!.pathTerms).toBe(0);
-    expect(signals.get('src/util/format.ts')!.lines).toBe(signals.get('src/util/log.ts')!.lines + 2); // two commits added a line each
   });
 });
