@@ -163,7 +163,7 @@ function random(seed: number): () => number {
 
 /**
  * Stage one on its own (with restarts), then stage two over it, with its pool and seeds chosen from a small grid.
- * `held` names stage-one features the fit leaves at their starting weight: to measure what a feature adds, fit without it.
+ * `held` names weights (features of either stage, or demote) the fit leaves at their starting value: to measure what a feature adds, fit without it.
  */
 export function fit(cases: readonly Case[], start: RankerModel, log: (line: string) => void, held: readonly string[] = []): RankerModel {
   log('stage one');
@@ -181,7 +181,7 @@ export function fit(cases: readonly Case[], start: RankerModel, log: (line: stri
   let best = { model, value: objective(cases, model) };
   for (const pool of [10, 20, 30]) {
     for (const seeds of [1, 2, 3]) {
-      const tried = ascend({ ...model, second: { ...model.second, pool, seeds } }, secondKnobs, (m) => objective(cases, m), log);
+      const tried = ascend({ ...model, second: { ...model.second, pool, seeds } }, secondKnobs.filter((k) => !held.includes(k.name)), (m) => objective(cases, m), log);
       const value = objective(cases, tried);
       log(`  pool ${pool}, seeds ${seeds}: ${value.toFixed(4)}`);
       if (value > best.value + 1e-9) best = { model: tried, value };
