@@ -161,23 +161,27 @@ function random(seed: number): () => number {
   };
 }
 
-/** Stage one on its own (with restarts), then stage two over it, with its pool and seeds chosen from a small grid. */
-export function fit(cases: readonly Case[], start: RankerModel, log: (line: string) => void): RankerModel {
+/**
+ * Stage one on its own (with restarts), then stage two over it, with its pool and seeds chosen from a small grid.
+ * `held` names weights (features of either stage, or demote) the fit leaves at their starting value: to measure what a feature adds, fit without it.
+ */
+export function fit(cases: readonly Case[], start: RankerModel, log: (line: string) => void, held: readonly string[] = []): RankerModel {
   log('stage one');
   const firstValue = (m: RankerModel) => objective(cases, m, true);
-  let model = ascend(start, firstKnobs, firstValue, log);
+  const knobs = firstKnobs.filter((k) => !held.includes(k.name));
+  let model = ascend(start, knobs, firstValue, log);
   const next = random(19);
   for (let r = 1; r <= RESTARTS; r++) {
-    const shaken = firstKnobs.reduce((m, k) => k.set(m, Math.min(k.max, Math.max(k.min, Math.round(k.get(m) * (0.5 + next()) * 1000) / 1000))), model);
+    const shaken = knobs.reduce((m, k) => k.set(m, Math.min(k.max, Math.max(k.min, Math.round(k.get(m) * (0.5 + next()) * 1000) / 1000))), model);
     log(`restart ${r}`);
-    const tried = ascend(shaken, firstKnobs, firstValue, log);
+    const tried = ascend(shaken, knobs, firstValue, log);
     if (firstValue(tried) > firstValue(model) + 1e-9) model = tried;
   }
   log('stage two');
   let best = { model, value: objective(cases, model) };
   for (const pool of [10, 20, 30]) {
     for (const seeds of [1, 2, 3]) {
-      const tried = ascend({ ...model, second: { ...model.second, pool, seeds } }, secondKnobs, (m) => objective(cases, m), log);
+      const tried = ascend({ ...model, second: { ...model.second, pool, seeds } }, secondKnobs.filter((k) => !held.includes(k.name)), (m) => objective(cases, m), log);
       const value = objective(cases, tried);
       log(`  pool ${pool}, seeds ${seeds}: ${value.toFixed(4)}`);
       if (value > best.value + 1e-9) best = { model: tried, value };

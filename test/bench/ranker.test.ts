@@ -4,7 +4,7 @@
  * to a ranking that never runs.
  */
 import { describe, expect, it } from 'vitest';
-import { prepare, ranked } from '../../bench/ranker/fit.js';
+import { fit, prepare, ranked } from '../../bench/ranker/fit.js';
 import type { Pool } from '../../bench/quality/pools.js';
 import { shippedRanker, type Candidate, type RankerModel } from '../../src/search/index.js';
 
@@ -41,5 +41,19 @@ describe('the trainer', () => {
       const c = prepare(poolOf(seed));
       expect(ranked(c, firstOnly, true)).toEqual(ranked(c, firstOnly, false));
     }
+  });
+
+  it('leaves held weights where they started, of either stage', () => {
+    const shipped = shippedRanker('question');
+    const cases = [1, 2, 3, 4].map((seed) => {
+      const pool = poolOf(seed);
+      return prepare({ ...pool, repo: `o/r${seed % 2}`, gold: [pool.candidates[seed * 3]!.path] });
+    });
+    const held = ['content', 'history', 'demote', 'cochange'];
+    const fitted = fit(cases, shipped, () => {}, held);
+    expect(fitted.first.weights.content).toBe(shipped.first.weights.content);
+    expect(fitted.first.weights.history).toBe(shipped.first.weights.history);
+    expect(fitted.first.demote).toBe(shipped.first.demote);
+    expect(fitted.second.weights.cochange).toBe(shipped.second.weights.cochange);
   });
 });
