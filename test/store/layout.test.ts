@@ -27,12 +27,18 @@ function callers(n: number): Record<string, string> {
   return files;
 }
 
-async function indexed(files: Record<string, string>, embedder = 'builtin'): Promise<Repo> {
+/** A repository of `files` with a home of its own, not indexed yet; both go after the test. */
+function opened(files: Record<string, string>, embedder = 'builtin'): { repo: Repo; root: string } {
   const root = makeRepo(files);
   const home = tempDir('sightline-home-');
   dirs.push(root, home);
   const repo = Repo.open(root, { flags: { home, embedder: embedder as 'builtin' | 'none' }, env: {} });
   repos.push(repo);
+  return { repo, root };
+}
+
+async function indexed(files: Record<string, string>, embedder = 'builtin'): Promise<Repo> {
+  const { repo } = opened(files, embedder);
   await repo.index();
   return repo;
 }
@@ -70,16 +76,12 @@ describe('index layout', () => {
   });
 
   it('rewrites the file packed after a pass that wrote most of the index, not after a small one', async () => {
-    const root = makeRepo(callers(40));
-    const home = tempDir('sightline-home-');
-    dirs.push(root, home);
-    const repo = Repo.open(root, { flags: { home, embedder: 'none' }, env: {} });
-    repos.push(repo);
+    const { repo, root } = opened(callers(40), 'none');
     const compact = vi.spyOn(repo.store, 'compact');
     await repo.index();
     expect(compact).toHaveBeenCalledTimes(1);
     const pragma = (name: string) => repo.store.db.pragma(name, { simple: true }) as number;
-    const packed = path.join(home, 'packed.db');
+    const packed = path.join(path.dirname(repo.dbPath), 'packed.db');
     repo.store.db.prepare('VACUUM INTO ?').run(packed);
     expect(fs.statSync(packed).size).toBe(pragma('page_count') * pragma('page_size'));
     writeFiles(root, { 'src/file0.ts': 'export const x = 1;\n' });
@@ -93,11 +95,7 @@ describe('index layout', () => {
   });
 
   it('completes a first index whose rewrite finds the database busy, giving back the pages it freed instead', async () => {
-    const root = makeRepo(callers(10));
-    const home = tempDir('sightline-home-');
-    dirs.push(root, home);
-    const repo = Repo.open(root, { flags: { home, embedder: 'none' }, env: {} });
-    repos.push(repo);
+    const { repo } = opened(callers(10), 'none');
     vi.spyOn(repo.store, 'compact').mockImplementation(() => {
       throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
     });
