@@ -1,5 +1,5 @@
 /**
- * The embedding pass, run after the lexical pass: every chunk without a
+ * The embedding pass, run after the lexical pass and beside graph resolution: every chunk without a
  * vector is embedded — on the embedding thread, unless only a few are — and
  * its vector stored only if the chunk still holds that text. Keyword search
  * keeps answering from the main thread meanwhile. A change of embedder (name, model or width) drops
@@ -43,6 +43,8 @@ export interface EmbedPassOptions {
   onProgress?: (p: EmbedProgress) => void;
   /** Most chunks embedded without starting the thread (tests set 0 to exercise it). */
   inThreadMax?: number;
+  /** Aborted: no page is sent after it; those in flight are stored, the rest stay pending. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -72,7 +74,7 @@ function stampOf(modelPath: string | undefined): string | null {
 }
 
 export async function embedPass(store: Store, config: Config, options: EmbedPassOptions = {}): Promise<EmbedSummary | null> {
-  const { onProgress = () => {}, inThreadMax = IN_THREAD_MAX } = options;
+  const { onProgress = () => {}, inThreadMax = IN_THREAD_MAX, signal } = options;
   const spec = embedderSpec(config);
   if (spec.kind === 'none') return null;
   const { vectors } = store;
@@ -103,7 +105,7 @@ export async function embedPass(store: Store, config: Config, options: EmbedPass
     let afterId = 0;
     const inFlight: { chunks: PendingChunk[]; vecs: Promise<Float32Array[]> }[] = [];
     const refill = () => {
-      while (inFlight.length < IN_FLIGHT) {
+      while (inFlight.length < IN_FLIGHT && !signal?.aborted) {
         const chunks = vectors.pending(afterId, page, total <= page);
         if (chunks.length === 0) return;
         afterId = chunks[chunks.length - 1]!.id;

@@ -36,16 +36,21 @@ function git(root: string, args: string[], input?: string): Promise<string | nul
   });
 }
 
+type ReadCommit = { commit: CommitRecord; message: string };
+
+const LOG = ['log', '--relative', '--name-only', `--format=${RECORD}%H${FIELD}%ct${FIELD}%B${FIELD}`];
+
 /** The commits' files and messages, read in one `git log` over the given hashes. */
-async function readCommits(root: string, hashes: string[]): Promise<{ commit: CommitRecord; message: string }[]> {
-  if (hashes.length === 0) return [];
-  const out = await git(
-    root,
-    ['log', '--no-walk=unsorted', '--stdin', '--relative', '--name-only', `--format=${RECORD}%H${FIELD}%ct${FIELD}%B${FIELD}`],
-    hashes.join('\n') + '\n',
-  );
+function readCommits(root: string, hashes: string[]): Promise<ReadCommit[]> {
+  if (hashes.length === 0) return Promise.resolve([]);
+  return readLog(root, ['--no-walk=unsorted', '--stdin'], hashes.join('\n') + '\n');
+}
+
+/** What `git log` with these arguments lists, newest first. */
+async function readLog(root: string, args: string[], input?: string): Promise<ReadCommit[]> {
+  const out = await git(root, [...LOG, ...args], input);
   if (out === null) return [];
-  const commits: { commit: CommitRecord; message: string }[] = [];
+  const commits: ReadCommit[] = [];
   for (const entry of out.split(RECORD)) {
     const [hash, time, message, names] = entry.split(FIELD);
     if (!hash || names === undefined) continue;
@@ -86,12 +91,17 @@ export async function indexHistory(root: string, store: Store, at = gitHead(root
   if (store.getMeta(HEAD_KEY) === head) return { added: 0, removed: 0 };
   // Below the top level, only commits that touched this directory.
   const scope = prefix.trim() ? ['--', '.'] : [];
-  const listed = await git(root, ['rev-list', '--no-merges', `--max-count=${MAX_COMMITS}`, 'HEAD', ...scope]);
-  if (listed === null) return null;
-  const wanted = new Set(listed.split('\n').filter(Boolean));
+  const range = ['--no-merges', `--max-count=${MAX_COMMITS}`, 'HEAD', ...scope];
   const stored = store.history.stored();
-  const gone = [...stored].filter(([hash]) => !wanted.has(hash));
-  const fresh = await readCommits(root, [...wanted].filter((h) => !stored.has(h)));
+  // Nothing stored: one `git log` lists and reads the commits, with no list to compare first.
+  let wanted: Set<string> | null = null;
+  if (stored.size > 0) {
+    const listed = await git(root, ['rev-list', ...range]);
+    if (listed === null) return null;
+    wanted = new Set(listed.split('\n').filter(Boolean));
+  }
+  const gone = wanted ? [...stored].filter(([hash]) => !wanted.has(hash)) : [];
+  const fresh = wanted ? await readCommits(root, [...wanted].filter((h) => !stored.has(h))) : await readLog(root, range);
   store.transaction(() => {
     for (const [, id] of gone) store.history.delete(id);
     for (const { commit, message } of fresh) store.history.add(commit, indexText(message));
@@ -100,7 +110,7 @@ export async function indexHistory(root: string, store: Store, at = gitHead(root
   // Each forgotten commit (a reset, or the window sliding) leaves BM25's row count high. The message
   // terms are not kept, so past the drift every commit is read again, which resets it.
   if (gone.length > 0 && store.history.statsDrift() > MAX_TERM_STATS_DRIFT) {
-    const all = await readCommits(root, [...wanted]);
+    const all = await readCommits(root, [...wanted!]);
     store.transaction(() => {
       store.history.clear();
       for (const { commit, message } of all) store.history.add(commit, indexText(message));

@@ -20,8 +20,8 @@
 import { memoryPlan, type Config } from '../config/index.js';
 import { resolveGraph } from '../graph/index.js';
 import { isBusy, type Store } from '../store/index.js';
-import { embedPass } from './embed-pass.js';
-import { gitHead, indexHistory } from './history.js';
+import { embedPass, type EmbedProgress } from './embed-pass.js';
+import { indexHistory } from './history.js';
 import { emptySummary, Pass, type IndexOptions, type IndexSummary } from './pass.js';
 import { prepareAndWrite } from './prepare-stage.js';
 import { indexSource, stampIndexSource } from './source.js';
@@ -48,9 +48,9 @@ const STAGES: readonly Stage[] = [
       store.setMeta('last_indexed_at', new Date().toISOString());
     },
   },
-  { name: 'resolve the graph, read history', run: graphAndHistory },
-  // Vectors after the lexical pass, on their own thread: keyword search answers meanwhile.
-  { name: 'embed', run: async (pass) => void (pass.summary.embed = await embedPass(pass.store, pass.config, { onProgress: (p) => pass.progress(p) })) },
+  // Vectors on their own thread while the graph resolves on another (or on this one): one after the
+  // other left a core idle for the whole of each. Keyword search answers meanwhile.
+  { name: 'resolve the graph and read history, embedding meanwhile', run: graphHistoryAndVectors },
   // Last, so the vectors just written filled freed pages first.
   { name: 'give freed pages back', run: givePagesBack },
 ];
@@ -101,13 +101,42 @@ function sweep(pass: Pass): void {
   pass.summary.removed += gone.length;
 }
 
+/**
+ * The phase stays `resolving` until the graph and history are done (what graph answers wait for);
+ * the embedding's progress is told from then on, starting with how far it got meanwhile.
+ */
+async function graphHistoryAndVectors(pass: Pass): Promise<void> {
+  pass.progress({ phase: 'resolving', done: 0, total: 0 });
+  let resolving = true;
+  let held: EmbedProgress | null = null;
+  const stop = new AbortController();
+  const vectors = embedPass(pass.store, pass.config, { signal: stop.signal, onProgress: (p) => (resolving ? (held = p) : pass.progress(p)) });
+  try {
+    await graphAndHistory(pass);
+  } catch (err) {
+    stop.abort(); // the pass fails: the embedding stops after its pages in flight, its thread closed before the store is
+    await vectors;
+    throw err;
+  }
+  resolving = false;
+  if (held) pass.progress(held);
+  pass.summary.embed = await vectors;
+}
+
+/** The graph and the history together: git's processes and this thread's reading of them run while the graph resolves. */
 async function graphAndHistory(pass: Pass): Promise<void> {
   const { root, store, options, summary } = pass;
-  pass.progress({ phase: 'resolving', done: 0, total: 0 });
-  // Asking git where HEAD is starts first and runs while the graph resolves.
-  const head = gitHead(root);
+  const history = indexHistory(root, store);
   // Answers the edges the writes left pending, a page at a time, on a thread whose heap the memory ceiling caps.
   const plan = memoryPlan(pass.config.maxMemoryMB);
-  if (options.graph !== false) summary.graph = await resolveGraph(store, root, { pageEdges: plan.graphPageEdges, heapMB: plan.graphHeapMB, cacheKiB: plan.sqliteCacheKiB });
-  await indexHistory(root, store, head);
+  const graph = async () => {
+    if (options.graph !== false) summary.graph = await resolveGraph(store, root, { pageEdges: plan.graphPageEdges, heapMB: plan.graphHeapMB, cacheKiB: plan.sqliteCacheKiB });
+  };
+  await settledAll([history, graph()]);
+}
+
+/** Waits for every task to settle (none is left writing to the store), then throws the first failure. */
+async function settledAll(tasks: Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(tasks)).find((t) => t.status === 'rejected');
+  if (failed) throw failed.reason;
 }

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defaultConfig, memoryPlan, type Config } from '../../src/config/index.js';
 import { resolveGraph } from '../../src/graph/index.js';
 import { indexRepository, type IndexProgress } from '../../src/index/index.js';
+import { embedPass } from '../../src/index/embed-pass.js';
 import { Store } from '../../src/store/index.js';
 import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
 import { GRAPH_FILES } from '../graph/fixture.js';
@@ -56,13 +57,14 @@ describe('an index pass under maxMemoryMB', () => {
 
   it('sends the embedder pages of chunks sized by the ceiling', async () => {
     const { root, store, home } = open(FORTY);
+    const config = { ...defaultConfig(), home, maxMemoryMB: 128 };
+    const summary = await indexRepository(root, store, { ...config, embedder: 'none' });
+    // The pass tells the pages embedded while the graph resolved as one; the embedding pass alone tells each.
     const messages: number[] = [];
-    const summary = await indexRepository(root, store, { ...defaultConfig(), home, maxMemoryMB: 128 }, {
-      onProgress: (p) => p.phase === 'embedding' && p.done > 0 && messages.push(p.done),
-    });
+    const embedded = await embedPass(store, config, { onProgress: (p) => p.done > 0 && messages.push(p.done) });
     const page = memoryPlan(128).embedPage;
     expect(summary.chunks).toBeGreaterThan(page);
-    expect(summary.embed?.embedded).toBe(summary.chunks);
+    expect(embedded?.embedded).toBe(summary.chunks);
     expect(messages).toHaveLength(Math.ceil(summary.chunks / page));
     expect(messages[0]).toBe(page);
   });
@@ -79,5 +81,45 @@ describe('an index pass under maxMemoryMB', () => {
     expect(summary.pending).toBeGreaterThan(10);
     expect(summary.answered).toBeGreaterThanOrEqual(summary.pending);
     expect(answers()).toEqual(whole);
+  });
+});
+
+/** 150 files of three functions, each calling eight others: past the chunks embedded in-thread (256), and 3,600 calls. */
+const MANY = Object.fromEntries(
+  Array.from({ length: 150 }, (_, i) => [
+    `src/g${i}.ts`,
+    [0, 1, 2]
+      .map((j) => {
+        const calls = Array.from({ length: 8 }, (_, k) => `  x = g${(i + k + 1) % 150}_${j}(x);\n`).join('');
+        return `export function g${i}_${j}(x: number): number {\n${calls}${'  x = x * 2 + 1;\n'.repeat(24)}  return x;\n}\n`;
+      })
+      .join('\n'),
+  ]),
+);
+
+describe('the graph and the vectors, together', () => {
+  it('embeds on its thread while the graph resolves on its own, and tells the embedding once the graph is done', async () => {
+    const { root, store, home } = open(MANY);
+    const seen: { phase: IndexProgress['phase']; done: number }[] = [];
+    const config = { ...defaultConfig(), home, maxMemoryMB: 64 }; // pages of 2,000 edges: the graph goes to its thread
+    const summary = await indexRepository(root, store, config, { onProgress: (p) => seen.push({ phase: p.phase, done: p.done }) });
+    expect(summary.graph).toMatchObject({ workers: 1 });
+    expect(summary.graph!.pending).toBeGreaterThan(memoryPlan(64).graphPageEdges);
+    expect(summary.chunks).toBeGreaterThan(256);
+    expect(summary.embed).toMatchObject({ embedded: summary.chunks, pending: 0, error: null });
+    expect(store.edges.pendingCount()).toBe(0);
+    const phases = seen.map((s) => s.phase);
+    const embedding = seen.filter((s) => s.phase === 'embedding').map((s) => s.done);
+    expect(phases.lastIndexOf('resolving')).toBeLessThan(phases.indexOf('embedding'));
+    expect(embedding.at(-1)).toBe(summary.chunks);
+    expect(embedding).toEqual([...embedding].sort((a, b) => a - b));
+  });
+
+  it('an embedding pass told to stop sends no page, and leaves every chunk pending', async () => {
+    const { root, store, home } = open(MANY);
+    const config = { ...defaultConfig(), home };
+    const { chunks } = await indexRepository(root, store, { ...config, embedder: 'none' });
+    const summary = await embedPass(store, config, { signal: AbortSignal.abort(), inThreadMax: 0 });
+    expect(summary).toMatchObject({ embedded: 0, pending: chunks, error: null });
   });
 });

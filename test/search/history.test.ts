@@ -110,6 +110,35 @@ describe('history', () => {
     fresh.close();
   });
 
+  it('a first read stores what reading one commit at a time does; below the top level, only the commits in that directory', async () => {
+    const root = gitRepo();
+    const outside = (message: string) => {
+      fs.appendFileSync(path.join(root, 'README.md'), `${message}\n`);
+      git(root, 'add', '-A');
+      git(root, 'commit', '-q', '-m', message);
+    };
+    const sub = path.join(root, 'src');
+    const stepwise = open(sub);
+    await stepwise.index();
+    for (let i = 0; i < 3; i++) {
+      outside(`Document step ${i}`);
+      commitTouching(root, i % 2 ? 'src/alpha.ts' : 'src/beta.ts', `Step ${i}`);
+      await stepwise.index();
+    }
+    const first = open(sub);
+    await first.index();
+    const shape = (r: Repo) => {
+      const stored = r.store.history.stored();
+      const files = r.store.history.filesOf([...stored.values()]);
+      return [...stored].map(([hash, id]) => `${hash} ${files.get(id)?.paths.sort().join(',')}`).sort();
+    };
+    expect(shape(first)).toEqual(shape(stepwise));
+    // The initial import and the three steps, not the README's commits; paths relative to src/.
+    expect(shape(first).map((s) => s.split(' ')[1]).sort()).toEqual(['alpha.ts', 'alpha.ts,beta.ts', 'beta.ts', 'beta.ts']);
+    stepwise.close();
+    first.close();
+  });
+
   it('a directory without git ranks on its content alone', async () => {
     const root = makeRepo({ 'src/gamma.ts': 'export function gammaRay() {\n  return 1;\n}\n' });
     cleanup.push(root);
