@@ -50,7 +50,7 @@ export async function changed(repo: Repo, userPath?: string, options: { maxToken
     }
     const was = skipped.get(file.path);
     if (!prev && was && file.size === was.size && file.mtimeMs < was.checkedAtMs) continue; // still binary / too large
-    const source = await readSource(file.abs, config.maxFileBytes);
+    const source = readSource(file.abs, config.maxFileBytes);
     if (!prev) {
       if (source.ok) added.push(file.path);
     } else if (!source.ok || source.digest !== prev.digest) modified.push(file.path);

@@ -21,8 +21,8 @@ export interface DryRunReport {
 }
 
 const TOP = 10;
-/** Files read at once: each is read whole (up to maxFileBytes) to learn its encoding. */
-const READ_CONCURRENCY = 8;
+/** Files read per turn of the event loop (each whole, up to maxFileBytes, to learn its encoding): a server answers between turns. */
+const READS_PER_TURN = 64;
 
 function countBy(keys: string[]): Record<string, number> {
   const out: Record<string, number> = {};
@@ -30,17 +30,13 @@ function countBy(keys: string[]): Record<string, number> {
   return Object.fromEntries(Object.entries(out).sort((a, b) => b[1] - a[1]));
 }
 
-/** Each file read as a pass reads it, a few at a time. */
+/** Each file read as a pass reads it. */
 async function readAll(files: WalkedFile[], maxFileBytes: number): Promise<ReadOutcome[]> {
-  const out: ReadOutcome[] = new Array(files.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < files.length) {
-      const i = next++;
-      out[i] = await readSource(files[i]!.abs, maxFileBytes);
-    }
-  };
-  await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+  const out: ReadOutcome[] = [];
+  for (const file of files) {
+    if (out.length > 0 && out.length % READS_PER_TURN === 0) await new Promise(setImmediate);
+    out.push(readSource(file.abs, maxFileBytes));
+  }
   return out;
 }
 

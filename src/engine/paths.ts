@@ -21,9 +21,9 @@ export function repoPath(repo: Repo, userPath: string): string {
  * read is what `repoPath` admitted (see `openInside`): a file swapped for a
  * symlink out of the root in between is refused, never followed.
  */
-export async function readRepoSource(repo: Repo, rel: string): Promise<ReadOutcome> {
+export function readRepoSource(repo: Repo, rel: string): ReadOutcome {
   try {
-    return await readSourceInside(repo.root, rel);
+    return readSourceInside(repo.root, rel);
   } catch (err) {
     if (err instanceof PathEscapeError) {
       throw new SightlineError('path_escape', `path ${rel} is outside the repository (${err.message}); give a path relative to ${repo.root}`);

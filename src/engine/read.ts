@@ -104,7 +104,7 @@ async function resolve(repo: Repo, options: ReadOptions): Promise<ResolvedSpan> 
   const target = options.target?.trim();
   if (!target) throw usageError('read needs a target: a symbol name or path[:start[-end]]');
   const span = parseTarget(repo, target);
-  const source = await readRepoSource(repo, span.path);
+  const source = readRepoSource(repo, span.path);
   if (!source.ok) {
     const why = { binary: 'is binary', unreadable: 'cannot be read', vanished: 'does not exist', too_large: 'is too large to read' }[source.reason];
     throw new SightlineError(source.reason === 'vanished' ? 'not_found' : 'usage', `${span.path} ${why}`);

@@ -43,7 +43,7 @@ export async function prepareFile(input: PrepareInput): Promise<Prepared> {
   // Taken before reading: a write that lands during the read leaves mtime >= indexedAt,
   // so the stat fast-path re-reads it next time.
   const indexedAtMs = Date.now();
-  const source = await readSource(input.abs, input.maxFileBytes);
+  const source = readSource(input.abs, input.maxFileBytes);
   if (!source.ok) return { kind: 'skip', reason: source.reason, detail: source.detail, checkedAtMs: indexedAtMs };
   if (input.storedDigest === source.digest) {
     return { kind: 'same', size: source.bytes, indexedAtMs };

@@ -6,7 +6,7 @@
  * path (still inside the root, still symlink-free) is the very file opened.
  */
 import * as fs from 'node:fs';
-import { constants as fsc, promises as fsp } from 'node:fs';
+import { constants as fsc } from 'node:fs';
 import * as path from 'node:path';
 import { isWithin, PathEscapeError } from './paths.js';
 
@@ -42,24 +42,12 @@ function refuseLoop(err: unknown, rel: string): never {
 }
 
 /**
- * Open `rel` (relative to `root`; in-root symlinks are resolved first) for
- * reading. Throws PathEscapeError when it is, or turns out to be, outside the
- * root; other failures (ENOENT, EACCES …) propagate as they are.
+ * Opens `rel` (relative to `root`; in-root symlinks are resolved first) for
+ * reading; returns the descriptor, which the caller closes. Throws
+ * PathEscapeError when it is, or turns out to be, outside the root; other
+ * failures (ENOENT, EACCES …) propagate as they are.
  */
-export async function openInside(root: string, rel: string): Promise<fsp.FileHandle> {
-  const real = realInside(root, rel);
-  const fh = await fsp.open(real, FLAGS).catch((err: unknown) => refuseLoop(err, rel));
-  try {
-    verify(root, rel, real, await fh.stat({ bigint: true }));
-    return fh;
-  } catch (err) {
-    await fh.close();
-    throw err;
-  }
-}
-
-/** The bytes of `rel`, opened as `openInside` does; throws when it is not a regular file inside the root. */
-export function readInsideSync(root: string, rel: string): Buffer {
+export function openInside(root: string, rel: string): number {
   const real = realInside(root, rel);
   let fd: number;
   try {
@@ -68,9 +56,19 @@ export function readInsideSync(root: string, rel: string): Buffer {
     refuseLoop(err, rel);
   }
   try {
-    const st = fs.fstatSync(fd, { bigint: true });
-    verify(root, rel, real, st);
-    if (!st.isFile()) throw new Error(`${rel} is not a regular file`);
+    verify(root, rel, real, fs.fstatSync(fd, { bigint: true }));
+    return fd;
+  } catch (err) {
+    fs.closeSync(fd);
+    throw err;
+  }
+}
+
+/** The bytes of `rel`, opened as `openInside` does; throws when it is not a regular file inside the root. */
+export function readInsideSync(root: string, rel: string): Buffer {
+  const fd = openInside(root, rel);
+  try {
+    if (!fs.fstatSync(fd).isFile()) throw new Error(`${rel} is not a regular file`);
     return fs.readFileSync(fd);
   } finally {
     fs.closeSync(fd);
