@@ -130,15 +130,23 @@ function answerAgain(files: Set<number>, view: () => GraphView, pageEdges: numbe
  */
 function filesWithMovedImports(ctx: GraphView, dropped: Map<number, string>): Set<number> {
   const pathOf = (fileId: number) => ctx.layout.byId.get(fileId)?.path;
+  // Asked first, once per file: on a first index no file has any, and no import's targets are read.
+  const readThrough = new Map<number, boolean>();
+  const readsThroughImports = (fileId: number) => {
+    let answered = readThrough.get(fileId);
+    if (answered === undefined) {
+      const kinds = ctx.store.edges.answeredKinds(fileId);
+      readThrough.set(fileId, (answered = THROUGH_IMPORTS.some((kind) => kinds.has(kind))));
+    }
+    return answered;
+  };
   const out = new Set<number>();
   for (const { edge: e } of ctx.answered.values()) {
-    if (e.kind !== 'import' || out.has(e.fileId)) continue;
+    if (e.kind !== 'import' || out.has(e.fileId) || !readsThroughImports(e.fileId)) continue;
     const before = new Set(ctx.store.edges.targetsOf(e.id).map((t) => pathOf(t.fileId)));
     if (dropped.has(e.id)) before.add(dropped.get(e.id));
     const after = new Set(ctx.resolution(e).targets.map((t) => pathOf(t.fileId)));
-    if (before.size === after.size && [...after].every((f) => before.has(f))) continue;
-    // Reading a file's edges costs more than comparing targets: only for an import that moved.
-    if (THROUGH_IMPORTS.some((kind) => ctx.fileEdges(e.fileId, kind).some((x) => x.status !== 'pending'))) out.add(e.fileId);
+    if (before.size !== after.size || ![...after].every((f) => before.has(f))) out.add(e.fileId);
   }
   return out;
 }

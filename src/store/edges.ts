@@ -181,6 +181,7 @@ export class EdgeTable {
   private readonly ofFileKindStmt;
   private readonly pendingStmt;
   private readonly pendingCountStmt;
+  private readonly answeredKindsStmt;
   private readonly targetsStmt;
   private readonly clearTargets;
   private readonly insertTarget;
@@ -215,6 +216,7 @@ export class EdgeTable {
     // By id from where the last page ended: a walk along the table that stops at the page's end, whatever was answered meanwhile.
     this.pendingStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM ${EDGE_FROM} WHERE e.id > ? AND e.status = ${PENDING} AND e.kind = ? ORDER BY e.id LIMIT ?`);
     this.pendingCountStmt = db.prepare(`SELECT count(*) FROM edges WHERE status = ${PENDING}`).pluck();
+    this.answeredKindsStmt = db.prepare(`SELECT DISTINCT kind FROM edges WHERE file_id = ? AND status != ${PENDING}`).pluck();
     this.targetsStmt = db.prepare('SELECT edge_id AS edgeId, file_id AS fileId, symbol_id AS symbolId, confidence FROM edge_targets WHERE edge_id = ? ORDER BY seq');
     this.clearTargets = db.prepare('DELETE FROM edge_targets WHERE edge_id = ?');
     this.insertTarget = db.prepare('INSERT INTO edge_targets(edge_id, seq, file_id, symbol_id, confidence) VALUES (?, ?, ?, ?, ?)');
@@ -318,6 +320,11 @@ export class EdgeTable {
   /** Up to `limit` pending edges of one kind with ids above `afterId`, in id order: the resolver reads them a page at a time. */
   pendingPage(kind: RefKind, afterId: number, limit: number): StoredEdge[] {
     return (this.pendingStmt.all(afterId, kindCode(kind), limit) as EdgeRow[]).map(edgeFromRow);
+  }
+
+  /** The kinds of a file's edges that are answered (not pending), read from the file's index entries alone. */
+  answeredKinds(fileId: number): Set<RefKind> {
+    return new Set((this.answeredKindsStmt.all(fileId) as number[]).map((k) => KINDS[k]!));
   }
 
   /** References written but not resolved yet: a pass is between its writes and its resolution, or was stopped there. */
