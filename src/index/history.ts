@@ -7,6 +7,9 @@
  * nothing; a repository without git ranks without this signal.
  */
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { indexText } from '../terms/index.js';
 import { MAX_TERM_STATS_DRIFT, type CommitRecord, type Store } from '../store/index.js';
 import { readGitHead, type GitHead } from './git-head.js';
@@ -46,9 +49,20 @@ function readCommits(root: string, hashes: string[]): Promise<ReadCommit[]> {
   return readLog(root, ['--no-walk=unsorted', '--stdin'], hashes.join('\n') + '\n');
 }
 
-/** What `git log` with these arguments lists, newest first. */
+/**
+ * What `git log` with these arguments lists, newest first. Written to a file, not a pipe: a pipe
+ * holds 64 KiB, and git would wait on this thread (resolving the graph meanwhile) to drain it.
+ */
 async function readLog(root: string, args: string[], input?: string): Promise<ReadCommit[]> {
-  const out = await git(root, [...LOG, ...args], input);
+  const file = path.join(os.tmpdir(), `sightline-log-${process.pid}-${crypto.randomUUID()}`);
+  let out: string | null = null;
+  try {
+    if ((await git(root, [...LOG, `--output=${file}`, ...args], input)) !== null) out = fs.readFileSync(file, 'utf8');
+  } catch {
+    // no file: git wrote nothing
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
   if (out === null) return [];
   const commits: ReadCommit[] = [];
   for (const entry of out.split(RECORD)) {

@@ -127,6 +127,7 @@ async function graphHistoryAndVectors(pass: Pass): Promise<void> {
 async function graphAndHistory(pass: Pass): Promise<void> {
   const { root, store, options, summary } = pass;
   const history = indexHistory(root, store);
+  await new Promise(setImmediate); // git is asked first: it runs while the graph resolves, here or on its thread
   // Answers the edges the writes left pending, a page at a time, on a thread whose heap the memory ceiling caps.
   const plan = memoryPlan(pass.config.maxMemoryMB);
   const graph = async () => {

@@ -24,9 +24,16 @@ const YOUNG_GENERATION_MB = 8;
 /** The cache sizes a worker is started with (its workerData). */
 export type WorkerCaches = Pick<MemoryPlan, 'wordCacheEntries' | 'pieceCacheEntries'>;
 
-/** Prepares on this thread; the parser and tokenizer load only when a file needs them. */
+/**
+ * Prepares on this thread; the parser and tokenizer load only when a file needs them. Each file
+ * waits a turn of the event loop first: a file is read synchronously, so without it a pass would
+ * hold the thread (a server's questions, timers) from its first file to its last.
+ */
 const inThread: Preparer = {
-  prepare: async (input) => (await import('./prepare.js')).prepareFile(input),
+  prepare: async (input) => {
+    await new Promise(setImmediate);
+    return (await import('./prepare.js')).prepareFile(input);
+  },
   close: async () => {},
 };
 
