@@ -1,7 +1,9 @@
 /**
- * npm run bench:query -- <path>
+ * npm run bench:query -- <path> [--issues <file.jsonl>]
  * Keyword query latency in-process (p50/p95) over a fixed set of identifier
- * and phrase queries, side by side with ripgrep on the same terms.
+ * and phrase queries, side by side with ripgrep on the same terms. With
+ * --issues (JSON lines with a `query` field, such as ../shared/bench/dev.jsonl),
+ * also whole issues as `search --files` takes them: through the gate, hybrid.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -10,6 +12,7 @@ import path from 'node:path';
 import { Repo } from '../src/engine/index.js';
 import { locate } from '../src/engine/locate.js';
 import { search } from '../src/engine/search.js';
+import { gatedSearch } from '../src/engine/search-gate.js';
 import { median, percentile, PHRASE_QUERIES, table, time, usage } from './util.js';
 
 const IDENTIFIER_COUNT = 20;
@@ -20,8 +23,9 @@ function hasRipgrep(): boolean {
 }
 
 async function main(): Promise<void> {
-  const target = process.argv[2];
-  if (!target) usage('usage: npm run bench:query -- <path-to-repository>');
+  const [target, flag, issuesFile] = process.argv.slice(2);
+  if (!target || (flag !== undefined && (flag !== '--issues' || !issuesFile))) usage('usage: npm run bench:query -- <path-to-repository> [--issues <file.jsonl>]');
+  const issues = issuesFile ? fs.readFileSync(issuesFile, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { query: string }).query) : [];
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-'));
   try {
     // The answer cache off: every round is a real query, not a lookup.
@@ -56,6 +60,8 @@ async function main(): Promise<void> {
     await add('search hybrid: phrases', PHRASE_QUERIES, (q) => search(repo, { query: q, k: 10 }), (q) => q.split(' ').join('|'));
     await add('search --files keyword: phrases', PHRASE_QUERIES, (q) => search(repo, { query: q, k: 10, files: true, mode: 'keyword' }), (q) => q.split(' ').join('|'));
     await add('locate: identifiers', identifiers, (q) => locate(repo, { query: q, maxResults: 50 }), (q) => `\\b${q}\\b`);
+    // Whole issues: ripgrep has no equivalent question to ask.
+    if (issues.length > 0) row('search --files hybrid, gated: whole issues', issues.length, await measure(issues, (q) => gatedSearch(repo, { query: q, files: true, force: true })), []);
     repo.close();
     console.log(`repository: ${repo.root}; ${ROUNDS} rounds; in-process sightline vs rg -n -i (spawned)${rg ? '' : ' — rg not installed'}\n`);
     console.log(table(['query set', 'queries', 'p50 ms', 'p95 ms', 'rg p50 ms', 'rg p95 ms', 'rg/sightline p50'], rows));

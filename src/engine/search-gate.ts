@@ -146,7 +146,8 @@ export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions & E
     ...(fuses(options)
       ? {
           deliver: () => {
-            answer = searchHits(repo, options, found.answer.ranking ? { keyword: found.answer.ranking } : {});
+            const { ranking, signals } = found.answer;
+            answer = searchHits(repo, options, ranking ? { keyword: ranking } : signals ? { signals } : {});
             shown = answer.hits.slice(0, k);
             return shown.map((h) => h.wire);
           },

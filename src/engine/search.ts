@@ -7,7 +7,7 @@ import { ask, cachedAnswer, hybridChunks, hybridFiles, pathFilter, type SearchMo
 export type { SearchMode };
 import { round, type ResultItem, type SearchEnvelope } from './envelope.js';
 import type { StoredChunk } from '../store/index.js';
-import type { RankedChunk } from '../search/index.js';
+import type { FileSignals, RankedChunk } from '../search/index.js';
 import type { Repo } from './repo.js';
 import { numberedLine, snippetFor } from './snippet.js';
 import { DEFAULT_K } from './limits.js';
@@ -62,6 +62,8 @@ export interface SearchHits {
   sent?: SearchEnvelope;
   /** A keyword answer's chunk ranking, which a hybrid answer to the same question can fuse from (RankedWith). */
   ranking?: readonly RankedChunk[];
+  /** A file answer's candidates as its words gathered them, which another ranking of the same question can rank again (RankedWith). */
+  signals?: readonly FileSignals[];
 }
 
 /** How the gate asks for its pool, and for the answer it fuses from that pool; never a caller's setting. */
@@ -70,6 +72,8 @@ export interface RankedWith {
   depth?: number;
   /** This question's keyword ranking, scored to the depth this answer's would be (hybridChunks' `ranked`). */
   keyword?: readonly RankedChunk[];
+  /** This question's file candidates under the same filters (RankOptions.signals). */
+  signals?: readonly FileSignals[];
 }
 
 /** The answer as sent. Answers repeat from a per-repository cache until the index or the configuration changes (search/cache.ts). */
@@ -149,7 +153,7 @@ function searchUncached(repo: Repo, options: SearchOptions, within: RankedWith):
     throw usageError(`the query "${query}" has no searchable words (only punctuation); use regex: true to match symbols literally`);
   }
   const termSet = new Set(terms);
-  const rankOptions = { accept, kinds: options.kind, limit: k, ...(within.depth ? { depth: within.depth } : {}) };
+  const rankOptions = { accept, kinds: options.kind, limit: k, ...(within.depth ? { depth: within.depth } : {}), ...(within.signals ? { signals: within.signals } : {}) };
   // Hybrid retrieval (search/hybrid.ts): vector hits fused with the keyword ranking.
   const files = options.files ? hybridFiles(repo.store, repo.config, question, rankOptions, options.mode) : null;
   const chunks = files ? null : hybridChunks(repo.store, repo.config, question, rankOptions, options.mode, within.keyword);
@@ -157,7 +161,7 @@ function searchUncached(repo: Repo, options: SearchOptions, within: RankedWith):
     ? files.results.map((f) => new RankedHit(f.best.chunk, f.file, f.score, f.reasons, termSet))
     : chunks!.results.map((r) => new RankedHit(r.chunk, r.file, r.score, r.reasons, termSet));
   const { mode, phase } = files ?? chunks!;
-  const ranking = chunks && options.mode === 'keyword' ? { ranking: chunks.results } : {};
+  const ranking = chunks && options.mode === 'keyword' ? { ranking: chunks.results } : files?.signals ? { signals: files.signals } : {};
   return { envelope: { status: 'ok', mode, retrieval_phase: phase, query, total: hits.length }, hits, ...ranking };
 }
 

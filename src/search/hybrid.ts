@@ -15,7 +15,7 @@ import { embedderSpec, normalize } from '../embed/index.js';
 import type { Store } from '../store/index.js';
 import { cutoff, type CutoffOptions } from './cutoff.js';
 import { rrf, type FusionOptions } from './fusion.js';
-import { chunkDepth, rankChunks, rankFiles, type NearnessOf, type RankedChunk, type RankedFile, type RankOptions } from './rank.js';
+import { chunkDepth, rankChunks, rankFiles, type FileSignals, type NearnessOf, type RankedChunk, type RankedFile, type RankOptions } from './rank.js';
 import type { Question } from './query.js';
 import { fileRole } from './roles.js';
 import { CHUNK_DEMOTE } from './weigh.js';
@@ -28,6 +28,11 @@ export interface HybridAnswer<T> {
   /** What actually answered: `keyword` when vectors could not. */
   mode: SearchMode;
   phase: RetrievalPhase;
+}
+
+/** A file answer, and the candidates its words gathered when it ranked them (RankOptions.signals). */
+export interface HybridFiles extends HybridAnswer<RankedFile> {
+  signals?: readonly FileSignals[];
 }
 
 /** Keyword candidates that take part in fusion: past ~100 an RRF contribution is below the cutoff floor anyway. */
@@ -151,14 +156,18 @@ export function hybridChunks(
  * (learned.ts), beside content, history and the rest; it re-ranks the files the
  * words found. Semantic mode ranks files by their most similar chunk alone.
  */
-export function hybridFiles(store: Store, config: Config, question: Question, options: RankOptions, want: SearchMode = 'hybrid'): HybridAnswer<RankedFile> {
+export function hybridFiles(store: Store, config: Config, question: Question, options: RankOptions, want: SearchMode = 'hybrid'): HybridFiles {
   const phase = retrievalPhase(store, embedderSpec(config));
   if (want === 'hybrid') {
     const nearnessOf = feedbackNearness(store, config, question);
-    return { results: rankFiles(store, question, options, nearnessOf ?? undefined, config.nearnessWeight), mode: nearnessOf ? 'hybrid' : 'keyword', phase };
+    const { files, signals } = rankFiles(store, question, options, nearnessOf ?? undefined, config.nearnessWeight);
+    return { results: files, signals, mode: nearnessOf ? 'hybrid' : 'keyword', phase };
   }
   const hits = want === 'semantic' ? vectorSearch(store, embedderSpec(config), question.text, VECTOR_DEPTH) : null;
-  if (!hits) return { results: rankFiles(store, question, options, undefined, config.nearnessWeight), mode: 'keyword', phase };
+  if (!hits) {
+    const { files, signals } = rankFiles(store, question, options, undefined, config.nearnessWeight);
+    return { results: files, signals, mode: 'keyword', phase };
+  }
   // A file ranks by its most similar chunk, which is also the chunk it shows.
   const seen = new Set<number>();
   const semantic: RankedFile[] = [];

@@ -35,6 +35,12 @@ export interface RankOptions extends EvidenceOptions {
   limit: number;
   /** Lexical candidates a chunk ranking scores (default chunkDepth(limit)): two rankings to one depth agree, the shorter a prefix of the longer. */
   depth?: number;
+  /**
+   * A file ranking's candidates as this question, under these filters, already gathered them (the
+   * gate's keyword pool, RankedFiles.signals): ranked again, not gathered again. They depend on
+   * neither the limit nor the nearness.
+   */
+  signals?: readonly FileSignals[];
 }
 
 /** Lexical candidates a ranking of `limit` chunks scores by default. */
@@ -147,8 +153,9 @@ export function fileSignals(store: Store, question: Question, options: EvidenceO
  * and brings in no file of its own: a question whose words match nothing
  * gets no answer.
  */
-export function candidateFiles(store: Store, question: Question, options: EvidenceOptions, nearnessOf?: NearnessOf): FileSignals[] {
-  const signals = fileSignals(store, question, options);
+export function candidateFiles(store: Store, question: Question, options: EvidenceOptions & Pick<RankOptions, 'signals'>, nearnessOf?: NearnessOf): FileSignals[] {
+  // Copies: nearness is written into them, and the gathered ones stay as the answer that gathered them holds them.
+  const signals = options.signals ? options.signals.map((s) => ({ ...s, reasons: [...s.reasons] })) : fileSignals(store, question, options);
   if (!nearnessOf) return signals;
   const nearness = nearnessOf(firstOrder(signals, shippedRanker(kindOf(question))).map((f) => f.candidate));
   for (const s of signals) {
@@ -168,13 +175,21 @@ export interface RankedFile {
   reasons: string[];
 }
 
+/** A file ranking, and the candidates it ranked (before nearness), for another ranking of the same question (RankOptions.signals). */
+export interface RankedFiles {
+  files: RankedFile[];
+  signals: readonly FileSignals[];
+}
+
 /** Distinct files, best first, as the shipped ranker (learned.ts) orders them; `nearness` scales its nearness weight. */
-export function rankFiles(store: Store, question: Question, options: RankOptions, nearnessOf?: NearnessOf, nearness = 1): RankedFile[] {
+export function rankFiles(store: Store, question: Question, options: RankOptions, nearnessOf?: NearnessOf, nearness = 1): RankedFiles {
   const model = withNearness(shippedRanker(kindOf(question)), nearness);
-  const top = rankCandidates(candidateFiles(store, question, options, nearnessOf), model, (paths) => store.history.commitsTouching(paths)).slice(0, options.limit);
+  const signals = options.signals ?? fileSignals(store, question, options);
+  const candidates = candidateFiles(store, question, { ...options, signals }, nearnessOf);
+  const top = rankCandidates(candidates, model, (paths) => store.history.commitsTouching(paths)).slice(0, options.limit);
   // Each file's best chunk, its rows read in one go.
   const rows = store.chunks.byIds(top.flatMap(({ candidate: s }) => (s.hits[0] ? [s.hits[0].chunkId] : [])));
-  return top.map(({ candidate: s, score }) => {
+  const files = top.map(({ candidate: s, score }): RankedFile => {
     const reasons = [
       ...(s.content > 0 ? [`bm25:${s.content.toFixed(2)}`, `chunks:${s.hits.length}`] : []),
       ...s.reasons,
@@ -185,6 +200,7 @@ export function rankFiles(store: Store, question: Question, options: RankOptions
     const best = chunk ? { chunk, file: s.file, score: hit.score, reasons: [`bm25:${hit.score.toFixed(2)}`] } : fallbackChunk(store, s);
     return { file: s.file, best, score, reasons };
   });
+  return { files, signals };
 }
 
 /** A file ranked without a chunk hit shows the chunk holding its named definition, else its first. */

@@ -65,6 +65,17 @@ describe('the gate searches once', () => {
     }
   });
 
+  it('a file answer that passes gathers its candidates once in either mode, and ranks as a plain search does', () => {
+    for (const mode of ['keyword', 'hybrid'] as const) {
+      const { answer, searches: n } = counted(() => gatedSearch(fx.repo, { query: 'ledger', mode, files: true }) as GatedSearchEnvelope);
+      expect(answer.status).toBe('ok');
+      expect(answer.results.length).toBeGreaterThan(1);
+      expect(n, mode).toBe(1);
+      const plain = search(fx.repo, { query: 'ledger', mode, files: true }).results;
+      expect(answer.results.map((r) => [r.path, r.score, r.reasons])).toEqual(plain.map((r) => [r.path, r.score, r.reasons]));
+    }
+  });
+
   it('the first k of the pool are the results a plain search of k returns', () => {
     for (const query of ['ledger', 'widget transfer']) {
       const gated = gatedSearch(fx.repo, { query, mode: 'keyword', force: true }) as GatedSearchEnvelope;
