@@ -276,7 +276,8 @@ export class ChunkTable {
     const match = anyPhrase(phrases);
     // Sorted here: the join need not keep the subquery's order, and SQLite's sorter costs more than this.
     // The subquery cuts equal scores by row id; when a tie crosses the cut, read deeper until it ends, so path decides.
-    for (let depth = limit + 1; ; depth *= 2) {
+    // Twice the limit at first: a tie at the cut is common among short chunks, and each read scores every match again.
+    for (let depth = limit * 2; ; depth *= 2) {
       const hits = (this.search.all(match, depth) as LexicalHit[]).sort(byScoreThenPlace);
       if (hits.length < depth || hits[limit - 1]!.score !== hits[depth - 1]!.score) return hits.slice(0, limit);
     }
