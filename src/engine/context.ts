@@ -163,8 +163,9 @@ export function packContext(repo: Repo, options: ContextOptions): ContextEnvelop
     if (plan.candidates.length === 0) break; // nothing new to send: a poorer detail would only repeat it
     const build = envelopeFor(frame, plan, fitLists(frame, plan, held.ignored, carried), carried);
     const render = drawn(build);
-    let packed = pack({ budget, top, candidates: plan.candidates.map((c) => draft.candidate(c)), render });
-    if (packed.entries.length === 0) continue;
+    let packed = pack({ budget, top, candidates: draft.candidates(plan, budget, top), render });
+    // Names alone are an answer at `paths` detail only: at a richer one, the next detail may fit more.
+    if (!packed.picks.some((p) => p.take > 0 || plan.candidates[p.candidate]!.units.length === 0)) continue;
     if (level === 'slices' && options.expand !== false) packed = withExpansions(plan, packed, { repo, draft, holds: book.holds, budget, top, render });
     recordDelivered(book, repo.store, packed.entries, units, options.session);
     return build(packed.entries, packed.responseTokens);

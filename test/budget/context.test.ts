@@ -110,6 +110,28 @@ describe('context bundles', () => {
     expect(tight.some((e) => e.detail !== 'slices' && e.entries.length > 0)).toBe(true);
   });
 
+  it('names the top files whose slices do not fit, in rank order, within the budget', () => {
+    const budget = 1200;
+    const full = bundle({ budgetTokens: 100_000, top: 6, expand: false });
+    const tight = bundle({ budgetTokens: budget, top: 6, expand: false });
+    expect(tight.detail).toBe('slices');
+    expect(tight.response_tokens).toBe(exactTokens(tight));
+    expect(tight.response_tokens).toBeLessThanOrEqual(budget);
+    // The files the unbounded bundle ranks first are there, in its order: the first with code, the rest named.
+    expect(tight.entries.length).toBeGreaterThan(3);
+    expect(tight.entries.map((e) => e.path)).toEqual(full.entries.slice(0, tight.entries.length).map((e) => e.path));
+    expect(tight.entries[0]!.units?.length).toBeGreaterThan(0);
+    const named = tight.entries.filter((e) => !e.units);
+    expect(named.length).toBeGreaterThan(0);
+    for (const e of named) {
+      expect(e.content).toBeUndefined();
+      expect(e.tokens).toBe(0);
+      expect(e.full_read_tokens).toBeGreaterThan(0);
+      expect(e.reasons.length).toBeGreaterThan(0);
+    }
+    expect(tight.omitted).toBe(full.entries.length - tight.entries.length);
+  });
+
   it('fails closed when nothing fits, with a retry budget that admits an entry', () => {
     const e = bundle({ detail: 'slices', budgetTokens: 128, terms: ['refreshStep5'] });
     expect(e.entries).toEqual([]);
