@@ -11,7 +11,8 @@ export const CONTEXT = verb({
   title: 'Context for a task',
   description:
     'Everything a task needs to read, in one call, never more than budget_tokens (the whole response counted): ranked files with why they matched, ' +
-    'each with the relevant slices (with neighbouring code), its outline, or only its path (detail; auto picks the richest that fits), ' +
+    'each with the relevant slices (with neighbouring code), its outline, or only its path (detail; auto picks the richest that fits; ' +
+    'a top file whose code does not fit is still listed, by path alone), ' +
     'tokens, full_read_tokens (cost of reading the whole file), content_hash and citation_status. Call it first when starting a task instead of a ' +
     'search/read loop. Each delivered unit has a receipt: pass receipts back in seen, or path@content_hash of files you hold whole in known, and ' +
     'they are not sent again (listed in reused); within this session that happens by itself. At slices detail, budget the slices leave goes to ' +
