@@ -45,7 +45,8 @@ export function defaultConfig(): Config {
     compoundMargin: 0.15,
     maxRefusals: 3,
     contextBudgetTokens: 8_192,
-    contextTop: 10,
+    // Past the first files' code, the rest are named (engine/context-draft.ts): 15 names hold every gold file of 84 % of the dev issues at 8,192 tokens, 10 of 79 %.
+    contextTop: 15,
     contextDetail: 'auto',
     // Semantic retrieval: defaults and their reasons are in src/search/fusion.ts and cutoff.ts.
     embedder: 'builtin',

@@ -33,7 +33,7 @@ export interface ContextOptions {
   /** Exact identifiers the task is about: their definitions rank first. */
   terms?: string[];
   scope?: string;
-  /** Most entries (default: config contextTop, 10; at most 50). */
+  /** Most entries (default: config contextTop, 15; at most 50). */
   top?: number;
   /** Ceiling for the whole response (default: config contextBudgetTokens, 8,192; at most 200,000). */
   budgetTokens?: number;

@@ -34,7 +34,7 @@ export const CONTEXT = verb({
       metavar: 'ids',
     }),
     arg.text('scope', { doc: 'Only files under this directory or glob', cli: 'only files under this directory or glob', example: '"src/net"', metavar: 'dir-or-glob' }),
-    arg.int('top', { doc: 'Most files in the bundle', cli: 'most files in the bundle', example: 10, default: 10, bounds: [1, MAX_TOP] }),
+    arg.int('top', { doc: 'Most files in the bundle', cli: 'most files in the bundle', example: 10, default: defaultConfig().contextTop, bounds: [1, MAX_TOP] }),
     arg.int('budget_tokens', {
       doc: 'Hard ceiling on the whole response in tokens',
       cli: 'ceiling on the whole answer',

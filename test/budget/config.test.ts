@@ -23,7 +23,7 @@ describe('budget configuration', () => {
       compoundMargin: 0.15,
       maxRefusals: 3,
       contextBudgetTokens: 8192,
-      contextTop: 10,
+      contextTop: 15,
       contextDetail: 'auto',
     });
   });
