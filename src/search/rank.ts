@@ -153,10 +153,11 @@ export function fileSignals(store: Store, question: Question, options: EvidenceO
  * and brings in no file of its own: a question whose words match nothing
  * gets no answer.
  */
-export function candidateFiles(store: Store, question: Question, options: EvidenceOptions & Pick<RankOptions, 'signals'>, nearnessOf?: NearnessOf): FileSignals[] {
-  // Copies: nearness is written into them, and the gathered ones stay as the answer that gathered them holds them.
-  const signals = options.signals ? options.signals.map((s) => ({ ...s, reasons: [...s.reasons] })) : fileSignals(store, question, options);
-  if (!nearnessOf) return signals;
+export function candidateFiles(store: Store, question: Question, options: EvidenceOptions & Pick<RankOptions, 'signals'>, nearnessOf?: NearnessOf): readonly FileSignals[] {
+  const gathered = options.signals ?? fileSignals(store, question, options);
+  if (!nearnessOf) return gathered;
+  // Copies: nearness is written into them, and the gathered ones stay as they were, for another ranking of the question.
+  const signals = gathered.map((s) => ({ ...s, reasons: [...s.reasons] }));
   const nearness = nearnessOf(firstOrder(signals, shippedRanker(kindOf(question))).map((f) => f.candidate));
   for (const s of signals) {
     const near = nearness.get(s.file.id);
