@@ -61,7 +61,7 @@ export const INDEX_STATUS = verb({
   title: 'Index job status',
   description:
     'The repository index job, as recorded in the index (so a pass run by another process, such as `sightline index` or a watcher, shows too): ' +
-    'status (none, running, completed, failed), phase (walking, parsing, writing, resolving, embedding, done; keyword search answers from resolving on), files done out of total, live counts ' +
+    'status (none, running, completed, failed), phase (walking, parsing, writing, resolving, embedding, done; keyword search answers from resolving on, and the embedding starts beside it), files done out of total, live counts ' +
     '(scanned, added, updated, removed, unchanged, skipped, chunks, symbols, vectors), attempts, start, last progress and end times, the process running it, ' +
     'and why it failed (an interrupted pass resumes on the next one); upkeep counts failed passes in a row and when the next retry runs. Call it when an answer says retrieval_phase: building, to know when results will be complete.',
   summary: 'the index job, from any process: status, phase, live counts, attempts, times, and why it failed',
