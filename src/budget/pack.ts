@@ -72,11 +72,12 @@ export function pack<E>(options: PackOptions<E>): Packed<E> {
     const entries = picks.map((p) => candidates[p.candidate]!.build(p.take));
     const responseTokens = selfCountedTokens((n) => options.render(entries, n));
     if (responseTokens <= budget || picks.length === 0) return { entries, picks, responseTokens };
-    // Give back the last entry's last unit, or the entry; a reserved entry keeps its reserved units.
+    // Give back the last entry's last unit, or the entry; a reserved entry keeps its reserved units
+    // while anything else can give, and goes last: the ceiling holds whatever was reserved.
     const shrink = [...picks].reverse().find((p) => p.take > floor(p));
     const last = picks[picks.length - 1]!;
     if (candidates[last.candidate]!.min === undefined && last.take <= 1) picks.pop();
     else if (shrink) shrink.take--;
-    else return { entries, picks, responseTokens };
+    else picks.pop();
   }
 }

@@ -94,9 +94,12 @@ export class BundleDraft {
     return { units: c.units.length, ...(min === undefined ? {} : { min }), build: (take) => this.entry(c, take) };
   }
 
-  /** The plan's files as candidates, best first: the top ones named whatever else fits, while their names fit in NAMES_SHARE of the budget. */
-  candidates(plan: Plan, budget: number, top: number): PackCandidate<ContextEntry>[] {
-    let left = plan.level === 'paths' ? 0 : Math.floor(budget * NAMES_SHARE);
+  /**
+   * The plan's files as candidates, best first: the top ones named whatever else fits, while their
+   * names fit in NAMES_SHARE of the budget and in `room` (what the envelope leaves of it).
+   */
+  candidates(plan: Plan, budget: number, room: number, top: number): PackCandidate<ContextEntry>[] {
+    let left = plan.level === 'paths' ? 0 : Math.min(Math.floor(budget * NAMES_SHARE), room);
     return plan.candidates.map((c, i) => {
       const name = i < top && left > 0 ? jsonTokens(this.entry(c, 0)) + NAME_SLACK : Infinity;
       const named = name <= left;

@@ -11,7 +11,7 @@
  * holds whole (`known` path@hash claims, honoured only for a version that
  * was delivered whole) are not sent again: they are listed in `reused`.
  */
-import { pack, selfCountedTokens, trimToBudget } from '../budget/index.js';
+import { countTokens, pack, selfCountedTokens, trimToBudget } from '../budget/index.js';
 import type { Citation, CitationProbe } from '../cite/index.js';
 import { checkQuery, usageError } from '../errors/index.js';
 import { indexSource, type IndexSource } from '../index/index.js';
@@ -163,7 +163,8 @@ export function packContext(repo: Repo, options: ContextOptions): ContextEnvelop
     if (plan.candidates.length === 0) break; // nothing new to send: a poorer detail would only repeat it
     const build = envelopeFor(frame, plan, fitLists(frame, plan, held.ignored, carried), carried);
     const render = drawn(build);
-    let packed = pack({ budget, top, candidates: draft.candidates(plan, budget, top), render });
+    const room = budget - countTokens(render([], budget));
+    let packed = pack({ budget, top, candidates: draft.candidates(plan, budget, room, top), render });
     // Names alone are an answer at `paths` detail only: at a richer one, the next detail may fit more.
     if (!packed.picks.some((p) => p.take > 0 || plan.candidates[p.candidate]!.units.length === 0)) continue;
     if (level === 'slices' && options.expand !== false) packed = withExpansions(plan, packed, { repo, draft, holds: book.holds, budget, top, render });

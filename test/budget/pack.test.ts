@@ -23,6 +23,14 @@ describe('pack with reserved units', () => {
     expect(take.c).toBeUndefined();
   });
 
+  it('never goes over the budget, even when what was reserved does not fit', () => {
+    const candidates = [candidate('a', 4, 2), candidate('b', 4, 2), candidate('c', 4, 2)];
+    const budget = countTokens(render([candidates[0]!.build(2)], 999)) + 4; // room for the first reservation only
+    const packed = pack({ budget, top: 5, candidates, render });
+    expect(packed.responseTokens).toBeLessThanOrEqual(budget);
+    expect(packed.picks.map((p) => p.candidate)).toEqual([0]);
+  });
+
   it('without reservations packs as before: best first, the last entry shrinks or goes', () => {
     const candidates = [candidate('a', 3), candidate('b', 3)];
     const budget = countTokens(render([candidates[0]!.build(3), candidates[1]!.build(1)], 999)) + 8;
