@@ -1,7 +1,7 @@
 /** `index --dry-run`: what an index pass would take in, without writing anything. */
 import { extOf, languageOf } from '../parse/index.js';
 import { walkOptions } from '../index/index.js';
-import { readSource, tallySkips, walk, type ReadOutcome, type SkipTally, type WalkedFile } from '../walk/index.js';
+import { READS_PER_TURN, readSource, tallySkips, walk, type ReadOutcome, type SkipTally, type WalkedFile } from '../walk/index.js';
 import type { Repo } from './repo.js';
 
 export interface DryRunReport {
@@ -21,8 +21,6 @@ export interface DryRunReport {
 }
 
 const TOP = 10;
-/** Files read per turn of the event loop (each whole, up to maxFileBytes, to learn its encoding): a server answers between turns. */
-const READS_PER_TURN = 64;
 
 function countBy(keys: string[]): Record<string, number> {
   const out: Record<string, number> = {};
@@ -30,7 +28,7 @@ function countBy(keys: string[]): Record<string, number> {
   return Object.fromEntries(Object.entries(out).sort((a, b) => b[1] - a[1]));
 }
 
-/** Each file read as a pass reads it. */
+/** Each file read as a pass reads it (whole, up to maxFileBytes, to learn its encoding). */
 async function readAll(files: WalkedFile[], maxFileBytes: number): Promise<ReadOutcome[]> {
   const out: ReadOutcome[] = [];
   for (const file of files) {

@@ -43,27 +43,29 @@ type ReadCommit = { commit: CommitRecord; message: string };
 
 const LOG = ['log', '--relative', '--name-only', `--format=${RECORD}%H${FIELD}%ct${FIELD}%B${FIELD}`];
 
-/** The commits' files and messages, read in one `git log` over the given hashes. */
-function readCommits(root: string, hashes: string[]): Promise<ReadCommit[]> {
+/** The commits' files and messages, read in one `git log` over the given hashes; null when git failed. */
+function readCommits(root: string, hashes: string[]): Promise<ReadCommit[] | null> {
   if (hashes.length === 0) return Promise.resolve([]);
   return readLog(root, ['--no-walk=unsorted', '--stdin'], hashes.join('\n') + '\n');
 }
 
 /**
- * What `git log` with these arguments lists, newest first. Written to a file, not a pipe: a pipe
- * holds 64 KiB, and git would wait on this thread (resolving the graph meanwhile) to drain it.
+ * What `git log` with these arguments lists, newest first; null when git failed. Written to a file,
+ * not a pipe: a pipe holds 64 KiB, and git would wait on this thread (resolving the graph
+ * meanwhile) to drain it. The file lies in a folder of its own that only this user can read.
  */
-async function readLog(root: string, args: string[], input?: string): Promise<ReadCommit[]> {
-  const file = path.join(os.tmpdir(), `sightline-log-${process.pid}-${crypto.randomUUID()}`);
+async function readLog(root: string, args: string[], input?: string): Promise<ReadCommit[] | null> {
   let out: string | null = null;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-log-'));
   try {
+    const file = path.join(dir, 'log');
     if ((await git(root, [...LOG, `--output=${file}`, ...args], input)) !== null) out = fs.readFileSync(file, 'utf8');
   } catch {
-    // no file: git wrote nothing
+    // git wrote no file
   } finally {
-    fs.rmSync(file, { force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
   }
-  if (out === null) return [];
+  if (out === null) return null;
   const commits: ReadCommit[] = [];
   for (const entry of out.split(RECORD)) {
     const [hash, time, message, names] = entry.split(FIELD);
@@ -116,6 +118,7 @@ export async function indexHistory(root: string, store: Store, at = gitHead(root
   }
   const gone = wanted ? [...stored].filter(([hash]) => !wanted.has(hash)) : [];
   const fresh = wanted ? await readCommits(root, [...wanted].filter((h) => !stored.has(h))) : await readLog(root, range);
+  if (fresh === null) return null; // nothing recorded: the next pass asks again
   store.transaction(() => {
     for (const [, id] of gone) store.history.delete(id);
     for (const { commit, message } of fresh) store.history.add(commit, indexText(message));
@@ -125,6 +128,7 @@ export async function indexHistory(root: string, store: Store, at = gitHead(root
   // terms are not kept, so past the drift every commit is read again, which resets it.
   if (gone.length > 0 && store.history.statsDrift() > MAX_TERM_STATS_DRIFT) {
     const all = await readCommits(root, [...wanted!]);
+    if (all === null) return { added: fresh.length, removed: gone.length };
     store.transaction(() => {
       store.history.clear();
       for (const { commit, message } of all) store.history.add(commit, indexText(message));

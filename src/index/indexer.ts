@@ -110,17 +110,23 @@ async function graphHistoryAndVectors(pass: Pass): Promise<void> {
   let resolving = true;
   let held: EmbedProgress | null = null;
   const stop = new AbortController();
-  const vectors = embedPass(pass.store, pass.config, { signal: stop.signal, onProgress: (p) => (resolving ? (held = p) : pass.progress(p)) });
+  // Settled as a value: it is awaited only once the graph is done, and a rejection left waiting that long would be unhandled.
+  const vectors = embedPass(pass.store, pass.config, { signal: stop.signal, onProgress: (p) => (resolving ? (held = p) : pass.progress(p)) }).then(
+    (summary) => ({ summary }),
+    (error: unknown) => ({ error }),
+  );
   try {
     await graphAndHistory(pass);
   } catch (err) {
-    stop.abort(); // the pass fails: the embedding stops after its pages in flight, its thread closed before the store is
+    stop.abort(); // the pass fails with the graph's error: the embedding stops after its pages in flight, its thread closed before the store is
     await vectors;
     throw err;
   }
   resolving = false;
   if (held) pass.progress(held);
-  pass.summary.embed = await vectors;
+  const embedded = await vectors;
+  if ('error' in embedded) throw embedded.error;
+  pass.summary.embed = embedded.summary;
 }
 
 /** The graph and the history together: git's processes and this thread's reading of them run while the graph resolves. */

@@ -322,7 +322,7 @@ export class EdgeTable {
     return (this.pendingStmt.all(afterId, kindCode(kind), limit) as EdgeRow[]).map(edgeFromRow);
   }
 
-  /** The kinds of a file's edges that are answered (not pending), read from the file's index entries alone. */
+  /** The kinds of a file's answered (not pending) edges, read as numbers rather than as edges. */
   answeredKinds(fileId: number): Set<RefKind> {
     return new Set((this.answeredKindsStmt.all(fileId) as number[]).map((k) => KINDS[k]!));
   }

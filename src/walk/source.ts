@@ -100,6 +100,18 @@ function readOpened(abs: string, open: () => number, maxFileBytes: number): Read
     if (err instanceof PathEscapeError) throw err;
     return failure(err);
   } finally {
-    if (fd !== undefined) fs.closeSync(fd);
+    if (fd !== undefined) closeQuietly(fd);
   }
 }
+
+/** A failed close (EIO on a network mount) loses nothing read: the outcome stands. */
+function closeQuietly(fd: number): void {
+  try {
+    fs.closeSync(fd);
+  } catch {
+    // the descriptor is released either way
+  }
+}
+
+/** Files read synchronously per turn of the event loop, where a caller on a server's thread reads many: it answers between turns. */
+export const READS_PER_TURN = 64;

@@ -115,6 +115,16 @@ describe('the graph and the vectors, together', () => {
     expect(embedding).toEqual([...embedding].sort((a, b) => a - b));
   });
 
+  it('an embedding that throws fails the pass with its error once the graph is done, leaving nothing unhandled', async () => {
+    const { root, store, home } = open(MANY);
+    // Injected fault: the stored space cannot be read.
+    store.vectors.identity = () => {
+      throw new Error('injected: the vectors cannot be read');
+    };
+    await expect(indexRepository(root, store, { ...defaultConfig(), home, maxMemoryMB: 64 })).rejects.toThrow(/injected/);
+    expect(store.edges.pendingCount()).toBe(0); // the graph went on to the end on its thread
+  });
+
   it('an embedding pass told to stop sends no page, and leaves every chunk pending', async () => {
     const { root, store, home } = open(MANY);
     const config = { ...defaultConfig(), home };

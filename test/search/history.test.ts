@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Repo } from '../../src/engine/index.js';
 import { search } from '../../src/engine/search.js';
+import { indexHistory } from '../../src/index/history.js';
 import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
 
 const cleanup: string[] = [];
@@ -137,6 +138,28 @@ describe('history', () => {
     expect(shape(first).map((s) => s.split(' ')[1]).sort()).toEqual(['alpha.ts', 'alpha.ts,beta.ts', 'beta.ts', 'beta.ts']);
     stepwise.close();
     first.close();
+  });
+
+  it('a first read that git fails records nothing, so the next pass reads the history', async () => {
+    const root = gitRepo();
+    commitTouching(root, 'src/beta.ts', 'Teach the quokka ledger to balance');
+    const repo = open(root);
+    await repo.index();
+    repo.store.transaction(() => repo.store.history.clear());
+    repo.store.setMeta('history_head', ''); // as before a first read
+    const path = process.env.PATH;
+    process.env.PATH = ''; // no git to run; HEAD is still read from git's files
+    try {
+      expect(await indexHistory(root, repo.store)).toBeNull();
+    } finally {
+      process.env.PATH = path;
+    }
+    expect(repo.store.history.stored().size).toBe(0);
+    expect(repo.store.getMeta('history_head')).toBe('');
+    await repo.index();
+    expect(repo.store.history.stored().size).toBe(2);
+    expect(files(repo, 'quokka ledger')[0]?.path).toBe('src/beta.ts');
+    repo.close();
   });
 
   it('a directory without git ranks on its content alone', async () => {
