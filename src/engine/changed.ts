@@ -7,7 +7,7 @@
 import { fitLists, type FitFields } from '../budget/index.js';
 import type { Citation } from '../cite/index.js';
 import { unchangedSince, walkOptions } from '../index/index.js';
-import { READS_PER_TURN, readSource, walk } from '../walk/index.js';
+import { readSource, Turns, walk } from '../walk/index.js';
 import { citationProbe, listingBudget } from './gated.js';
 import { repoPath } from './paths.js';
 import type { Repo } from './repo.js';
@@ -40,7 +40,7 @@ export async function changed(repo: Repo, userPath?: string, options: { maxToken
   const added: string[] = [];
   const modified: string[] = [];
   let unchanged = 0;
-  let reads = 0;
+  const turns = new Turns();
   for (const file of walked.files) {
     if (!inScope(file.path)) continue;
     const prev = stored.get(file.path);
@@ -51,7 +51,7 @@ export async function changed(repo: Repo, userPath?: string, options: { maxToken
     }
     const was = skipped.get(file.path);
     if (!prev && was && file.size === was.size && file.mtimeMs < was.checkedAtMs) continue; // still binary / too large
-    if (++reads % READS_PER_TURN === 0) await new Promise(setImmediate);
+    await turns.take();
     const source = readSource(file.abs, config.maxFileBytes);
     if (!prev) {
       if (source.ok) added.push(file.path);

@@ -1,7 +1,7 @@
 /** `index --dry-run`: what an index pass would take in, without writing anything. */
 import { extOf, languageOf } from '../parse/index.js';
 import { walkOptions } from '../index/index.js';
-import { READS_PER_TURN, readSource, tallySkips, walk, type ReadOutcome, type SkipTally, type WalkedFile } from '../walk/index.js';
+import { readSource, Turns, tallySkips, walk, type ReadOutcome, type SkipTally, type WalkedFile } from '../walk/index.js';
 import type { Repo } from './repo.js';
 
 export interface DryRunReport {
@@ -31,8 +31,9 @@ function countBy(keys: string[]): Record<string, number> {
 /** Each file read as a pass reads it (whole, up to maxFileBytes, to learn its encoding). */
 async function readAll(files: WalkedFile[], maxFileBytes: number): Promise<ReadOutcome[]> {
   const out: ReadOutcome[] = [];
+  const turns = new Turns();
   for (const file of files) {
-    if (out.length > 0 && out.length % READS_PER_TURN === 0) await new Promise(setImmediate);
+    await turns.take();
     out.push(readSource(file.abs, maxFileBytes));
   }
   return out;

@@ -5,7 +5,8 @@
 export { DEFAULT_EXCLUDES, walk } from './walker.js';
 export type { WalkOptions, WalkedFile, SkippedEntry, WalkResult } from './walker.js';
 export { SKIP_REASONS, describeSkips, isSkipReason, tallySkips, type SkipReason, type SkipTally } from './skips.js';
-export { digest, READS_PER_TURN, readSource, readSourceInside } from './source.js';
+export { digest, readSource, readSourceInside } from './source.js';
+export { Turns } from './turns.js';
 export { BINARY_SNIFF_BYTES, decodeSource, type Decoded, type TextEncoding } from './encoding.js';
 export { openInside, readInsideSync } from './open.js';
 export type { ReadOutcome } from './source.js';

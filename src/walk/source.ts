@@ -112,6 +112,3 @@ function closeQuietly(fd: number): void {
     // the descriptor is released either way
   }
 }
-
-/** Files read synchronously per turn of the event loop, where a caller on a server's thread reads many: it answers between turns. */
-export const READS_PER_TURN = 64;

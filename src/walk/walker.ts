@@ -13,6 +13,7 @@ import { compileGlobs, type GlobMatcher } from './globs.js';
 import { isWithin } from './paths.js';
 import type { SkipReason } from './skips.js';
 import { DEFAULT_MAX_FILE_BYTES } from './source.js';
+import { Turns } from './turns.js';
 
 export const DEFAULT_EXCLUDES: readonly string[] = Object.freeze([
   '.git',
@@ -109,44 +110,7 @@ function statBatch(paths: readonly string[]): (Stats | NodeJS.ErrnoException)[] 
   });
 }
 
-/**
- * Directories are read synchronously too, for the same reason as stats (babel/babel
- * has 13,000 directories). Reads are let through this many per turn of the event
- * loop, so a server that walks keeps answering: the rest wait in line, each woken
- * once, for the next turn.
- */
-const DIRS_PER_TURN = 64;
-
-class Turns {
-  private left = DIRS_PER_TURN;
-  private readonly waiting: (() => void)[] = [];
-  private scheduled = false;
-
-  /** Resolves when this read may go: at once while the turn has reads left, else in a later turn. */
-  async take(): Promise<void> {
-    if (this.left > 0) {
-      this.left--;
-      return;
-    }
-    await new Promise<void>((resolve) => {
-      this.waiting.push(resolve);
-      this.schedule();
-    });
-  }
-
-  private schedule(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      const released = this.waiting.splice(0, DIRS_PER_TURN);
-      this.left = DIRS_PER_TURN - released.length;
-      for (const go of released) go();
-      if (this.waiting.length > 0) this.schedule();
-    });
-  }
-}
-
+// Directories are read synchronously too, for the same reason as stats (babel/babel has 13,000), their reads let through a few a turn (turns.ts).
 async function readDir(ctx: Ctx, p: string): Promise<Dirent[]> {
   await ctx.turns.take();
   return fs.readdirSync(p, { withFileTypes: true });
