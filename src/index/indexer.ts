@@ -103,43 +103,38 @@ function sweep(pass: Pass): void {
 
 /**
  * The phase stays `resolving` until the graph and history are done (what graph answers wait for);
- * the embedding's progress is told from then on, starting with how far it got meanwhile.
+ * the embedding's progress is told from then on, starting with how far it got meanwhile. A failed
+ * graph stops the embedding after its pages in flight, and its error is the one the pass fails with.
  */
 async function graphHistoryAndVectors(pass: Pass): Promise<void> {
   pass.progress({ phase: 'resolving', done: 0, total: 0 });
-  let resolving = true;
-  let held: EmbedProgress | null = null;
+  const embedding: { resolving: boolean; held: EmbedProgress | null } = { resolving: true, held: null };
   const stop = new AbortController();
-  // Settled as a value: it is awaited only once the graph is done, and a rejection left waiting that long would be unhandled.
-  const vectors = embedPass(pass.store, pass.config, { signal: stop.signal, onProgress: (p) => (resolving ? (held = p) : pass.progress(p)) }).then(
-    (summary) => ({ summary }),
-    (error: unknown) => ({ error }),
+  const onProgress = (p: EmbedProgress) => (embedding.resolving ? (embedding.held = p) : pass.progress(p));
+  const vectors = embedPass(pass.store, pass.config, { signal: stop.signal, onProgress }).then((s) => void (pass.summary.embed = s));
+  const graph = graphAndHistory(pass).then(
+    () => {
+      embedding.resolving = false;
+      if (embedding.held) pass.progress(embedding.held);
+    },
+    (err: unknown) => {
+      stop.abort();
+      throw err;
+    },
   );
-  try {
-    await graphAndHistory(pass);
-  } catch (err) {
-    stop.abort(); // the pass fails with the graph's error: the embedding stops after its pages in flight, its thread closed before the store is
-    await vectors;
-    throw err;
-  }
-  resolving = false;
-  if (held) pass.progress(held);
-  const embedded = await vectors;
-  if ('error' in embedded) throw embedded.error;
-  pass.summary.embed = embedded.summary;
+  await settledAll([graph, vectors]);
 }
 
 /** The graph and the history together: git's processes and this thread's reading of them run while the graph resolves. */
 async function graphAndHistory(pass: Pass): Promise<void> {
   const { root, store, options, summary } = pass;
-  const history = indexHistory(root, store);
-  await new Promise(setImmediate); // git is asked first: it runs while the graph resolves, here or on its thread
   // Answers the edges the writes left pending, a page at a time, on a thread whose heap the memory ceiling caps.
   const plan = memoryPlan(pass.config.maxMemoryMB);
   const graph = async () => {
+    await new Promise(setImmediate); // git is asked first: it runs while the graph resolves, here or on its thread
     if (options.graph !== false) summary.graph = await resolveGraph(store, root, { pageEdges: plan.graphPageEdges, heapMB: plan.graphHeapMB, cacheKiB: plan.sqliteCacheKiB });
   };
-  await settledAll([history, graph()]);
+  await settledAll([indexHistory(root, store), graph()]);
 }
 
 /** Waits for every task to settle (none is left writing to the store), then throws the first failure. */

@@ -34,9 +34,11 @@ function gitRepo(): string {
   return root;
 }
 
+/** Appends to `file` (made when missing) and commits it. */
 function commitTouching(root: string, file: string, message: string): void {
   fs.appendFileSync(path.join(root, file), '// touched\n');
-  git(root, 'commit', '-q', '-am', message);
+  git(root, 'add', '-A');
+  git(root, 'commit', '-q', '-m', message);
 }
 
 function open(root: string): Repo {
@@ -113,16 +115,11 @@ describe('history', () => {
 
   it('a first read stores what reading one commit at a time does; below the top level, only the commits in that directory', async () => {
     const root = gitRepo();
-    const outside = (message: string) => {
-      fs.appendFileSync(path.join(root, 'README.md'), `${message}\n`);
-      git(root, 'add', '-A');
-      git(root, 'commit', '-q', '-m', message);
-    };
     const sub = path.join(root, 'src');
     const stepwise = open(sub);
     await stepwise.index();
     for (let i = 0; i < 3; i++) {
-      outside(`Document step ${i}`);
+      commitTouching(root, 'README.md', `Document step ${i}`);
       commitTouching(root, i % 2 ? 'src/alpha.ts' : 'src/beta.ts', `Step ${i}`);
       await stepwise.index();
     }
@@ -147,12 +144,12 @@ describe('history', () => {
     await repo.index();
     repo.store.transaction(() => repo.store.history.clear());
     repo.store.setMeta('history_head', ''); // as before a first read
-    const path = process.env.PATH;
+    const searchPath = process.env.PATH;
     process.env.PATH = ''; // no git to run; HEAD is still read from git's files
     try {
       expect(await indexHistory(root, repo.store)).toBeNull();
     } finally {
-      process.env.PATH = path;
+      process.env.PATH = searchPath;
     }
     expect(repo.store.history.stored().size).toBe(0);
     expect(repo.store.getMeta('history_head')).toBe('');
