@@ -1,3 +1,4 @@
+import { fnv1a } from '../fnv.js';
 import { ownCopy } from '../terms/own-copy.js';
 
 /**
@@ -44,7 +45,6 @@ export class PieceCache {
 
 /** FNV-1a over the chars, with their high bits folded into the low ones the table's mask keeps. */
 function hash(text: string, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  const h = fnv1a(text, start, end);
   return (h ^ (h >>> 16)) >>> 0;
 }

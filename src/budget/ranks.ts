@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fnv1a } from '../fnv.js';
 
 const MAGIC = 0x6b303032; // "200k"
 const HEADER_WORDS = 3;
@@ -25,12 +26,6 @@ const HEADER_WORDS = 3;
 /** Where the build writes the table, beside the compiled sources (dist/src/budget → dist/data). */
 export const RANKS_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/o200k.ranks');
 
-/** FNV-1a over a latin1 string's char codes (one byte each), from `start` to `end`. */
-function hash(bytes: string, start = 0, end = bytes.length): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
 
 export class RankTable {
   private readonly slots: Uint32Array;
@@ -68,7 +63,7 @@ export class RankTable {
    */
   get(bytes: string, start = 0, end = bytes.length): number | undefined {
     const { slots, offsets, mask } = this;
-    for (let slot = hash(bytes, start, end) & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = fnv1a(bytes, start, end) & mask; ; slot = (slot + 1) & mask) {
       const entry = slots[slot]!;
       if (entry === 0) return undefined;
       const token = entry - 1;
@@ -114,7 +109,7 @@ export function buildRankTable(): Buffer {
     words[ranks + i] = t.rank;
     t.bytes.copy(buffer, blob + at);
     at += t.bytes.length;
-    let slot = hash(t.bytes.toString('latin1')) & (slotCount - 1);
+    let slot = fnv1a(t.bytes.toString('latin1')) & (slotCount - 1);
     while (words[slots + slot] !== 0) slot = (slot + 1) & (slotCount - 1);
     words[slots + slot] = i + 1;
   });

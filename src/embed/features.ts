@@ -10,6 +10,7 @@
  * Written as a character scanner rather than regular expressions: this is
  * the embedder's hot loop.
  */
+import { fnv1a } from '../fnv.js';
 
 const MAX_IDENT = 64;
 const OTHER = 0;
@@ -74,13 +75,6 @@ export function forEachModelTerm(text: string, emit: (term: string, single: bool
   }
 }
 
-/** FNV-1a, 32-bit, over the string's code units (the features are ASCII, so these are its UTF-8 bytes). */
-export function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
-  return h;
-}
-
 /** Calls `emit(row)` once per feature occurrence of `text`. */
 export function forEachFeature(text: string, space: FeatureSpace, emit: (row: number) => void): void {
   const base = space.vocab.size;
@@ -89,11 +83,8 @@ export function forEachFeature(text: string, space: FeatureSpace, emit: (row: nu
     if (row !== undefined) emit(row);
     else if (single) {
       const w = `<${term}>`;
-      for (let k = 0; k + 3 <= w.length; k++) {
-        let h = 0x811c9dc5;
-        for (let m = k; m < k + 3; m++) h = Math.imul(h ^ w.charCodeAt(m), 0x01000193) >>> 0;
-        emit(base + (h % space.buckets));
-      }
+      // The features are ASCII, so code units are their UTF-8 bytes, as the trainer hashes them.
+      for (let k = 0; k + 3 <= w.length; k++) emit(base + (fnv1a(w, k, k + 3) % space.buckets));
     }
   });
 }
