@@ -53,9 +53,11 @@ interface ChunkRow {
   tokens: number;
 }
 
-/** A chunk's columns, read from `chunks c JOIN files f` (CHUNK_FROM): its breadcrumb is stored past its file's path. */
-const CHUNK_COLUMNS = 'c.id, c.file_id, c.ord, c.start_line, c.end_line, f.path || c.breadcrumb AS breadcrumb, c.symbol, c.text_at, c.text_length, c.tokens';
-const CHUNK_FROM = 'chunks c JOIN files f ON f.id = c.file_id';
+/** A chunk row `c` with its file row `f`: the breadcrumb is stored past the file's path (breadcrumbTail). */
+export const CHUNK_FROM = 'chunks c JOIN files f ON f.id = c.file_id';
+/** The whole breadcrumb, read from CHUNK_FROM. */
+export const BREADCRUMB = 'f.path || c.breadcrumb';
+const CHUNK_COLUMNS = `c.id, c.file_id, c.ord, c.start_line, c.end_line, ${BREADCRUMB} AS breadcrumb, c.symbol, c.text_at, c.text_length, c.tokens`;
 
 /**
  * What is stored of a breadcrumb: the part past its file's path, which every breadcrumb starts with

@@ -7,6 +7,7 @@
  * CASCADE), so replacing a file drops its vectors in the same transaction.
  */
 import { FileTexts, sliceSpan, unpackTexts } from './chunk-text.js';
+import { BREADCRUMB, CHUNK_FROM } from './chunks.js';
 import type { Db } from './db.js';
 import { decodeHalves, encodeHalves } from './float16.js';
 
@@ -62,20 +63,19 @@ export class VectorTable {
   private readonly texts;
 
   constructor(private readonly db: Db) {
-    // Same span of the same packed texts: the same text, compared without unpacking. A breadcrumb is
-    // stored past its file's path (store/chunks.ts).
+    // Same span of the same packed texts: the same text, compared without unpacking.
     this.insert = db.prepare(
       `INSERT OR REPLACE INTO vectors(chunk_id, vec)
-       SELECT c.id, ? FROM chunks c JOIN file_texts t ON t.file_id = c.file_id JOIN files f ON f.id = c.file_id
-       WHERE c.id = ? AND f.path || c.breadcrumb = ? AND c.text_at = ? AND c.text_length = ? AND t.packed = ?`,
+       SELECT c.id, ? FROM ${CHUNK_FROM} JOIN file_texts t ON t.file_id = c.file_id
+       WHERE c.id = ? AND ${BREADCRUMB} = ? AND c.text_at = ? AND c.text_length = ? AND t.packed = ?`,
     );
     this.texts = new FileTexts(db);
     const page = (ids: string) =>
       db.prepare(
-        `SELECT c.id, c.file_id, (SELECT f.path FROM files f WHERE f.id = c.file_id) || c.breadcrumb AS breadcrumb, c.text_at, c.text_length,
+        `SELECT c.id, c.file_id, ${BREADCRUMB} AS breadcrumb, c.text_at, c.text_length,
                 (SELECT s.signature FROM symbols s
                   WHERE s.file_id = c.file_id AND s.qualified = c.symbol AND s.start_line < c.start_line LIMIT 1) AS signature
-         FROM chunks c WHERE c.id IN (${ids}) ORDER BY c.id`,
+         FROM ${CHUNK_FROM} WHERE c.id IN (${ids}) ORDER BY c.id`,
       );
     const pendingIds = (from: string) =>
       `SELECT p.id FROM ${from} WHERE p.id > ? AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.chunk_id = p.id) ORDER BY p.id LIMIT ?`;
