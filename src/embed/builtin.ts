@@ -11,8 +11,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SightlineError } from '../errors/index.js';
 import { shippedFile } from '../shipped.js';
+import { FNV_BASIS, fnv1a, fnvStep } from '../fnv.js';
 import { digest } from '../walk/index.js';
-import { forEachFeature, type FeatureSpace } from './features.js';
+import { featuresOf, forEachFeature, type FeatureSpace } from './features.js';
+import { normalize } from './http.js';
 import type { Embedder, EmbedderIdentity } from './types.js';
 
 const MAGIC = 'SLEMB001';
@@ -92,21 +94,26 @@ export function embedStatic(model: StaticModel, text: string): Float32Array {
   const out = new Float32Array(dims);
   for (let t = 0; t < n; t++) {
     const row = touched[t]!;
-    const w = (1 + Math.log(counts[row]!)) * scales[row]!;
+    addRow(out, (1 + Math.log(counts[row]!)) * scales[row]!, rows, row * dims);
     counts[row] = 0;
-    const at = row * dims;
-    for (let d = 0; d < dims; d++) out[d] += w * rows[at + d]!;
   }
-  let norm = 0;
-  for (let d = 0; d < dims; d++) norm += out[d]! * out[d]!;
-  if (norm > 0) {
-    const inv = 1 / Math.sqrt(norm);
-    for (let d = 0; d < dims; d++) out[d] *= inv;
-  }
-  return out;
+  return normalize(out);
 }
 
-const loaded = new Map<string, { size: number; mtimeMs: number; model: StaticModel }>();
+/** out += weight · rows[at … at + out.length): one feature's share of a text's vector. */
+function addRow(out: Float32Array, weight: number, rows: Int8Array, at: number): void {
+  for (let d = 0; d < out.length; d++) out[d] += weight * rows[at + d]!;
+}
+
+/** What a process read from a model file, kept while the file's size and mtime stay the same. */
+function readOnce<T>(kept: Map<string, { size: number; mtimeMs: number; value: T }>, file: string, read: (file: string) => T): T {
+  const { size, mtimeMs } = fs.statSync(file);
+  let cached = kept.get(file);
+  if (cached?.size !== size || cached.mtimeMs !== mtimeMs) kept.set(file, (cached = { size, mtimeMs, value: read(file) }));
+  return cached.value;
+}
+
+const loaded = new Map<string, { size: number; mtimeMs: number; value: StaticModel }>();
 
 /**
  * The model file's path, size and mtime: what `open` trusts to reuse a model it read, and what
@@ -130,10 +137,7 @@ export class BuiltinEmbedder implements Embedder {
    * file's chunks, and every index pass opens it.
    */
   static open(modelPath = defaultModelPath()): BuiltinEmbedder {
-    const { size, mtimeMs } = fs.statSync(modelPath);
-    let cached = loaded.get(modelPath);
-    if (cached?.size !== size || cached.mtimeMs !== mtimeMs) loaded.set(modelPath, (cached = { size, mtimeMs, model: loadStaticModel(modelPath) }));
-    return new BuiltinEmbedder(cached.model);
+    return new BuiltinEmbedder(readOnce(loaded, modelPath, loadStaticModel));
   }
 
   embedOne(text: string): Float32Array {
@@ -145,4 +149,128 @@ export class BuiltinEmbedder implements Embedder {
   }
 
   async close(): Promise<void> {}
+}
+
+const headers = new Map<string, { size: number; mtimeMs: number; value: QueryRows }>();
+
+/**
+ * The model as one query needs it: a few dozen rows. Reading the whole 5 MB
+ * file and mapping its 30,000 terms cost a fresh process (a CLI search) about
+ * 80 ms, its digest included; this reads the header once and each row a query
+ * touches as it is asked. Terms are found in the header's own text: the
+ * vocabulary is a JSON array, so a term's row is the number of entries before it.
+ */
+export class QueryRows {
+  private readonly space: FeatureSpace;
+
+  private constructor(
+    private readonly file: string,
+    private readonly layout: { dims: number; scalesAt: number; rowsAt: number },
+    vocab: VocabText,
+    buckets: number,
+  ) {
+    this.space = { vocab, buckets };
+  }
+
+  /** The rows of the model at `file`, its header read once per process while the file is unchanged. */
+  static open(file = defaultModelPath()): QueryRows {
+    return readOnce(headers, file, (f) => {
+      const fd = fs.openSync(f, 'r');
+      try {
+        const head = Buffer.alloc(12);
+        fs.readSync(fd, head, 0, 12, 0);
+        if (head.subarray(0, 8).toString('latin1') !== MAGIC) throw new SightlineError('usage', `${f} is not a sightline embedding model`);
+        const text = Buffer.alloc(head.readUInt32LE(8));
+        fs.readSync(fd, text, 0, text.length, 12);
+        const vocab = new VocabText(text.toString('utf8'));
+        const header = vocab.otherFields() as Omit<Header, 'vocab'>;
+        const scalesAt = 12 + text.length;
+        return new QueryRows(f, { dims: header.dims, scalesAt, rowsAt: scalesAt + (vocab.size + header.buckets) * 4 }, vocab, header.buckets);
+      } finally {
+        fs.closeSync(fd);
+      }
+    });
+  }
+
+  /** The same unit vector `embedStatic` gives for `text`. */
+  embed(text: string): Float32Array {
+    const { dims, scalesAt, rowsAt } = this.layout;
+    const out = new Float32Array(dims);
+    const scale = Buffer.alloc(4);
+    const row = new Int8Array(dims);
+    const fd = fs.openSync(this.file, 'r');
+    try {
+      for (const [r, weight] of featuresOf(text, this.space)) {
+        fs.readSync(fd, scale, 0, 4, scalesAt + r * 4);
+        fs.readSync(fd, row, 0, dims, rowsAt + r * dims);
+        addRow(out, weight * scale.readFloatLE(0), row, 0);
+      }
+    } finally {
+      fs.closeSync(fd);
+    }
+    return normalize(out);
+  }
+}
+
+/**
+ * A header's vocabulary looked up in its JSON text. One scan finds each entry and files its row
+ * in an open-addressing table by the FNV-1a of its raw text; a lookup compares text in place.
+ * Terms are ASCII words, so the raw text of the entry a term could match holds no escapes (an
+ * escaped entry is counted but never matched).
+ */
+const [QUOTE, BACKSLASH, CLOSE] = [0x22, 0x5c, 0x5d];
+
+class VocabText {
+  /** Row + 1 by slot; 0 is empty. */
+  private readonly slots: Int32Array;
+  /** Where each row's text starts and ends (exclusive) in `text`. */
+  private readonly spans: Int32Array;
+  readonly size: number;
+  private readonly before: number;
+  private readonly after: number;
+
+  constructor(private readonly text: string) {
+    const open = /"vocab"\s*:\s*\[/.exec(text);
+    if (!open) throw new SightlineError('usage', 'the embedding model header has no vocabulary');
+    // One pass over the array's text: each entry's span, and its row filed under the hash of its raw text.
+    const spans: number[] = [];
+    const hashes: number[] = [];
+    let i = open.index + open[0].length;
+    for (let c = text.charCodeAt(i); i < text.length && c !== CLOSE; c = text.charCodeAt(++i)) {
+      if (c !== QUOTE) continue;
+      const start = i + 1;
+      let h = FNV_BASIS;
+      for (let d = text.charCodeAt(++i); i < text.length && d !== QUOTE; d = text.charCodeAt(++i)) {
+        h = fnvStep(h, d);
+        if (d === BACKSLASH) h = fnvStep(h, text.charCodeAt(++i));
+      }
+      spans.push(start, i);
+      hashes.push(h >>> 0);
+    }
+    if (i >= text.length) throw new SightlineError('usage', 'the embedding model header ends inside its vocabulary');
+    [this.before, this.after] = [open.index + open[0].length - 1, i];
+    this.spans = Int32Array.from(spans);
+    this.size = hashes.length;
+    this.slots = new Int32Array(2 ** Math.ceil(Math.log2(this.size * 2 + 2)));
+    const mask = this.slots.length - 1;
+    hashes.forEach((h, row) => {
+      let slot = h & mask;
+      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
+      this.slots[slot] = row + 1;
+    });
+  }
+
+  get(term: string): number | undefined {
+    for (let slot = fnv1a(term) & (this.slots.length - 1); this.slots[slot] !== 0; slot = (slot + 1) & (this.slots.length - 1)) {
+      const row = this.slots[slot]! - 1;
+      const start = this.spans[2 * row]!;
+      if (this.spans[2 * row + 1]! - start === term.length && this.text.startsWith(term, start)) return row;
+    }
+    return undefined;
+  }
+
+  /** The header's fields other than the vocabulary. */
+  otherFields(): Record<string, unknown> {
+    return JSON.parse(`${this.text.slice(0, this.before)}[]${this.text.slice(this.after + 1)}`) as Record<string, unknown>;
+  }
 }

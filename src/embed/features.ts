@@ -31,7 +31,8 @@ const classOf = (text: string, i: number): number => {
 };
 
 export interface FeatureSpace {
-  vocab: Map<string, number>;
+  /** Term → row; `size` terms, the hashed trigram rows after them. */
+  vocab: { get(term: string): number | undefined; readonly size: number };
   buckets: number;
 }
 

@@ -1,12 +1,13 @@
 /**
  * Embedding a query synchronously, so search stays a plain function call.
- * The builtin model runs in-thread (microseconds). Others run in their own
+ * The builtin model runs in-thread (microseconds, reading only the rows a
+ * query touches). Others run in their own
  * thread and the caller blocks on shared memory for the answer, with a
  * deadline: a slow or failed query embedding degrades that one answer to
  * keyword mode instead of failing it.
  */
 import type { Worker } from 'node:worker_threads';
-import { BuiltinEmbedder } from './builtin.js';
+import { BuiltinEmbedder, QueryRows } from './builtin.js';
 import type { EmbedderIdentity, EmbedderSpec } from './types.js';
 import { startWorker, workerReady } from './worker-client.js';
 import { QUERY_HEADER_BYTES, QUERY_OK, QUERY_PENDING, type WorkerRequest } from './protocol.js';
@@ -23,12 +24,13 @@ const QUERY_DEADLINE_MS = 10_000;
 const MAX_DIMS = 8_192;
 
 class InThread implements QueryEmbedder {
-  readonly identity: EmbedderIdentity;
-  constructor(private readonly model: BuiltinEmbedder) {
-    this.identity = model.identity;
+  constructor(private readonly modelPath: string | undefined) {}
+  /** Reads and digests the whole model: asked only when the index's stamp is not this file's (search/vector.ts). */
+  get identity(): EmbedderIdentity {
+    return BuiltinEmbedder.open(this.modelPath).identity;
   }
   embedQuery(text: string): Float32Array {
-    return this.model.embedOne(text);
+    return QueryRows.open(this.modelPath).embed(text);
   }
 }
 
@@ -64,7 +66,7 @@ export function queryEmbedder(spec: EmbedderSpec): QueryEmbedder | null {
   const k = key(spec);
   if (ready.has(k)) return ready.get(k)!;
   if (spec.kind === 'builtin') {
-    const e = new InThread(BuiltinEmbedder.open(spec.modelPath));
+    const e = new InThread(spec.modelPath);
     ready.set(k, e);
     return e;
   }

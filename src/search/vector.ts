@@ -83,7 +83,7 @@ export function embeddedQuery(store: Store, spec: EmbedderSpec, query: string): 
   const embedder = queryEmbedder(spec);
   if (!embedder) return null;
   const identity = store.vectors.identity();
-  if (!identity || !sameIdentity(identity, embedder.identity)) return null;
+  if (!identity || !(stampedCurrent(store, spec) || sameIdentity(identity, embedder.identity))) return null;
   const q = embedder.embedQuery(query);
   if (!q || q.length !== identity.dims) return null;
   return { q, matrix: matrixOf(store, identity.dims) };
@@ -131,13 +131,17 @@ function allEmbedded(store: Store): boolean {
 }
 
 /**
- * keyword_only with no embedder; serving once every chunk has a vector of the current space;
- * building before. The builtin model's space is known current from the stamp an index pass
- * left (VectorTable.stamp) without opening the model, which a keyword search never embeds with.
+ * Whether the stored vectors are the builtin model's, from the stamp an index pass left
+ * (VectorTable.stamp): known without reading or digesting the model file.
  */
+function stampedCurrent(store: Store, spec: EmbedderSpec): boolean {
+  return spec.kind === 'builtin' && store.vectors.stamp() === modelStamp(spec.modelPath);
+}
+
+/** keyword_only with no embedder; serving once every chunk has a vector of the current space; building before. */
 export function retrievalPhase(store: Store, spec: EmbedderSpec): RetrievalPhase {
   if (spec.kind === 'none') return 'keyword_only';
-  if (spec.kind === 'builtin' && store.vectors.stamp() === modelStamp(spec.modelPath)) return allEmbedded(store) ? 'serving' : 'building';
+  if (stampedCurrent(store, spec)) return allEmbedded(store) ? 'serving' : 'building';
   const embedder = queryEmbedder(spec);
   if (!embedder || !sameIdentity(store.vectors.identity(), embedder.identity)) return 'building';
   return allEmbedded(store) ? 'serving' : 'building';

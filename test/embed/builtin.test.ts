@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BuiltinEmbedder, defaultModelPath } from '../../src/embed/index.js';
+import { QueryRows } from '../../src/embed/builtin.js';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
@@ -45,4 +46,48 @@ describe('builtin embedder', () => {
     const wrong = model.embedOne('function drawCircle(ctx, radius) {\n  ctx.arc(0, 0, radius, 0, Math.PI * 2);\n  ctx.stroke();\n}');
     expect(dot(q, right)).toBeGreaterThan(dot(q, wrong));
   });
+
+  it('embeds a query from the rows it reads, exactly as from the whole model', () => {
+    const rows = QueryRows.open(defaultModelPath());
+    const texts = ['parse a date string', 'where is getUserName defined', 'qwzxv unknownword_here HTTPServer', 'return self', ''];
+    for (const t of texts) expect(Array.from(rows.embed(t))).toEqual(Array.from(model.embedOne(t)));
+  });
+
+  it('finds every vocabulary term at its row in the header text', () => {
+    const { vocab } = JSON.parse(headerOf(fs.readFileSync(defaultModelPath()))) as { vocab: string[] };
+    const space = (QueryRows.open(defaultModelPath()) as unknown as { space: { vocab: { get(t: string): number | undefined; size: number } } }).space;
+    expect(space.vocab.size).toBe(vocab.length);
+    const wrong = vocab.filter((term, row) => space.vocab.get(term) !== row);
+    expect(wrong).toEqual([]);
+    expect(space.vocab.get('vocab')).toBe(vocab.indexOf('vocab') >= 0 ? vocab.indexOf('vocab') : undefined);
+    expect(space.vocab.get('notaterm0zz')).toBeUndefined();
+  });
+
+  it('counts an escaped entry as one and never matches inside it', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-model-'));
+    try {
+      // A two-term model whose first entry holds an escaped quote that looks like the second term.
+      const header = JSON.stringify({ name: 'tiny', dims: 2, buckets: 1, vocab: ['a"beta', 'beta'] });
+      const body = Buffer.alloc(12 + Buffer.byteLength(header) + 3 * 4 + 3 * 2);
+      body.write('SLEMB001', 0, 'latin1');
+      body.writeUInt32LE(Buffer.byteLength(header), 8);
+      body.write(header, 12, 'utf8');
+      const scalesAt = 12 + Buffer.byteLength(header);
+      for (let r = 0; r < 3; r++) body.writeFloatLE(1, scalesAt + r * 4);
+      const rowsAt = scalesAt + 12;
+      body.writeInt8(1, rowsAt + 2 * 1); // row 1 ("beta") points along the first axis
+      body.writeInt8(1, rowsAt + 2 * 0 + 1); // row 0 along the second
+      const file = path.join(dir, 'tiny.bin');
+      fs.writeFileSync(file, body);
+      expect(Array.from(QueryRows.open(file).embed('beta'))).toEqual([1, 0]);
+      expect(Array.from(QueryRows.open(file).embed('beta'))).toEqual(Array.from(BuiltinEmbedder.open(file).embedOne('beta')));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
+
+function headerOf(buf: Buffer): string {
+  return buf.subarray(12, 12 + buf.readUInt32LE(8)).toString('utf8');
+}
+
