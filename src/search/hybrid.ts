@@ -14,7 +14,7 @@ import type { Config } from '../config/index.js';
 import { embedderSpec, normalize } from '../embed/index.js';
 import type { Store } from '../store/index.js';
 import { cutoff, type CutoffOptions } from './cutoff.js';
-import { rrf, type FusionOptions } from './fusion.js';
+import { rrf, type Fused, type FusionOptions } from './fusion.js';
 import { chunkDepth, rankChunks, rankFiles, type FileSignals, type NearnessOf, type RankedChunk, type RankedFile, type RankOptions } from './rank.js';
 import type { Question } from './query.js';
 import { fileRole } from './roles.js';
@@ -101,12 +101,16 @@ export function fusionFor(config: Config, want: SearchMode, question: Question):
 
 /** Best first; equal scores by path, then line, so two indexes of one tree answer in one order (row ids differ). */
 function byScoreThenPlace(a: Placed, b: Placed): number {
-  return b.score - a.score || (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0) || (a.chunk?.startLine ?? 0) - (b.chunk?.startLine ?? 0);
+  return b.score - a.score || byPlace(a, b);
+}
+
+function byPlace(a: Placed, b: Placed): number {
+  return (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0) || (a.chunk?.startLine ?? 0) - (b.chunk?.startLine ?? 0);
 }
 
 type Placed = { score: number; file: { path: string }; chunk?: { startLine: number } };
 
-function answer<K, T extends Placed>(
+function answer<K extends Placed, T extends Placed>(
   config: Config,
   want: SearchMode,
   question: Question,
@@ -116,10 +120,12 @@ function answer<K, T extends Placed>(
   merge: (k: K | undefined, s: T | undefined, score: number) => T,
   limit: number,
 ): T[] {
-  const fused = rrf(keyword, semantic, keys, fusionFor(config, want, question))
-    .map((f) => merge(f.keyword?.item, f.semantic?.item, f.score))
-    .sort(byScoreThenPlace);
-  return cutoff(fused, cutoffOptions(config)).slice(0, limit);
+  // Ordered and cut on the items as they are: merged only for what is kept (a few of hundreds).
+  const itemOf = (f: Fused<K, T>): Placed => f.keyword?.item ?? f.semantic!.item;
+  const fused = rrf(keyword, semantic, keys, fusionFor(config, want, question)).sort((a, b) => b.score - a.score || byPlace(itemOf(a), itemOf(b)));
+  return cutoff(fused, cutoffOptions(config))
+    .slice(0, limit)
+    .map((f) => merge(f.keyword?.item, f.semantic?.item, f.score));
 }
 
 /**

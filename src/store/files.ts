@@ -16,34 +16,12 @@ export interface StoredFile extends FileRecord {
   id: number;
 }
 
-interface FileRow {
-  id: number;
-  path: string;
-  language: string | null;
-  kind: string;
-  size: number;
-  mtime_ms: number;
-  digest: string;
-  indexed_at_ms: number;
-  line_count: number;
-  tokens: number;
-  invalid_utf8: number;
-}
+/** A file row as read: FILE_COLUMNS in order (raw rows: arrays cost a third less than objects to read). */
+type FileRow = [id: number, path: string, language: string | null, kind: string, size: number, mtimeMs: number, digest: string, indexedAtMs: number, lineCount: number, tokens: number, invalidUtf8: number];
+const FILE_COLUMNS = 'id, path, language, kind, size, mtime_ms, digest, indexed_at_ms, line_count, tokens, invalid_utf8';
 
-function fromRow(r: FileRow): StoredFile {
-  return {
-    id: r.id,
-    path: r.path,
-    language: r.language,
-    kind: r.kind,
-    size: r.size,
-    mtimeMs: r.mtime_ms,
-    digest: r.digest,
-    indexedAtMs: r.indexed_at_ms,
-    lineCount: r.line_count,
-    tokens: r.tokens,
-    invalidUtf8: r.invalid_utf8 === 1,
-  };
+function fromRow([id, path, language, kind, size, mtimeMs, digest, indexedAtMs, lineCount, tokens, invalidUtf8]: FileRow): StoredFile {
+  return { id, path, language, kind, size, mtimeMs, digest, indexedAtMs, lineCount, tokens, invalidUtf8: invalidUtf8 === 1 };
 }
 
 /** What a pass compares a walked file with (index/survey.ts): whether it changed since it was read, its bytes' digest, and its row. */
@@ -70,9 +48,9 @@ export class FileTable {
   private readonly remove;
   private readonly touch;
   constructor(db: Db) {
-    this.byPath = db.prepare('SELECT * FROM files WHERE path = ?');
-    this.byIdList = db.prepare('SELECT * FROM files WHERE id IN (SELECT value FROM json_each(?))');
-    this.all = db.prepare('SELECT * FROM files ORDER BY path');
+    this.byPath = db.prepare(`SELECT ${FILE_COLUMNS} FROM files WHERE path = ?`).raw();
+    this.byIdList = db.prepare(`SELECT ${FILE_COLUMNS} FROM files WHERE id IN (SELECT value FROM json_each(?))`).raw();
+    this.all = db.prepare(`SELECT ${FILE_COLUMNS} FROM files ORDER BY path`).raw();
     this.stampRows = db.prepare<[], [string, number, number, number, string]>('SELECT path, id, size, indexed_at_ms, digest FROM files').raw();
     this.weights = db.prepare(
       `SELECT path, language, kind, size AS bytes, tokens,
@@ -128,7 +106,7 @@ export class FileTable {
     const out = new Map<number, StoredFile>();
     if (ids.length === 0) return out;
     // One prepared statement for any number of ids, as chunks by id (a list of `?` is prepared anew per length).
-    for (const r of this.byIdList.all(JSON.stringify(ids)) as FileRow[]) out.set(r.id, fromRow(r));
+    for (const r of this.byIdList.all(JSON.stringify(ids)) as FileRow[]) out.set(r[0], fromRow(r));
     return out;
   }
 }
