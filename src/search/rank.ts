@@ -17,7 +17,7 @@
  * the query mentions them.
  */
 import type { LexicalHit, StoredChunk, StoredFile, Store } from '../store/index.js';
-import { gatherEvidence, roleOf, type EvidenceOptions } from './evidence.js';
+import { gatherEvidence, roleOf, type Evidence, type EvidenceOptions } from './evidence.js';
 import { historyCredit } from './history.js';
 import { firstOrder, kindOf, rankCandidates, shippedRanker, withNearness, type Candidate } from './learned.js';
 import type { Question } from './query.js';
@@ -57,16 +57,26 @@ export type NearnessOf = (byKeyword: readonly FileSignals[]) => Nearness;
 /** Chunk-level multipliers for `search` without --files. */
 const DEFINITION_BOOST = 1.6;
 const PATH_MATCH_BOOST = 1.25;
+/**
+ * Each file's best chunk is lifted by its file's place in the file ranking: × 2 for the first
+ * file, × 1.5 for the sixth, fading like nearness ranks (hybrid.ts). Chosen on the dev issues,
+ * checked on validation pairs (docs/ranking.md, "Chunks follow the file ranking").
+ */
+const FILE_LIFT = 1;
+const FILE_LIFT_SCALE = 5;
 /** Chunks read from FTS for a file ranking: enough for a file's best chunks to be among them. */
 const FILE_DEPTH = 1000;
 /** How many of a file's best chunks add up to its content score. */
 const FILE_TOP_CHUNKS = 3;
 
-/** Chunks best first: BM25 × the file's role, × a boost for holding a named definition or sitting in a named file. */
+/**
+ * Chunks best first: BM25 × the file's role, × a boost for holding a named definition or sitting
+ * in a named file; each file's best chunk also × its file's lift (liftBestChunks).
+ */
 export function rankChunks(store: Store, question: Question, options: RankOptions): RankedChunk[] {
   const ev = gatherEvidence(store, question, options, options.depth ?? chunkDepth(options.limit));
   // Scored lean, and only the chunks kept get their reasons and rows: a ranking scores hundreds and keeps a few.
-  const scored = ev.hits.map((hit) => {
+  const scored: ScoredHit[] = ev.hits.map((hit) => {
     const file = ev.files.get(hit.fileId)!;
     const { role, demoted } = roleOf(file, ev);
     const defs = ev.definitions.get(file.id);
@@ -75,17 +85,51 @@ export function rankChunks(store: Store, question: Question, options: RankOption
     const score = hit.score * (demoted ? CHUNK_DEMOTE : 1) * (defined >= 0 ? DEFINITION_BOOST : 1) * (named ? PATH_MATCH_BOOST : 1);
     return { hit, file, score, symbol: defined >= 0 ? defs!.names[Math.min(defined, defs!.names.length - 1)] : undefined, named, role: demoted ? role : undefined };
   });
+  liftBestChunks(scored, firstOrder(signalsOf(store, ev), shippedRanker(kindOf(question))));
   scored.sort((a, b) => b.score - a.score || a.file.path.localeCompare(b.file.path) || a.hit.startLine - b.hit.startLine);
   const kept = scored.slice(0, options.limit);
   const rows = store.chunks.byIds(kept.map((s) => s.hit.chunkId));
-  return kept.flatMap(({ hit, file, score, symbol, named, role }) => {
+  return kept.flatMap(({ hit, file, score, symbol, named, role, fileRank }) => {
     const chunk = rows.get(hit.chunkId);
     if (!chunk) return [];
     const reasons = [`bm25:${hit.score.toFixed(2)}`];
     if (symbol !== undefined) reasons.push(`symbol:${symbol}`);
     if (named) reasons.push('path-match');
     if (role !== undefined) reasons.push(`role:${role}`);
+    if (fileRank !== undefined) reasons.push(`file-rank:${fileRank + 1}`);
     return [{ chunk, file, score, reasons }];
+  });
+}
+
+interface ScoredHit {
+  hit: LexicalHit;
+  file: StoredFile;
+  score: number;
+  symbol: string | undefined;
+  named: boolean;
+  role: FileRole | undefined;
+  /** The file's place in the file ranking, on its best chunk only. */
+  fileRank?: number;
+}
+
+/**
+ * Lifts each file's best chunk by its file's place in `files` (the file ranking of the same
+ * evidence, which weighs history, definitions, paths and all of a file's chunks together).
+ * Only the best one: the chunks shown then lead with the files the whole question points at,
+ * one each, rather than the top file's every chunk (dev issues: files of the top 10 chunks
+ * holding every gold file 68 → 79 %).
+ */
+function liftBestChunks(scored: ScoredHit[], files: readonly { candidate: FileSignals }[]): void {
+  const best = new Map<number, ScoredHit>();
+  for (const s of scored) {
+    const b = best.get(s.file.id);
+    if (!b || s.score > b.score) best.set(s.file.id, s);
+  }
+  files.forEach(({ candidate }, rank) => {
+    const s = best.get(candidate.file.id);
+    if (!s) return;
+    s.score *= 1 + FILE_LIFT / (1 + rank / FILE_LIFT_SCALE);
+    s.fileRank = rank;
   });
 }
 
@@ -102,7 +146,20 @@ export interface FileSignals extends Candidate {
 
 /** Every candidate file with its raw signals, in no particular order: the files the query's words lead to. */
 export function fileSignals(store: Store, question: Question, options: EvidenceOptions): FileSignals[] {
-  const ev = gatherEvidence(store, question, options, FILE_DEPTH);
+  return signalsOf(store, gatherEvidence(store, question, options, FILE_DEPTH));
+}
+
+const pathIndexes = new WeakMap<ReadonlyMap<number, StoredFile>, ReadonlyMap<string, StoredFile>>();
+
+/** The files by path: made once per file list (evidence.ts keeps the unfiltered one per index version). */
+function filesByPath(files: ReadonlyMap<number, StoredFile>): ReadonlyMap<string, StoredFile> {
+  let byPath = pathIndexes.get(files);
+  if (!byPath) pathIndexes.set(files, (byPath = new Map([...files.values()].map((f) => [f.path, f]))));
+  return byPath;
+}
+
+/** The candidate files of gathered evidence, with their raw signals. */
+function signalsOf(store: Store, ev: Evidence): FileSignals[] {
   const byFile = new Map<number, FileSignals>();
   const entry = (file: StoredFile): FileSignals => {
     let s = byFile.get(file.id);
@@ -118,7 +175,7 @@ export function fileSignals(store: Store, question: Question, options: EvidenceO
     s.top = s.hits[0]?.score ?? 0;
     s.hitCount = s.hits.length;
   }
-  const byPath = new Map([...ev.files.values()].map((f) => [f.path, f]));
+  const byPath = filesByPath(ev.files);
   for (const [path, credit] of historyCredit(store, ev.historyTerms)) {
     const file = byPath.get(path);
     if (!file) continue;

@@ -166,3 +166,26 @@ describe('the words that carry a question', () => {
     expect(chunks[0]!.path).toBe('src/walk/walker.ts');
   });
 });
+
+describe('chunk ranking', () => {
+  it("shows each of the file ranking's files once before any file's second chunk", async () => {
+    // tree.ts says "walked" twice in each of four functions, walker.ts once in one: by BM25 alone all
+    // four of tree.ts's chunks come before walker.ts's. Lifted by their files' places, walker.ts's best
+    // chunk comes second.
+    const fn = (name: string, said: string) =>
+      [`export function ${name}(node) {`, `  // ${said}`, ...Array.from({ length: 10 }, (_, j) => `  const child${j} = node.children[${j}];`), '  return node;', '}', ''].join('\n');
+    const files: Record<string, string> = {
+      'src/tree.ts': ['enter', 'leave', 'descend', 'ascend'].map((n) => fn(n, 'each entry is walked, then its children are walked')).join('\n'),
+      'src/walker.ts': fn('visit', 'the root is walked first, then walked again'),
+    };
+    for (let i = 0; i < 12; i++) files[`src/util/u${i}.ts`] = [`export function util${i}(x) {`, `  return x + ${i};`, '}', ''].join('\n');
+    const repo = await indexed(files);
+    const chunks = search(repo, { query: 'where are entries walked', k: 10, force: true, mode: 'keyword' }).results;
+    const paths = chunks.map((c) => c.path);
+    const secondOfTree = paths.indexOf('src/tree.ts', paths.indexOf('src/tree.ts') + 1);
+    expect(secondOfTree).toBeGreaterThan(0);
+    expect(paths.indexOf('src/walker.ts')).toBeGreaterThanOrEqual(0);
+    expect(paths.indexOf('src/walker.ts')).toBeLessThan(secondOfTree);
+    expect(chunks[0]!.reasons).toContain('file-rank:1');
+  });
+});
