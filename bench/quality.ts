@@ -1,5 +1,5 @@
 /**
- * npm run bench:quality -- <records.jsonl> [--mirrors DIR] [--repo owner/name] [--limit N] [--no-history] [--no-graph] [--pools FILE] [--keep-index] [--mode keyword|semantic|hybrid] [--work DIR] [--out FILE] [--verbose]
+ * npm run bench:quality -- <records.jsonl> [--mirrors DIR] [--repo owner/name] [--limit N] [--no-history] [--no-graph] [--pools FILE] [--chunks] [--keep-index] [--mode keyword|semantic|hybrid] [--work DIR] [--out FILE] [--verbose]
  *
  * File-localization quality on real issues (shared/bench/README.md). For each
  * record: move the repository's checkout to the base commit, index it
@@ -12,7 +12,8 @@
  * run (quality/snapshot.ts): the same numbers, without the cold index.
  * --pools FILE writes each record's candidate files with their raw signals
  * and the commits that touched them (quality/pools.ts): what the ranker's
- * trainer (scripts/ranker/train.ts) fits on.
+ * trainer (bench/ranker/train.ts) fits on. --chunks also asks `search`
+ * (chunks, k=10) and scores the files of its chunks in order, per language.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -48,6 +49,8 @@ interface Outcome {
   baselineMs: number;
   /** The candidates' raw signals and commits (with --pools). */
   pool?: Pool;
+  /** `search` (chunks, k=10) scored over its chunks' files in order (with --chunks). */
+  chunks?: Scores;
 }
 
 function options() {
@@ -58,16 +61,17 @@ function options() {
       'no-history': { type: 'boolean', default: false },
       'no-graph': { type: 'boolean', default: false },
       pools: { type: 'string' },
+      chunks: { type: 'boolean', default: false },
       mode: { type: 'string', default: 'hybrid' }, // keyword | semantic | hybrid: the semantic ablation
       verbose: { type: 'boolean', default: false },
     },
   });
   const file = positionals[0];
-  if (!file) usage('usage: npm run bench:quality -- <records.jsonl> [--mirrors DIR] [--repo owner/name] [--limit N] [--no-history] [--no-graph] [--pools FILE] [--keep-index] [--mode keyword|semantic|hybrid] [--work DIR] [--out FILE] [--verbose]');
+  if (!file) usage('usage: npm run bench:quality -- <records.jsonl> [--mirrors DIR] [--repo owner/name] [--limit N] [--no-history] [--no-graph] [--pools FILE] [--chunks] [--keep-index] [--mode keyword|semantic|hybrid] [--work DIR] [--out FILE] [--verbose]');
   const limit = values.limit === undefined ? Infinity : Number(values.limit);
   if (!(limit > 0)) usage(`--limit must be a positive number (got ${values.limit})`);
   if (!['keyword', 'semantic', 'hybrid'].includes(values.mode)) usage(`--mode must be keyword, semantic or hybrid (got ${values.mode})`);
-  return { mode: values.mode as 'keyword' | 'semantic' | 'hybrid', file, limit, history: !values['no-history'], graph: !values['no-graph'], pools: values.pools, keepIndex: values['keep-index'], mirrors: path.resolve(values.mirrors), work: path.resolve(values.work), repo: values.repo, out: values.out, verbose: values.verbose };
+  return { mode: values.mode as 'keyword' | 'semantic' | 'hybrid', file, limit, history: !values['no-history'], graph: !values['no-graph'], pools: values.pools, chunks: values.chunks, keepIndex: values['keep-index'], mirrors: path.resolve(values.mirrors), work: path.resolve(values.work), repo: values.repo, out: values.out, verbose: values.verbose };
 }
 
 /** Records whose checkout failed, by id. */
@@ -119,6 +123,7 @@ async function runRepository(name: string, records: BenchRecord[], opts: ReturnT
         queryCpuMs: (queryCpu.user + queryCpu.system) / 1000,
         baselineMs: base.ms,
         pool: opts.pools ? poolOf(repo, record, opts.mode) : undefined,
+        chunks: opts.chunks ? score(search(repo, { query: record.query, k: K, force: true, mode: opts.mode }).results.map((r) => r.path), record.gold_code_files) : undefined,
       };
       out.push(o);
       if (opts.pools) fs.appendFileSync(opts.pools, JSON.stringify(o.pool) + '\n');
@@ -147,6 +152,17 @@ function groupTable(label: string, outcomes: Outcome[], key: (o: Outcome) => str
   return table([label, 'n', ...METRIC_NAMES, 'bm25 Acc@5', 'bm25 MRR', 'Δ Acc@5'], rows);
 }
 
+/** `search` without --files, per language: its top chunks' files scored like a file ranking (Acc@10: every gold file among the files of the 10 chunks). */
+function chunkTable(outcomes: Outcome[]): string {
+  const languages = [...new Set(outcomes.map((o) => o.record.language))].sort();
+  const rows = [...languages.map((l) => [l, outcomes.filter((o) => o.record.language === l)] as const), ['ALL', outcomes] as const].map(([name, list]) => [
+    name,
+    String(list.length),
+    ...averages(list.map((o) => o.chunks!)),
+  ]);
+  return table(['chunks (search, k=10)', 'n', ...METRIC_NAMES], rows);
+}
+
 async function main(): Promise<void> {
   const opts = options();
   let records = loadRecords(opts.file);
@@ -165,6 +181,7 @@ async function main(): Promise<void> {
   console.log(`${outcomes.length} records, history ${opts.history ? 'on' : 'off'}; ours = search --files (k=${K}), bm25 = plain BM25 over whole files\n`);
   console.log(groupTable('language', outcomes, (o) => o.record.language) + '\n');
   console.log(groupTable('repository', outcomes, (o) => o.record.repo) + '\n');
+  if (opts.chunks) console.log(chunkTable(outcomes) + '\n');
   console.log(
     table(
       ['median time (ms)', 'value'],
