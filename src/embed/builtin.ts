@@ -184,8 +184,11 @@ export class QueryRows {
         fs.readSync(fd, text, 0, text.length, 12);
         const vocab = new VocabText(text.toString('utf8'));
         const header = vocab.otherFields() as Omit<Header, 'vocab'>;
+        const rowCount = vocab.size + header.buckets;
         const scalesAt = 12 + text.length;
-        return new QueryRows(f, { dims: header.dims, scalesAt, rowsAt: scalesAt + (vocab.size + header.buckets) * 4 }, vocab, header.buckets);
+        const rowsAt = scalesAt + rowCount * 4;
+        if (fs.fstatSync(fd).size !== rowsAt + rowCount * header.dims) throw new SightlineError('usage', `${f} is truncated`);
+        return new QueryRows(f, { dims: header.dims, scalesAt, rowsAt }, vocab, header.buckets);
       } finally {
         fs.closeSync(fd);
       }
@@ -212,14 +215,14 @@ export class QueryRows {
   }
 }
 
+const [QUOTE, BACKSLASH, CLOSE] = [0x22, 0x5c, 0x5d];
+
 /**
  * A header's vocabulary looked up in its JSON text. One scan finds each entry and files its row
  * in an open-addressing table by the FNV-1a of its raw text; a lookup compares text in place.
  * Terms are ASCII words, so the raw text of the entry a term could match holds no escapes (an
  * escaped entry is counted but never matched).
  */
-const [QUOTE, BACKSLASH, CLOSE] = [0x22, 0x5c, 0x5d];
-
 class VocabText {
   /** Row + 1 by slot; 0 is empty. */
   private readonly slots: Int32Array;

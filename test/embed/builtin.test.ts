@@ -81,6 +81,9 @@ describe('builtin embedder', () => {
       fs.writeFileSync(file, body);
       expect(Array.from(QueryRows.open(file).embed('beta'))).toEqual([1, 0]);
       expect(Array.from(QueryRows.open(file).embed('beta'))).toEqual(Array.from(BuiltinEmbedder.open(file).embedOne('beta')));
+      const cut = path.join(dir, 'cut.bin');
+      fs.writeFileSync(cut, body.subarray(0, body.length - 1));
+      expect(() => QueryRows.open(cut)).toThrow(/truncated/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
