@@ -188,4 +188,19 @@ describe('chunk ranking', () => {
     expect(paths.indexOf('src/walker.ts')).toBeLessThan(secondOfTree);
     expect(chunks[0]!.reasons).toContain('file-rank:1');
   });
+
+  it("lifts the chunk holding the definition a question names, where its file holds one", async () => {
+    // walker.ts's options block says "walk" more often than walk() does; the question's "walked"
+    // names walk(), so that is the chunk its file shows and the one lifted.
+    const options = ['export interface WalkOptions {', ...Array.from({ length: 14 }, (_, i) => `  /** how the walk treats case ${i}: each walked entry, walk order */ walkCase${i}?: boolean;`), '}', ''].join('\n');
+    const walk = ['export function walk(root: string, options: WalkOptions) {', ...Array.from({ length: 14 }, (_, i) => `  const part${i} = readdir(root, ${i});`), '  return [root];', '}', ''].join('\n');
+    const files: Record<string, string> = { 'src/walker.ts': `${options}\n${walk}` };
+    for (let i = 0; i < 12; i++) files[`src/util/u${i}.ts`] = [`export function util${i}(x) {`, `  return x + ${i};`, '}', ''].join('\n');
+    const repo = await indexed(files);
+    const chunks = search(repo, { query: 'where are files walked', k: 10, force: true, mode: 'keyword' }).results;
+    const lifted = chunks.filter((c) => c.reasons.some((r) => r.startsWith('file-rank:')));
+    expect(lifted.map((c) => [c.path, c.symbol])).toEqual([['src/walker.ts', 'walk']]);
+    expect(chunks[0]!.symbol).toBe('walk');
+  });
 });
+
