@@ -58,7 +58,7 @@ export type NearnessOf = (byKeyword: readonly FileSignals[]) => Nearness;
 const DEFINITION_BOOST = 1.6;
 const PATH_MATCH_BOOST = 1.25;
 /**
- * Each file's best chunk is lifted by its file's place in the file ranking: × 2 for the first
+ * One chunk of each file is lifted by its file's place in the file ranking: × 2 for the first
  * file, × 1.5 for the sixth, fading like nearness ranks (hybrid.ts). Chosen on the dev issues,
  * checked on validation pairs (docs/ranking.md, "Chunks follow the file ranking").
  */
