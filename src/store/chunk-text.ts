@@ -49,10 +49,12 @@ interface FileText {
   fileId: number;
   packed: Buffer | undefined;
   text?: string;
+  /** False once the index moved on: the file's packed bytes are read again and compared before the text is trusted. */
+  current: boolean;
 }
 
 /**
- * Files' texts of one index version, packed and (once read) unpacked, the
+ * Files' texts, packed and (once read) unpacked, the
  * least recently used evicted first once they hold more than `budget` bytes
  * and UTF-16 code units together. A question reads the chunk rows of a
  * hundred files or so and the text of a few dozen; the next question mostly
@@ -63,19 +65,48 @@ class KeptTexts {
   private readonly files = new Map<number, FileText>();
   private held = 0;
 
-  constructor(private readonly budget: number) {}
+  constructor(private budget: number) {}
 
   get(fileId: number, read: () => Buffer | undefined): FileText {
     let file = this.files.get(fileId);
+    if (file && !file.current) {
+      // Kept from an earlier index version: still this file's text if its packed bytes are the same.
+      const packed = read();
+      if (packed === file.packed || (packed !== undefined && file.packed !== undefined && packed.equals(file.packed))) file.current = true;
+      else {
+        this.drop(file);
+        file = { fileId, packed, current: true };
+        this.files.set(fileId, file);
+        this.grew(packed?.length ?? 0);
+        return file;
+      }
+    }
     if (file) {
       this.files.delete(fileId); // refresh recency
       this.files.set(fileId, file);
       return file;
     }
-    file = { fileId, packed: read() };
+    file = { fileId, packed: read(), current: true };
     this.files.set(fileId, file);
     this.grew(file.packed?.length ?? 0);
     return file;
+  }
+
+  /**
+   * These texts, for the next index version: each is checked against its file's packed bytes
+   * when first asked for, and kept when they are unchanged. An edit under `watch` leaves most
+   * files as they were, and unpacking them all again made the next question ~100 ms slower.
+   */
+  renewed(budget: number): KeptTexts {
+    for (const file of this.files.values()) file.current = false;
+    this.budget = budget;
+    this.grew(0);
+    return this;
+  }
+
+  private drop(file: FileText): void {
+    this.files.delete(file.fileId);
+    this.held -= (file.packed?.length ?? 0) + (file.text?.length ?? 0);
   }
 
   /** `file`'s text, unpacked on the first call. */
@@ -89,10 +120,9 @@ class KeptTexts {
 
   private grew(size: number): void {
     this.held += size;
-    for (const [id, old] of this.files) {
+    for (const old of this.files.values()) {
       if (this.held <= this.budget || this.files.size === 1) break;
-      this.files.delete(id);
-      this.held -= (old.packed?.length ?? 0) + (old.text?.length ?? 0);
+      this.drop(old);
     }
   }
 }
@@ -101,7 +131,7 @@ const KEPT = slot<KeptTexts>('file texts');
 /** Bytes and code units of file text kept per connection unless told otherwise (~16 MiB): a mid-sized tree's whole source. */
 const KEPT_TEXT_BUDGET = 16 << 20;
 
-/** Reads files' packed texts; with a memo, what it reads and unpacks is kept for the index version at hand. */
+/** Reads files' packed texts; with a memo, what it reads and unpacks is kept, and checked again once the index moved on. */
 export class FileTexts {
   private readonly read;
 
@@ -137,7 +167,7 @@ export class FileTexts {
       };
     }
     const { memo, version, budget = KEPT_TEXT_BUDGET } = this.kept;
-    const kept = memo.derived(KEPT, version(), () => new KeptTexts(budget));
+    const kept = memo.derived(KEPT, version(), () => memo.peek(KEPT)?.renewed(budget) ?? new KeptTexts(budget));
     return (fileId) => {
       const file = kept.get(fileId, () => this.packed(fileId));
       return () => kept.text(file);

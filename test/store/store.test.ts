@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Repo } from '../../src/engine/index.js';
 import { search } from '../../src/engine/search.js';
 import { SightlineError } from '../../src/errors/index.js';
@@ -167,6 +168,36 @@ describe('unpacked chunk texts', () => {
     expect(answer()).toBe(answer());
     expect(JSON.parse(answer()).map((r: { path: string }) => r.path).sort()).toEqual(JSON.parse(roomy).map((r: { path: string }) => r.path).sort());
     repo.close();
+  });
+
+  it('outlive an index version where their file is unchanged, and are read again where it changed', async () => {
+    const root = makeRepo({ 'a.ts': 'export const apple = 1;\n', 'b.ts': 'export const berry = 2;\n' });
+    dirs.push(root);
+    const repo = Repo.open(root, { flags: { home: home() }, env: { SIGHTLINE_EMBEDDER: 'none' } });
+    await repo.index();
+    let version = 'v1';
+    const texts = new FileTexts(repo.store.db, { memo: new Memo(), version: () => version });
+    const ids = () => ['a.ts', 'b.ts'].map((name) => repo.store.files.get(name)!.id);
+    const read = () => ids().map((id) => texts.lookup()(id)());
+    const unpack = vi.spyOn(zlib, 'brotliDecompressSync');
+    const unpackedBy = (f: () => string[]) => {
+      const before = unpack.mock.calls.length;
+      const got = f();
+      return { got, unpacked: unpack.mock.calls.length - before };
+    };
+    try {
+      expect(unpackedBy(read)).toEqual({ got: [expect.stringContaining('apple'), expect.stringContaining('berry')], unpacked: 2 });
+      version = 'v2'; // the index moved on; neither file changed
+      expect(unpackedBy(read)).toEqual({ got: [expect.stringContaining('apple'), expect.stringContaining('berry')], unpacked: 0 });
+      fs.writeFileSync(path.join(root, 'b.ts'), 'export const cherry = 3;\n');
+      await repo.index();
+      version = 'v3';
+      // b.ts alone, whatever id its new row has
+      expect(unpackedBy(read)).toEqual({ got: [expect.stringContaining('apple'), expect.stringContaining('cherry')], unpacked: 1 });
+    } finally {
+      unpack.mockRestore();
+      repo.close();
+    }
   });
 
   it('read right past a budget smaller than any one file, which is then never kept', async () => {
