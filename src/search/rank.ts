@@ -71,7 +71,7 @@ const FILE_TOP_CHUNKS = 3;
 
 /**
  * Chunks best first: BM25 × the file's role, × a boost for holding a named definition or sitting
- * in a named file; one chunk of each file also × its file's lift (liftBestChunks).
+ * in a named file; one chunk of each file also × its file's lift (liftShownChunks).
  */
 export function rankChunks(store: Store, question: Question, options: RankOptions): RankedChunk[] {
   const ev = gatherEvidence(store, question, options, options.depth ?? chunkDepth(options.limit));
@@ -85,7 +85,7 @@ export function rankChunks(store: Store, question: Question, options: RankOption
     const score = hit.score * (demoted ? CHUNK_DEMOTE : 1) * (defined >= 0 ? DEFINITION_BOOST : 1) * (named ? PATH_MATCH_BOOST : 1);
     return { hit, file, score, symbol: defined >= 0 ? defs!.names[Math.min(defined, defs!.names.length - 1)] : undefined, named, role: demoted ? role : undefined };
   });
-  liftBestChunks(scored, firstOrder(signalsOf(store, ev), shippedRanker(kindOf(question))));
+  liftShownChunks(scored, firstOrder(signalsOf(store, ev), shippedRanker(kindOf(question))));
   scored.sort((a, b) => b.score - a.score || a.file.path.localeCompare(b.file.path) || a.hit.startLine - b.hit.startLine);
   const kept = scored.slice(0, options.limit);
   const rows = store.chunks.byIds(kept.map((s) => s.hit.chunkId));
@@ -108,7 +108,7 @@ interface ScoredHit {
   symbol: string | undefined;
   named: boolean;
   role: FileRole | undefined;
-  /** The file's place in the file ranking, on its best chunk only. */
+  /** The file's place in the file ranking, on the one chunk of it lifted. */
   fileRank?: number;
 }
 
@@ -119,7 +119,7 @@ interface ScoredHit {
  * One chunk: the chunks shown then lead with the files the whole question points at, one
  * each, rather than the top file's every chunk (docs/ranking.md, "Chunks follow the file ranking").
  */
-function liftBestChunks(scored: ScoredHit[], files: readonly { candidate: FileSignals }[]): void {
+function liftShownChunks(scored: ScoredHit[], files: readonly { candidate: FileSignals }[]): void {
   const definesName = (s: ScoredHit) => Number(s.symbol !== undefined);
   const shown = new Map<number, ScoredHit>();
   for (const s of scored) {
