@@ -26,7 +26,6 @@ const HEADER_WORDS = 3;
 /** Where the build writes the table, beside the compiled sources (dist/src/budget → dist/data). */
 export const RANKS_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/o200k.ranks');
 
-
 export class RankTable {
   private readonly slots: Uint32Array;
   private readonly offsets: Uint32Array;

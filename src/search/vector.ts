@@ -141,8 +141,9 @@ function stampedCurrent(store: Store, spec: EmbedderSpec): boolean {
 /** keyword_only with no embedder; serving once every chunk has a vector of the current space; building before. */
 export function retrievalPhase(store: Store, spec: EmbedderSpec): RetrievalPhase {
   if (spec.kind === 'none') return 'keyword_only';
-  if (stampedCurrent(store, spec)) return allEmbedded(store) ? 'serving' : 'building';
-  const embedder = queryEmbedder(spec);
-  if (!embedder || !sameIdentity(store.vectors.identity(), embedder.identity)) return 'building';
+  if (!stampedCurrent(store, spec)) {
+    const embedder = queryEmbedder(spec);
+    if (!embedder || !sameIdentity(store.vectors.identity(), embedder.identity)) return 'building';
+  }
   return allEmbedded(store) ? 'serving' : 'building';
 }

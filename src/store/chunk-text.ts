@@ -68,27 +68,26 @@ class KeptTexts {
   constructor(private budget: number) {}
 
   get(fileId: number, read: () => Buffer | undefined): FileText {
-    let file = this.files.get(fileId);
-    if (file && !file.current) {
+    const file = this.files.get(fileId);
+    if (!file) return this.add(fileId, read());
+    if (!file.current) {
       // Kept from an earlier index version: still this file's text if its packed bytes are the same.
       const packed = read();
-      if (packed === file.packed || (packed !== undefined && file.packed !== undefined && packed.equals(file.packed))) file.current = true;
-      else {
+      if (packed !== file.packed && !(packed && file.packed?.equals(packed))) {
         this.drop(file);
-        file = { fileId, packed, current: true };
-        this.files.set(fileId, file);
-        this.grew(packed?.length ?? 0);
-        return file;
+        return this.add(fileId, packed);
       }
+      file.current = true;
     }
-    if (file) {
-      this.files.delete(fileId); // refresh recency
-      this.files.set(fileId, file);
-      return file;
-    }
-    file = { fileId, packed: read(), current: true };
+    this.files.delete(fileId); // refresh recency
     this.files.set(fileId, file);
-    this.grew(file.packed?.length ?? 0);
+    return file;
+  }
+
+  private add(fileId: number, packed: Buffer | undefined): FileText {
+    const file = { fileId, packed, current: true };
+    this.files.set(fileId, file);
+    this.grew(packed?.length ?? 0);
     return file;
   }
 
