@@ -23,8 +23,9 @@
  *   - chunks per embedding message, two in flight;
  *   - SQLite's page cache of each writing connection (16 MB);
  *   - what each connection, a server's readers included, keeps between
- *     questions: file texts (16 MiB) and the chunks holding the terms asked
- *     for (200,000 ids).
+ *     questions: file texts (16 MiB) and the postings of the terms asked
+ *     for (200,000 chunk ids, each with its score; the places of a quarter
+ *     as many hits).
  * The rest — Node itself, the grammars, the model, a pass's list of files —
  * is fixed, which is why the ceiling has a floor.
  */
@@ -49,7 +50,7 @@ export interface MemoryPlan {
   sqliteCacheKiB: number;
   /** File text a connection keeps between questions, in Ki of packed bytes and unpacked UTF-16 code units together (store/chunk-text.ts). */
   keptTextKi: number;
-  /** Chunk ids a connection keeps of the terms questions looked up (store/chunks.ts). */
+  /** Chunk ids a connection keeps of the terms questions looked up, with their scores (store/term-postings.ts). */
   keptTermChunkIds: number;
 }
 

@@ -1,7 +1,10 @@
 import { FileTexts, sliceSpan, type PackedTexts } from './chunk-text.js';
-import { slot, type Memo } from './memo.js';
+import type { Memo } from './memo.js';
 import type { Db } from './db.js';
-import { anyPhrase, readVarint, rowCountDrift } from './fts.js';
+import { readVarint, rowCountDrift } from './fts.js';
+import { holds, TermPostings, type LexicalHit } from './term-postings.js';
+
+export type { LexicalHit };
 
 export interface ChunkRecord {
   ord: number;
@@ -24,22 +27,6 @@ export interface ChunkTerms {
   symbols: string;
   body: string;
 }
-export interface LexicalHit {
-  chunkId: number;
-  fileId: number;
-  startLine: number;
-  endLine: number;
-  /** FTS5 bm25 sign-flipped: larger is better. */
-  score: number;
-  /** The file's path: equal scores are ordered by it, not by row id. */
-  path: string;
-}
-
-/** Best first; equal scores by path, then line, so two indexes of one tree rank alike. */
-function byScoreThenPlace(a: LexicalHit, b: LexicalHit): number {
-  return b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.startLine - b.startLine;
-}
-
 /** A chunk row as read: CHUNK_COLUMNS in order (raw rows: a search reads hundreds, and arrays cost a third less than objects). */
 type ChunkRow = [id: number, fileId: number, ord: number, startLine: number, endLine: number, breadcrumb: string, symbol: string | null, textAt: number, textLength: number, tokens: number];
 
@@ -78,7 +65,6 @@ function fromRow([id, fileId, ord, startLine, endLine, breadcrumb, symbol, at, l
 /** Files read per page by a whole-index read (everyChunk): a few MiB of text at most. */
 const FILES_PER_PAGE = 256;
 
-const HOLDING = slot<{ ids: number; sets: Map<string, Set<number>> }>('chunks holding a term');
 
 /** FTS column weights: a term in a path or symbol name says more than one in a body. */
 export const FIELD_WEIGHTS = { path: 3, symbols: 5, body: 1 } as const;
@@ -108,17 +94,15 @@ export class ChunkTable {
   private readonly idsOfFile;
   private readonly deleteFts;
   private readonly ofFile;
-  private readonly search;
   private readonly fileIdOfEach;
-  private readonly holdingTerm;
   private readonly byIdList;
-  /** Chunk ids kept of the terms looked up (a few MiB at the default; see keepWithin). */
-  private keptTermIds = 200_000;
-  /** `memo` and `version` keep what reads of one index version found (file texts, chunk-text.ts; chunks holding a term). */
+  /** Each term's chunks and scores, kept per index version up to a budget of chunk ids (a few MiB at the default; see keepWithin). */
+  private readonly postings;
+  /** `memo` and `version` keep what reads of one index version found (file texts, chunk-text.ts; term postings, term-postings.ts). */
   constructor(
     private readonly db: Db,
-    private readonly memo: Memo,
-    private readonly version: () => string,
+    memo: Memo,
+    version: () => string,
   ) {
     this.insert = db.prepare(
       `INSERT INTO chunks(file_id, ord, start_line, end_line, breadcrumb, symbol, text_at, text_length, tokens)
@@ -131,18 +115,10 @@ export class ChunkTable {
     this.deleteFts = db.prepare('DELETE FROM chunks_fts WHERE rowid = ?');
     this.ofFile = db.prepare(`SELECT ${CHUNK_COLUMNS} FROM ${CHUNK_FROM} WHERE c.file_id = ? ORDER BY c.ord`).raw();
     this.fileIdOfEach = db.prepare('SELECT id, file_id FROM chunks').raw();
-    this.holdingTerm = db.prepare('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?').pluck();
     this.byIdList = db.prepare(`SELECT ${CHUNK_COLUMNS} FROM ${CHUNK_FROM} WHERE c.id IN (SELECT value FROM json_each(?))`).raw();
     const { path, symbols, body } = FIELD_WEIGHTS;
-    // The best hits, then their rows' whereabouts (not their text: rankers read many hits and show few).
-    // Cut by the weighted score itself: FTS5's `ORDER BY rank` would rank by unweighted bm25, and score every row twice.
     // The weights go in the FTS table's column order (store/schema.ts).
-    this.search = db.prepare(
-      `SELECT h.chunkId, c.file_id AS fileId, c.start_line AS startLine, c.end_line AS endLine, h.score, f.path
-       FROM (SELECT rowid AS chunkId, -bm25(chunks_fts, ${body}, ${path}, ${symbols}) AS score
-             FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY score DESC LIMIT ?) h
-       JOIN chunks c ON c.id = h.chunkId JOIN files f ON f.id = c.file_id`,
-    );
+    this.postings = new TermPostings(db, `${body}, ${path}, ${symbols}`, memo, version, 200_000);
   }
 
   /** Inserts a file version's chunks, their texts (packed once for the file) and their FTS terms. */
@@ -160,7 +136,7 @@ export class ChunkTable {
   /** How much is kept between reads (config/memory.ts): file texts in bytes and code units, and chunk ids of terms. */
   keepWithin(limits: { textUnits: number; termChunkIds: number }): void {
     this.texts.keepWithin(limits.textUnits);
-    this.keptTermIds = limits.termChunkIds;
+    this.postings.budget = limits.termChunkIds;
   }
 
   /** Removes a file's FTS rows; its chunk rows go with the file row. */
@@ -183,21 +159,10 @@ export class ChunkTable {
     return out;
   }
 
-  /**
-   * The chunks whose FTS fields (path, symbols or body) hold `term`: a read of its postings
-   * alone, kept per index version (questions repeat their words) up to `keptTermIds` ids
-   * across the terms; past it the memo starts again.
-   */
-  holding(term: string): ReadonlySet<number> {
-    const kept = this.memo.derived(HOLDING, this.version(), () => ({ ids: 0, sets: new Map<string, Set<number>>() }));
-    let set = kept.sets.get(term);
-    if (!set) {
-      set = new Set(this.holdingTerm.all(anyPhrase([term])) as number[]);
-      if (kept.ids + set.size > this.keptTermIds) [kept.ids, kept.sets] = [0, new Map()];
-      kept.sets.set(term, set);
-      kept.ids += set.size;
-    }
-    return set;
+  /** The chunks whose FTS fields (path, symbols or body) hold `term`: its postings, kept per index version (term-postings.ts). */
+  holding(term: string): { has(chunkId: number): boolean } {
+    const postings = this.postings.of(term);
+    return { has: (chunkId) => holds(postings, chunkId) };
   }
 
   /** The file of every chunk, by chunk id (read from the file index alone). */
@@ -265,13 +230,6 @@ export class ChunkTable {
   /** BM25 over the FTS index for any of `phrases` (literal text, quoted here); a phrase repeated n times weighs n times. */
   lexical(phrases: readonly string[], limit: number): LexicalHit[] {
     if (phrases.length === 0 || limit <= 0) return [];
-    const match = anyPhrase(phrases);
-    // Sorted here: the join need not keep the subquery's order, and SQLite's sorter costs more than this.
-    // The subquery cuts equal scores by row id; when a tie crosses the cut, read deeper until it ends, so path decides.
-    // Twice the limit at first: a tie at the cut is common among short chunks, and each read scores every match again.
-    for (let depth = limit * 2; ; depth *= 2) {
-      const hits = (this.search.all(match, depth) as LexicalHit[]).sort(byScoreThenPlace);
-      if (hits.length < depth || hits[limit - 1]!.score !== hits[depth - 1]!.score) return hits.slice(0, limit);
-    }
+    return this.postings.best(phrases, limit);
   }
 }

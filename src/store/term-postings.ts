@@ -1,0 +1,197 @@
+/**
+ * BM25 over the chunks' FTS index, summed here from each term's postings.
+ *
+ * FTS5's bm25() is a sum over the query's phrases, each term scored alone
+ * (its idf times its saturated, length-normalised frequency in the chunk):
+ * so a query's score is the sum of its terms' one-term scores, added in the
+ * same order, to the last bit. A question's cost lies in its common terms
+ * ("test", "file": thousands of chunks, each scored on every read), and
+ * those are the terms questions repeat; so each term's postings are read
+ * once per index version, with each chunk's score, and kept (up to a budget
+ * of chunk ids), and a question adds up postings already at hand.
+ */
+import type { Db } from './db.js';
+import { anyPhrase } from './fts.js';
+import { slot, type Memo } from './memo.js';
+
+/** One term's chunks (ascending ids) and each one's bm25 for the term alone, sign-flipped: larger is better. */
+export interface Postings {
+  readonly ids: Int32Array;
+  readonly scores: Float64Array;
+}
+
+/** A chunk's place, read with the file's path: what a lexical hit carries besides its score. */
+type Place = [fileId: number, startLine: number, endLine: number, path: string];
+
+export interface LexicalHit {
+  chunkId: number;
+  fileId: number;
+  startLine: number;
+  endLine: number;
+  /** FTS5 bm25 sign-flipped: larger is better. */
+  score: number;
+  /** The file's path: equal scores are ordered by it, not by row id. */
+  path: string;
+}
+
+interface Kept {
+  postings: Map<string, Postings>;
+  /** Chunk ids held across `postings`: the budget counts these. */
+  ids: number;
+  places: Map<number, Place>;
+}
+
+const KEPT = slot<Kept>('term postings');
+/** Places are kept for this fraction of the postings budget: a place costs several times a posting's 12 bytes. */
+const PLACES_SHARE = 4;
+
+/** Best first; equal scores by path, then line, so two indexes of one tree rank alike. */
+function byScoreThenPlace(a: LexicalHit, b: LexicalHit): number {
+  return b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.startLine - b.startLine;
+}
+
+export class TermPostings {
+  private readonly read;
+  private readonly placesOf;
+  /** Scores summed per chunk id during one question, zeroed again after it (grown to the largest id seen). */
+  private sums = new Float64Array(0);
+
+  /**
+   * @param weights FTS column weights in the table's column order
+   * @param budget chunk ids kept across terms before the kept postings start again
+   */
+  constructor(
+    db: Db,
+    weights: string,
+    private readonly memo: Memo,
+    private readonly version: () => string,
+    public budget: number,
+  ) {
+    this.read = db.prepare(`SELECT rowid, -bm25(chunks_fts, ${weights}) FROM chunks_fts WHERE chunks_fts MATCH ?`).raw();
+    this.placesOf = db
+      .prepare('SELECT c.id, c.file_id, c.start_line, c.end_line, f.path FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (SELECT value FROM json_each(?))')
+      .raw();
+  }
+
+  private kept(): Kept {
+    return this.memo.derived(KEPT, this.version(), () => ({ postings: new Map(), ids: 0, places: new Map() }));
+  }
+
+  /** The chunks whose FTS fields hold `term`, each with its score for the term alone. */
+  of(term: string): Postings {
+    const kept = this.kept();
+    let p = kept.postings.get(term);
+    if (!p) {
+      p = this.readPostings(term);
+      if (kept.ids + p.ids.length > this.budget) [kept.ids, kept.postings] = [0, new Map()];
+      kept.postings.set(term, p);
+      kept.ids += p.ids.length;
+    }
+    return p;
+  }
+
+  private readPostings(term: string): Postings {
+    const rows = this.read.all(anyPhrase([term])) as [number, number][];
+    rows.sort((a, b) => a[0] - b[0]); // FTS5 reads in row id order; sorted here so `holds` may rely on it
+    const ids = new Int32Array(rows.length);
+    const scores = new Float64Array(rows.length);
+    rows.forEach(([id, score], i) => {
+      ids[i] = id;
+      scores[i] = score;
+    });
+    return { ids, scores };
+  }
+
+  /**
+   * The `limit` best chunks for the phrases ORed, as FTS5's `ORDER BY bm25 LIMIT`
+   * would score them (a phrase repeated counts again), best first; equal scores
+   * by path, then line, also where they cross the cut.
+   */
+  best(phrases: readonly string[], limit: number): LexicalHit[] {
+    const touched: number[] = [];
+    for (const phrase of phrases) {
+      const { ids, scores } = this.of(phrase);
+      const last = ids.length ? ids[ids.length - 1]! : -1;
+      if (last >= this.sums.length) this.grow(last);
+      const s = this.sums;
+      for (let i = 0; i < ids.length; i++) {
+        const id = ids[i]!;
+        if (s[id] === 0) touched.push(id); // a term's score is never 0: FTS5 floors idf above it
+        s[id]! += scores[i]!;
+      }
+    }
+    const chosen = this.chosen(touched, limit);
+    for (const id of touched) this.sums[id] = 0;
+    return chosen;
+  }
+
+  private grow(id: number): void {
+    const next = new Float64Array(Math.max(id + 1, this.sums.length * 2));
+    next.set(this.sums);
+    this.sums = next;
+  }
+
+  /** The touched chunks scoring at least the `limit`-th best (every tie at the cut), placed, sorted, cut. */
+  private chosen(touched: readonly number[], limit: number): LexicalHit[] {
+    const s = this.sums;
+    const cut = touched.length > limit ? kthLargest(Float64Array.from(touched, (id) => s[id]!), limit) : -Infinity;
+    const ids = touched.filter((id) => s[id]! >= cut);
+    const places = this.places(ids);
+    const hits: LexicalHit[] = [];
+    for (const id of ids) {
+      const place = places.get(id);
+      if (place) hits.push({ chunkId: id, fileId: place[0], startLine: place[1], endLine: place[2], score: s[id]!, path: place[3] });
+    }
+    return hits.sort(byScoreThenPlace).slice(0, limit);
+  }
+
+  /** Each chunk's place, read once per index version (a hit of one question is often one of the next). */
+  private places(ids: readonly number[]): Map<number, Place> {
+    const { places } = this.kept();
+    const missing = ids.filter((id) => !places.has(id));
+    if (missing.length) {
+      if (places.size + missing.length > this.budget / PLACES_SHARE) places.clear();
+      for (const [id, ...place] of this.placesOf.all(JSON.stringify(missing)) as [number, ...Place][]) places.set(id, place);
+    }
+    return places;
+  }
+}
+
+/** Whether `ids` (ascending) holds `id`. */
+export function holds({ ids }: Postings, id: number): boolean {
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = ids[mid]!;
+    if (v === id) return true;
+    if (v < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/** The k-th largest of `values` (1-based; reorders them): Hoare's selection, linear on average. */
+function kthLargest(values: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = values.length - 1;
+  const target = k - 1;
+  while (lo < hi) {
+    const pivot = values[(lo + hi) >> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i]! > pivot) i++;
+      while (values[j]! < pivot) j--;
+      if (i <= j) {
+        const t = values[i]!;
+        values[i++] = values[j]!;
+        values[j--] = t;
+      }
+    }
+    if (target <= j) hi = j;
+    else if (target >= i) lo = i;
+    else return values[target]!;
+  }
+  return values[target]!;
+}

@@ -1,0 +1,103 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FIELD_WEIGHTS } from '../../src/store/chunks.js';
+import { TermPostings } from '../../src/store/term-postings.js';
+import { indexedRepo, writeFiles, type IndexedRepo } from '../helpers/fixture.js';
+
+/** A tree where the words recur unevenly: varied term frequencies, chunk lengths and paths. */
+function wordyFiles(): Record<string, string> {
+  const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'theta', 'kappa', 'lambda', 'sigma'];
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const files: Record<string, string> = {};
+  for (let f = 0; f < 40; f++) {
+    const lines: string[] = [];
+    for (let fn = 0; fn < 1 + Math.floor(next() * 4); fn++) {
+      const name = `${words[Math.floor(next() * words.length)]}${words[Math.floor(next() * words.length)]}`;
+      lines.push(`export function ${name}${f}_${fn}() {`);
+      for (let l = 0; l < 1 + Math.floor(next() * 8); l++) {
+        const said = Array.from({ length: 1 + Math.floor(next() * 6) }, () => words[Math.floor(next() ** 2 * words.length)]);
+        lines.push(`  // ${said.join(' ')}`);
+      }
+      lines.push('}', '');
+    }
+    files[`${words[f % words.length]}/${words[(f * 3) % words.length]}${f}.ts`] = lines.join('\n');
+  }
+  return files;
+}
+
+/** FTS5's own answer: every match of the phrases ORed, scored by bm25 with the store's field weights. */
+function ftsScores(fixture: IndexedRepo, phrases: string[]): Map<number, number> {
+  const { body, path, symbols } = FIELD_WEIGHTS;
+  const rows = fixture.repo.store.db
+    .prepare(`SELECT rowid, -bm25(chunks_fts, ${body}, ${path}, ${symbols}) FROM chunks_fts WHERE chunks_fts MATCH ?`)
+    .raw()
+    .all(phrases.map((p) => `"${p}"`).join(' OR ')) as [number, number][];
+  return new Map(rows);
+}
+
+const QUERIES = [['alpha'], ['alpha', 'beta'], ['sigma', 'sigma', 'kappa'], ['gamma', 'delta', 'delta', 'delta', 'epsilon'], ['lambda', 'nowhere'], ['theta', 'alphabeta']];
+
+describe('lexical search from kept term postings', () => {
+  let fixture: IndexedRepo;
+  afterEach(() => {
+    fixture?.cleanup();
+    vi.restoreAllMocks();
+  });
+
+  it("scores every match exactly as FTS5's bm25 does for the phrases ORed, best first, by path where tied", async () => {
+    fixture = await indexedRepo({ files: wordyFiles() });
+    const store = fixture.repo.store;
+    for (const phrases of QUERIES) {
+      const expected = ftsScores(fixture, phrases);
+      expect(expected.size).toBeGreaterThan(1);
+      const got = store.chunks.lexical(phrases, 10_000);
+      expect(new Map(got.map((h) => [h.chunkId, h.score]))).toEqual(expected); // to the last bit
+      for (let i = 1; i < got.length; i++) {
+        const [a, b] = [got[i - 1]!, got[i]!];
+        expect(a.score > b.score || (a.score === b.score && (a.path < b.path || (a.path === b.path && a.startLine < b.startLine)))).toBe(true);
+      }
+      // A shorter read is the head of the longer one, ties included.
+      for (const n of [1, 3, 10]) expect(store.chunks.lexical(phrases, n)).toEqual(got.slice(0, n));
+    }
+  });
+
+  it("reads a term's postings once per index version, and again once the index moved on", async () => {
+    fixture = await indexedRepo({ files: wordyFiles() });
+    const store = fixture.repo.store;
+    const read = vi.spyOn(TermPostings.prototype as unknown as { readPostings(term: string): unknown }, 'readPostings');
+    store.chunks.lexical(['alpha', 'beta'], 10);
+    store.chunks.lexical(['beta', 'gamma'], 10);
+    expect(store.chunks.holding('alpha').has(store.chunks.lexical(['alpha'], 1)[0]!.chunkId)).toBe(true);
+    expect(read.mock.calls.map(([term]) => term)).toEqual(['alpha', 'beta', 'gamma']);
+
+    const before = store.chunks.lexical(['alpha'], 10_000).length;
+    writeFiles(fixture.root, { 'new/alpha.ts': 'export function alphaOnly() {\n  // alpha alpha\n}\n' });
+    await fixture.repo.index();
+    expect(store.chunks.lexical(['alpha'], 10_000).length).toBeGreaterThan(before);
+    expect(read.mock.calls.map(([term]) => term)).toEqual(['alpha', 'beta', 'gamma', 'alpha']);
+  });
+
+  it('keeps postings within the budget of chunk ids, starting again past it', async () => {
+    fixture = await indexedRepo({ files: wordyFiles() });
+    const store = fixture.repo.store;
+    const alpha = ftsScores(fixture, ['alpha']).size;
+    store.chunks.keepWithin({ textUnits: 1 << 20, termChunkIds: alpha });
+    const read = vi.spyOn(TermPostings.prototype as unknown as { readPostings(term: string): unknown }, 'readPostings');
+    store.chunks.lexical(['alpha'], 5);
+    store.chunks.lexical(['alpha'], 5);
+    store.chunks.lexical(['beta'], 5); // past the budget: alpha's postings go
+    store.chunks.lexical(['alpha'], 5);
+    expect(read.mock.calls.map(([term]) => term)).toEqual(['alpha', 'beta', 'alpha']);
+  });
+
+  it('holds exactly the chunks FTS5 matches for a term', async () => {
+    fixture = await indexedRepo({ files: wordyFiles() });
+    const store = fixture.repo.store;
+    const all = fixture.repo.store.db.prepare('SELECT id FROM chunks').pluck().all() as number[];
+    for (const term of ['zeta', 'kappa', 'nowhere']) {
+      const matched = ftsScores(fixture, [term]);
+      const holding = store.chunks.holding(term);
+      expect(all.filter((id) => holding.has(id))).toEqual(all.filter((id) => matched.has(id)));
+    }
+  });
+});
