@@ -6,7 +6,6 @@
  */
 import { searchTerms } from '../search/index.js';
 import { chunkFields, forEachTerm } from '../terms/index.js';
-import { lineAt, lineStarts } from './snippet.js';
 import type { Store } from '../store/index.js';
 
 export interface QueryWeights {
@@ -57,35 +56,19 @@ export interface IndexedMatch {
 }
 
 /**
- * A term held by at most this many chunks is looked up in the index (its
- * postings: a few thousand row ids read in well under a millisecond); a
- * commoner one is looked for in the matches' own text, where it is soon found.
- */
-const INDEX_LOOKUP_MAX_DF = 4_000;
-
-/**
  * Which of `wanted` each match holds, exactly as its FTS fields hold them
- * (chunkFields): from the index for a term few chunks hold, else from the
- * match's text (heldTerms). `df` counts the chunks holding each term.
+ * (chunkFields): from each term's postings, kept for the index version and
+ * shared with the lexical search that found the matches
+ * (store/term-postings.ts), so a common term is read once, not looked for
+ * in every match's text on every question. `df` counts the chunks holding
+ * each term.
  */
-export function heldByMatches(store: Store, wanted: Iterable<string>, df: ReadonlyMap<string, number>, matches: readonly IndexedMatch[]): Set<string>[] {
+export function heldByMatches(store: Store, wanted: Iterable<string>, df: ReadonlyMap<string, number>, matches: readonly { chunkId: number }[]): Set<string>[] {
   const held = matches.map(() => new Set<string>());
-  const common: string[] = [];
   for (const t of new Set(wanted)) {
-    const n = df.get(t) ?? Infinity;
-    if (n === 0) continue; // no chunk holds it
-    if (n > INDEX_LOOKUP_MAX_DF) {
-      common.push(t);
-      continue;
-    }
+    if (df.get(t) === 0) continue; // no chunk holds it
     const holding = store.chunks.holding(t);
     matches.forEach((m, i) => holding.has(m.chunkId) && held[i]!.add(t));
-  }
-  if (common.length) {
-    matches.forEach((m, i) => {
-      const f = chunkFields(m.path, m.breadcrumb, m.text);
-      for (const t of heldTerms(common, f.path, f.symbols, f.body)) held[i]!.add(t);
-    });
   }
   return held;
 }
@@ -100,39 +83,6 @@ export function indexedTerms(m: IndexedMatch): Set<string> {
 export function termsOf(...texts: string[]): Set<string> {
   const out = new Set<string>();
   for (const text of texts) forEachTerm(text, (t) => out.add(t));
-  return out;
-}
-
-/**
- * Which of `wanted` (query terms) the texts hold, as termsOf would find them,
- * tokenizing only lines that could hold one: a term is always a piece of its
- * line lower-cased with underscores dropped, so each text is flattened once,
- * and only a line where a wanted term's piece occurs is split into terms (the
- * first such line usually settles it). Enough for `coverage`, at a fraction
- * of termsOf's cost.
- */
-export function heldTerms(wanted: string[], ...texts: string[]): Set<string> {
-  const want = new Set(wanted);
-  const out = new Set<string>();
-  for (const text of texts) {
-    if (out.size === want.size) break;
-    const flat = text.toLowerCase().replaceAll('_', '');
-    let lines: { text: string[]; starts: number[]; split: Set<number> } | null = null;
-    for (const t of want) {
-      for (let at = flat.indexOf(t); at >= 0 && !out.has(t); ) {
-        lines ??= { text: text.split('\n'), starts: lineStarts(flat), split: new Set() };
-        const i = lineAt(lines.starts, at);
-        if (!lines.split.has(i)) {
-          lines.split.add(i);
-          forEachTerm(lines.text[i]!, (x) => {
-            if (want.has(x)) out.add(x);
-          });
-        }
-        const next = lines.starts[i + 1];
-        at = next === undefined ? -1 : flat.indexOf(t, next);
-      }
-    }
-  }
   return out;
 }
 

@@ -1,6 +1,6 @@
-/** heldTerms finds exactly the query terms termsOf would, whatever the spelling of the identifiers around them; heldByMatches finds them in the index as the text holds them. */
+/** heldByMatches finds in the index exactly the query terms the text holds (termsOf), whatever the spelling of the identifiers around them. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { heldByMatches, heldTerms, indexedTerms, termsOf } from '../../src/engine/relevance.js';
+import { heldByMatches, indexedTerms } from '../../src/engine/relevance.js';
 import { indexed, type Indexed } from '../budget/helpers.js';
 import { queryTerms } from '../../src/terms/index.js';
 
@@ -24,20 +24,6 @@ const SPELL = [
   (ws: string[]) => ws.join('.'),
 ];
 
-describe('heldTerms', () => {
-  it('agrees with termsOf on the query terms, over 2,000 seeded texts and queries', () => {
-    const next = random(7);
-    const pick = <T>(xs: T[]) => xs[Math.floor(next() * xs.length)]!;
-    const phrase = () => pick(SPELL)(Array.from({ length: 1 + Math.floor(next() * 3) }, () => pick(WORDS)));
-    for (let i = 0; i < 2_000; i++) {
-      const text = Array.from({ length: 1 + Math.floor(next() * 6) }, () => Array.from({ length: 1 + Math.floor(next() * 4) }, phrase).join(' ')).join('\n');
-      const asked = queryTerms(Array.from({ length: 1 + Math.floor(next() * 3) }, phrase).join(' '));
-      const all = termsOf('src/a.ts', 'src/a.ts > thing', text);
-      expect([...heldTerms(asked, 'src/a.ts', 'src/a.ts > thing', text)].sort(), `case ${i}: ${JSON.stringify({ text, asked })}`).toEqual(asked.filter((t) => all.has(t)).sort());
-    }
-  });
-});
-
 describe('heldByMatches', () => {
   let fx: Indexed;
   beforeAll(async () => {
@@ -53,19 +39,16 @@ describe('heldByMatches', () => {
   });
   afterAll(() => fx.cleanup());
 
-  it('finds in the index postings exactly the terms the FTS fields hold, as the text scan finds them', () => {
+  it('finds in the index postings exactly the terms the FTS fields hold', () => {
     const chunks = [...fx.repo.store.chunks.termSources()].map((c) => ({ chunkId: c.id, ...c }));
     const asked = [...new Set(WORDS.flatMap((w) => queryTerms(`${w} ${w}_http parseConfig`)))];
     const df = fx.repo.store.terms.documentFrequency(asked);
     const fromIndex = heldByMatches(fx.repo.store, asked, df, chunks);
-    const everyTermCommon = new Map(asked.map((t) => [t, Infinity])); // forces the text scan for every term
-    const fromText = heldByMatches(fx.repo.store, asked, everyTermCommon, chunks);
     chunks.forEach((c, i) => {
       const all = indexedTerms(c);
-      const expected = asked.filter((t) => all.has(t)).sort();
-      expect([...fromIndex[i]!].sort(), c.path).toEqual(expected);
-      expect([...fromText[i]!].sort(), c.path).toEqual(expected);
+      expect([...fromIndex[i]!].sort(), c.path).toEqual(asked.filter((t) => all.has(t)).sort());
     });
     expect(fromIndex.some((s) => s.size > 0)).toBe(true);
+    expect(fromIndex.some((s) => s.size < asked.length)).toBe(true);
   });
 });
