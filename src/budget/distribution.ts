@@ -14,41 +14,61 @@ export interface DirectoryHits {
 /** Rows shown in a refine answer; the rest are summed into none (the total is in the summary). */
 export const DISTRIBUTION_ROWS = 10;
 
-function dirOf(p: string): string[] {
-  const d = path.posix.dirname(p);
-  return d === '.' ? [] : d.split('/');
+/** A hit's path with its directory's segments, split once however often the hits are grouped. */
+export interface PlacedPath {
+  path: string;
+  dir: readonly string[];
+}
+
+export function placed(paths: readonly string[]): PlacedPath[] {
+  return paths.map((p) => {
+    const d = path.posix.dirname(p);
+    return { path: p, dir: d === '.' ? [] : d.split('/') };
+  });
 }
 
 /** The deepest directory (as segments) containing every path. */
-export function commonDirectory(paths: string[]): string[] {
-  let common: string[] | null = null;
-  for (const p of paths) {
-    const segs = dirOf(p);
+export function commonDirectory(hits: readonly PlacedPath[]): readonly string[] {
+  let common: readonly string[] | null = null;
+  for (const { dir } of hits) {
     if (!common) {
-      common = segs;
+      common = dir;
       continue;
     }
     let i = 0;
-    while (i < common.length && i < segs.length && common[i] === segs[i]) i++;
-    common = common.slice(0, i);
+    while (i < common.length && i < dir.length && common[i] === dir[i]) i++;
+    if (i < common.length) common = common.slice(0, i);
   }
   return common ?? [];
 }
 
-/** One row per directory just below the common one (files directly in it form their own row), most hits first. */
-export function distribution(hitPaths: string[], rows = DISTRIBUTION_ROWS): DirectoryHits[] {
-  const common = commonDirectory(hitPaths);
-  const groups = new Map<string, { hits: number; files: Set<string> }>();
-  for (const p of hitPaths) {
-    const segs = dirOf(p);
-    const key = segs.slice(0, Math.min(segs.length, common.length + 1)).join('/') || '.';
+/** A directory row with the hits under it. */
+export interface DirectoryGroup extends DirectoryHits {
+  members: PlacedPath[];
+}
+
+/**
+ * One row per directory just below `common` (files directly in it form their
+ * own row, named for `common`), most hits first.
+ */
+export function groupsBelow(hits: readonly PlacedPath[], common: readonly string[]): DirectoryGroup[] {
+  const groups = new Map<string, { members: PlacedPath[]; files: Set<string> }>();
+  for (const hit of hits) {
+    const key = hit.dir.slice(0, Math.min(hit.dir.length, common.length + 1)).join('/') || '.';
     let g = groups.get(key);
-    if (!g) groups.set(key, (g = { hits: 0, files: new Set() }));
-    g.hits++;
-    g.files.add(p);
+    if (!g) groups.set(key, (g = { members: [], files: new Set() }));
+    g.members.push(hit);
+    g.files.add(hit.path);
   }
   return [...groups.entries()]
-    .map(([dir, g]) => ({ dir, hits: g.hits, files: g.files.size }))
-    .sort((a, b) => b.hits - a.hits || a.dir.localeCompare(b.dir))
-    .slice(0, rows);
+    .map(([dir, g]) => ({ dir, hits: g.members.length, files: g.files.size, members: g.members }))
+    .sort((a, b) => b.hits - a.hits || a.dir.localeCompare(b.dir));
+}
+
+/** One row per directory just below the common one (files directly in it form their own row), most hits first. */
+export function distribution(hitPaths: string[], rows = DISTRIBUTION_ROWS): DirectoryHits[] {
+  const hits = placed(hitPaths);
+  return groupsBelow(hits, commonDirectory(hits))
+    .slice(0, rows)
+    .map(({ dir, hits: n, files }) => ({ dir, hits: n, files }));
 }

@@ -4,7 +4,7 @@
  * holds, never by searching again, so a refusal costs no more than the
  * question did.
  */
-import { commonDirectory, distribution, type DirectoryHits } from './distribution.js';
+import { commonDirectory, groupsBelow, placed, type DirectoryHits, type PlacedPath } from './distribution.js';
 import type { GateHit, GateSummary, Suggestion } from './gate.js';
 import type { GateLimits } from './limits.js';
 
@@ -31,19 +31,17 @@ const TERM_MAX_SHARE = 0.6;
  */
 export function scopeSuggestions(hits: GateHit[], limits: GateLimits, run: (scope: string) => Yield): Suggestion[] {
   const fits = (r: { hits: number; files: number }) => r.hits <= limits.maxHits && r.files <= limits.maxFiles;
-  const rowsBelow = (paths: string[]) => {
-    const common = commonDirectory(paths).join('/') || '.';
-    return distribution(paths, Infinity).filter((r) => r.dir !== common);
-  };
   const chosen: DirectoryHits[] = [];
-  const visit = (paths: string[], depth: number) => {
-    for (const row of rowsBelow(paths)) {
-      const inside = paths.filter((p) => p.startsWith(`${row.dir}/`));
-      if (!fits(row) && depth < MAX_DRILL) visit(inside, depth + 1);
+  const visit = (under: readonly PlacedPath[], depth: number) => {
+    const common = commonDirectory(under);
+    const here = common.join('/') || '.';
+    for (const row of groupsBelow(under, common)) {
+      if (row.dir === here) continue; // files directly in the common directory: no narrower scope
+      if (!fits(row) && depth < MAX_DRILL) visit(row.members, depth + 1);
       else chosen.push(row);
     }
   };
-  visit(hits.map((h) => h.path), 0);
+  visit(placed(hits.map((h) => h.path)), 0);
   const ordered = [...chosen.filter(fits), ...chosen.filter((r) => !fits(r))].slice(0, SCOPE_SUGGESTIONS);
   return ordered.map((r) => {
     const y = run(r.dir);
