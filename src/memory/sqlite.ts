@@ -74,6 +74,9 @@ export class SqliteMemoryStore implements MemoryStore {
     const p = (sql: string) => db.prepare(sql);
     this.q = {
       record: p('SELECT key, expires_at_ms, value FROM memory_records WHERE key = ?'),
+      // Any of the patterns: one statement for any number of words (a LIKE per word was prepared anew per question).
+      matching: p(`SELECT key, expires_at_ms, value FROM memory_records
+        WHERE ${LIVE} AND EXISTS (SELECT 1 FROM json_each(@patterns) WHERE words LIKE value ESCAPE '\\') ORDER BY key LIMIT @limit`),
       claim: p('SELECT * FROM memory_claims WHERE key = ?'),
       waiters: p('SELECT id, owner, enqueued_at_ms AS enqueuedAtMs, seen_at_ms AS seenAtMs FROM memory_waiters WHERE key = ? ORDER BY seq'),
       put: p('INSERT OR REPLACE INTO memory_records(key, topic, expires_at_ms, value, words) VALUES (?, ?, ?, ?, ?)'),
@@ -171,10 +174,7 @@ export class SqliteMemoryStore implements MemoryStore {
 
   async match(terms: string[], limit: number, nowMs: number): Promise<StoredRecord[]> {
     if (!terms.length) return [];
-    const like = `(${terms.map((_, i) => `words LIKE @w${i} ESCAPE '\\'`).join(' OR ')})`;
-    const args: Record<string, unknown> = { now: nowMs, limit };
-    terms.forEach((t, i) => (args[`w${i}`] = containsPattern(t)));
-    const rows = this.db.prepare(`SELECT key, expires_at_ms, value FROM memory_records WHERE ${LIVE} AND ${like} ORDER BY key LIMIT @limit`).all(args) as RecordRow[];
+    const rows = this.q.matching.all({ now: nowMs, limit, patterns: JSON.stringify(terms.map(containsPattern)) }) as RecordRow[];
     return rows.map(decode).filter((r): r is StoredRecord => r !== undefined);
   }
 }

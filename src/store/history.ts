@@ -31,6 +31,7 @@ export class HistoryTable {
   private readonly allHashes;
   private readonly search;
   private readonly touching;
+  private readonly filesOfCommits;
   constructor(private readonly db: Db) {
     this.insert = db.prepare('INSERT INTO commits(hash, time, file_count) VALUES (?, ?, ?)');
     this.insertFile = db.prepare('INSERT OR IGNORE INTO commit_files(commit_id, path) VALUES (?, ?)');
@@ -42,6 +43,9 @@ export class HistoryTable {
       'SELECT rowid AS commitId, -bm25(commits_fts) AS score FROM commits_fts WHERE commits_fts MATCH ? ORDER BY score DESC LIMIT ?',
     );
     this.touching = db.prepare('SELECT commit_id AS id, path FROM commit_files WHERE path IN (SELECT value FROM json_each(?))');
+    this.filesOfCommits = db
+      .prepare('SELECT c.id, c.file_count, f.path FROM commits c JOIN commit_files f ON f.commit_id = c.id WHERE c.id IN (SELECT value FROM json_each(?))')
+      .raw();
   }
 
   /** Stores a commit; `terms` are its message's code-aware terms. Call inside a transaction. */
@@ -93,19 +97,11 @@ export class HistoryTable {
   /** The paths each commit touched, and how many files it touched in all. */
   filesOf(commitIds: number[]): Map<number, { fileCount: number; paths: string[] }> {
     const out = new Map<number, { fileCount: number; paths: string[] }>();
-    for (let i = 0; i < commitIds.length; i += 500) {
-      const slice = commitIds.slice(i, i + 500);
-      const rows = this.db
-        .prepare(
-          `SELECT c.id AS id, c.file_count AS fileCount, f.path AS path FROM commits c JOIN commit_files f ON f.commit_id = c.id
-           WHERE c.id IN (${slice.map(() => '?').join(',')})`,
-        )
-        .all(...slice) as { id: number; fileCount: number; path: string }[];
-      for (const r of rows) {
-        const entry = out.get(r.id) ?? { fileCount: r.fileCount, paths: [] };
-        entry.paths.push(r.path);
-        out.set(r.id, entry);
-      }
+    if (commitIds.length === 0) return out;
+    for (const [id, fileCount, path] of this.filesOfCommits.all(JSON.stringify(commitIds)) as [number, number, string][]) {
+      let entry = out.get(id);
+      if (!entry) out.set(id, (entry = { fileCount, paths: [] }));
+      entry.paths.push(path);
     }
     return out;
   }

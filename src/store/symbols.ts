@@ -48,7 +48,8 @@ export class SymbolTable {
   private readonly byName;
   private readonly ofFile;
   private readonly names;
-  constructor(private readonly db: Db) {
+  private readonly keyed;
+  constructor(db: Db) {
     this.insert = db.prepare(
       `INSERT INTO symbols(file_id, name, name_lc, name_key, qualified, kind, signature, start_line, end_line)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -56,6 +57,8 @@ export class SymbolTable {
     this.byName = db.prepare(`${SELECT} WHERE s.name_lc = ? ORDER BY f.path, s.start_line`);
     this.ofFile = db.prepare(`${SELECT} WHERE s.file_id = ? ORDER BY s.start_line, s.end_line DESC`);
     this.names = db.prepare('SELECT DISTINCT name_lc FROM symbols').pluck();
+    // One statement for any number of keys: a list of `?` would be prepared anew per length, on every question.
+    this.keyed = db.prepare(`${SELECT} WHERE s.name_key IN (SELECT value FROM json_each(?))`);
   }
 
   /** Inserts a definition and returns its id. */
@@ -71,13 +74,7 @@ export class SymbolTable {
 
   /** Definitions whose whole-identifier term is one of `keys` (see search/terms.ts). */
   withKeys(keys: string[]): StoredSymbol[] {
-    const out: StoredSymbol[] = [];
-    for (let i = 0; i < keys.length; i += 500) {
-      const slice = keys.slice(i, i + 500);
-      const rows = this.db.prepare(`${SELECT} WHERE s.name_key IN (${slice.map(() => '?').join(',')})`).all(...slice) as SymbolRow[];
-      out.push(...rows.map(fromRow));
-    }
-    return out;
+    return keys.length ? (this.keyed.all(JSON.stringify(keys)) as SymbolRow[]).map(fromRow) : [];
   }
 
   ofFileId(fileId: number): StoredSymbol[] {

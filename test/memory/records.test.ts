@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { citationProbe, reset } from '../../src/engine/index.js';
-import { forget, join, listTopics, neighbors, recall, remember, scan, update, type StoredRecord } from '../../src/memory/index.js';
+import { findMemory, forget, join, listTopics, neighbors, recall, remember, scan, update, type StoredRecord } from '../../src/memory/index.js';
 import { age, useIndexedRepo } from '../helpers/fixture.js';
 
 const fixture = useIndexedRepo({ 'src/a.ts': 'export function parse(s: string) {\n  return s.trim();\n}\n', 'src/b.ts': 'export const b = 2;\n', 'docs/x.md': '# x\n' });
@@ -115,6 +115,18 @@ describe('browsing', () => {
     await expect(scan(mem(), { scope: 'memory', continuation_token: first.continuation_token })).rejects.toThrow(/belongs to a memory_topic scan/);
     await expect(scan(mem(), { scope: 'memory', path_prefix: 'src' })).rejects.toThrow(/path_prefix narrows a files scan only/);
     expect((await listTopics(mem())).topics).toContainEqual({ topic: 'page', count: 7 });
+  });
+
+  it('search finds entries holding any of the words, LIKE wildcards taken literally, the expired left out', async () => {
+    await remember(mem(), { topic: 'find', id: 'literal', title: 'Progress at 100%_done' });
+    await remember(mem(), { topic: 'find', id: 'wild', title: 'Progress at 100xydone' });
+    await remember(mem(), { topic: 'find', id: 'other', body: 'a zebracorn was seen' });
+    await remember(mem(), { topic: 'find', id: 'gone', body: 'a zebracorn that expires', ttl_seconds: 1 });
+    const found = async (words: string[]) => (await findMemory(mem(), words, 10)).map((h) => h.key).sort();
+    expect(await found(['100%_done'])).toEqual(['memory:find/literal']);
+    expect(await found(['100xydone', 'zebracorn'])).toEqual(['memory:find/gone', 'memory:find/other', 'memory:find/wild']);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await found(['zebracorn'])).toEqual(['memory:find/other']);
   });
 
   it('a files scan token is refused once the index changed', async () => {
