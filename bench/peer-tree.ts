@@ -62,9 +62,11 @@ export interface Queries {
   identifiers: string[];
   /** Word queries: everyday phrases, then the tree's most frequent identifier words. */
   words: string[];
+  /** A defined identifier asked once before any measured question (JIT, page cache), none of those measured. */
+  warmup: string;
 }
 
-/** 15 defined identifiers (distinct, at least 6 characters, spread over the sorted list) and 15 word queries. */
+/** 15 defined identifiers (distinct, at least 6 characters, spread over the sorted list), 15 word queries, and a warm-up identifier. */
 export function pickQueries(definitions: string[], perKind = 15): Queries {
   const distinct = [...new Set(definitions.filter((n) => n.length >= MIN_IDENTIFIER && !n.startsWith('_')))].sort();
   const counts = new Map<string, number>();
@@ -74,7 +76,9 @@ export function pickQueries(definitions: string[], perKind = 15): Queries {
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .map(([w]) => w)
     .filter((w) => !phrases.some((p) => p.split(' ').includes(w)));
-  return { identifiers: spread(distinct, perKind), words: [...phrases, ...frequent.slice(0, perKind - phrases.length)] };
+  const identifiers = spread(distinct, perKind);
+  const warmup = distinct.find((n) => !identifiers.includes(n)) ?? 'main';
+  return { identifiers, words: [...phrases, ...frequent.slice(0, perKind - phrases.length)], warmup };
 }
 
 export interface PreparedTree {

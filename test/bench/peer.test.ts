@@ -31,6 +31,11 @@ describe('bench:peer tree helpers', () => {
     expect(q.words).toHaveLength(12);
     expect(q.words.slice(0, 10)).toContain('parse config file');
     expect(q.words.slice(10)).toEqual(['session', 'close']);
+    // Every identifier is measured here, so the warm-up falls back to a name of its own.
+    expect(q.warmup).toBe('main');
+    const few = pickQueries(defs, 2);
+    expect(few.identifiers).toEqual(['SessionStore', 'session_close']);
+    expect(few.warmup).toBe('render_template'); // defined, and never one of those measured
   });
 
   it('copies the tree once per system, leaves the original alone, and edits and restores the median-sized source file', () => {
