@@ -65,7 +65,6 @@ function fromRow([id, fileId, ord, startLine, endLine, breadcrumb, symbol, at, l
 /** Files read per page by a whole-index read (everyChunk): a few MiB of text at most. */
 const FILES_PER_PAGE = 256;
 
-
 /** FTS column weights: a term in a path or symbol name says more than one in a body. */
 export const FIELD_WEIGHTS = { path: 3, symbols: 5, body: 1 } as const;
 

@@ -109,20 +109,22 @@ export class TermPostings {
    */
   best(phrases: readonly string[], limit: number): LexicalHit[] {
     const touched: number[] = [];
-    for (const phrase of phrases) {
-      const { ids, scores } = this.of(phrase);
-      const last = ids.length ? ids[ids.length - 1]! : -1;
-      if (last >= this.sums.length) this.grow(last);
-      const s = this.sums;
-      for (let i = 0; i < ids.length; i++) {
-        const id = ids[i]!;
-        if (s[id] === 0) touched.push(id); // a term's score is never 0: FTS5 floors idf above it
-        s[id]! += scores[i]!;
+    try {
+      for (const phrase of phrases) {
+        const { ids, scores } = this.of(phrase);
+        const last = ids.length ? ids[ids.length - 1]! : -1;
+        if (last >= this.sums.length) this.grow(last);
+        const s = this.sums;
+        for (let i = 0; i < ids.length; i++) {
+          const id = ids[i]!;
+          if (s[id] === 0) touched.push(id); // a term's score is never 0: FTS5 floors idf above it
+          s[id]! += scores[i]!;
+        }
       }
+      return this.chosen(touched, limit);
+    } finally {
+      for (const id of touched) this.sums[id] = 0; // also when a read failed: the next question starts from zero
     }
-    const chosen = this.chosen(touched, limit);
-    for (const id of touched) this.sums[id] = 0;
-    return chosen;
   }
 
   private grow(id: number): void {

@@ -90,6 +90,18 @@ describe('lexical search from kept term postings', () => {
     expect(read.mock.calls.map(([term]) => term)).toEqual(['alpha', 'beta', 'alpha']);
   });
 
+  it('scores the next question from zero after a read failed midway', async () => {
+    fixture = await indexedRepo({ files: wordyFiles() });
+    const store = fixture.repo.store;
+    const places = vi.spyOn(TermPostings.prototype as unknown as { places(ids: readonly number[]): unknown }, 'places');
+    places.mockImplementationOnce(() => {
+      throw new Error('disk I/O error');
+    });
+    expect(() => store.chunks.lexical(['alpha', 'beta'], 5)).toThrow(/disk I\/O/);
+    const got = store.chunks.lexical(['alpha', 'beta'], 10_000);
+    expect(new Map(got.map((h) => [h.chunkId, h.score]))).toEqual(ftsScores(fixture, ['alpha', 'beta']));
+  });
+
   it('holds exactly the chunks FTS5 matches for a term', async () => {
     fixture = await indexedRepo({ files: wordyFiles() });
     const store = fixture.repo.store;
