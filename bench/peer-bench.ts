@@ -96,23 +96,24 @@ async function runRep(system: System, tree: PreparedTree): Promise<Rep> {
 type Latencies = Pick<Rep, 'first' | 'again' | 'refine' | 'hits' | 'refined'>;
 
 /**
- * Each probe in a server of its own, warmed with a question not measured: every
- * measured question is then asked for the first time, as an agent's new question
- * is (in one server, a later probe would find what an earlier one read and
- * unpacked for the same question). Then the same questions again, in order.
+ * Each probe in a server of its own (its processes ended before the next one
+ * starts), warmed with a question not measured: every measured question is
+ * then asked for the first time, as an agent's new question is (in one
+ * server, a later probe would find what an earlier one read and unpacked for
+ * the same question). Then the same questions again, in order.
  */
 async function probeLatencies(system: System, repo: string, home: string, tree: PreparedTree): Promise<Latencies> {
   const out: Latencies = { first: {}, again: {}, refine: {}, hits: {}, refined: {} };
-  for (let i = 0; ; i++) {
-    const session = await system.connect(repo, home);
+  let session = await system.connect(repo, home);
+  const count = session.probes.length;
+  for (let i = 0; i < count; i++) {
+    if (i > 0) session = await system.connect(repo, home);
     try {
-      const probe = session.probes[i];
-      if (!probe) return out;
+      const probe = session.probes[i]!;
       const queries = probe.over === 'identifiers' ? tree.queries.identifiers : [...tree.queries.identifiers, ...tree.queries.words];
       await probe.call(tree.queries.warmup); // warm: page cache, prepared statements, JIT
       const [first, again, refined]: [number[], number[], string[]] = [[], [], []];
       [out.first[probe.label], out.again[probe.label], out.refined[probe.label]] = [first, again, refined];
-      out.refine[probe.label] = 0;
       out.hits[probe.label] = 0;
       for (const q of queries) {
         const t0 = performance.now();
@@ -129,8 +130,10 @@ async function probeLatencies(system: System, repo: string, home: string, tree: 
       }
     } finally {
       await session.close();
+      await system.reap(home); // the peer's server leaves a daemon, which would answer the next probe warm
     }
   }
+  return out;
 }
 
 /** What sightline counts as the tree's indexed source (the common denominator of index size). */

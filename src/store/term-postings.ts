@@ -83,9 +83,11 @@ export class TermPostings {
     let p = kept.postings.get(term);
     if (!p) {
       p = this.readPostings(term);
-      if (kept.ids + p.ids.length > this.budget) [kept.ids, kept.postings] = [0, new Map()];
+      // A term no chunk holds counts as one: questions' typos and stray words must not pile up unbudgeted.
+      const size = Math.max(1, p.ids.length);
+      if (kept.ids + size > this.budget) [kept.ids, kept.postings] = [0, new Map()];
       kept.postings.set(term, p);
-      kept.ids += p.ids.length;
+      kept.ids += size;
     }
     return p;
   }
@@ -150,9 +152,12 @@ export class TermPostings {
   /** Each chunk's place, read once per index version (a hit of one question is often one of the next). */
   private places(ids: readonly number[]): Map<number, Place> {
     const { places } = this.kept();
-    const missing = ids.filter((id) => !places.has(id));
+    let missing = ids.filter((id) => !places.has(id));
+    if (missing.length && places.size + missing.length > this.budget / PLACES_SHARE) {
+      places.clear(); // past the budget: start again from this question's own
+      missing = [...ids];
+    }
     if (missing.length) {
-      if (places.size + missing.length > this.budget / PLACES_SHARE) places.clear();
       for (const [id, ...place] of this.placesOf.all(JSON.stringify(missing)) as [number, ...Place][]) places.set(id, place);
     }
     return places;

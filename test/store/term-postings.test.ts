@@ -90,6 +90,27 @@ describe('lexical search from kept term postings', () => {
     expect(read.mock.calls.map(([term]) => term)).toEqual(['alpha', 'beta', 'alpha']);
   });
 
+  it('finds every hit when the kept places overflow their share of the budget between overlapping questions', async () => {
+    fixture = await indexedRepo({ files: wordyFiles() });
+    const store = fixture.repo.store;
+    const alpha = ftsScores(fixture, ['alpha']).size;
+    store.chunks.keepWithin({ textUnits: 1 << 20, termChunkIds: alpha * 4 }); // places: room for about one question's hits
+    for (const phrases of [['alpha'], ['alpha', 'beta'], ['beta', 'gamma'], ['alpha', 'gamma', 'delta']]) {
+      const got = store.chunks.lexical(phrases, 10_000);
+      expect(new Map(got.map((h) => [h.chunkId, h.score]))).toEqual(ftsScores(fixture, phrases));
+    }
+  });
+
+  it('counts a term no chunk holds against the budget', async () => {
+    fixture = await indexedRepo({ files: wordyFiles() });
+    const store = fixture.repo.store;
+    store.chunks.keepWithin({ textUnits: 1 << 20, termChunkIds: 3 });
+    const read = vi.spyOn(TermPostings.prototype as unknown as { readPostings(term: string): unknown }, 'readPostings');
+    for (const term of ['nowhere1', 'nowhere2', 'nowhere3', 'nowhere4', 'nowhere1']) expect(store.chunks.lexical([term], 5)).toEqual([]);
+    // The fourth empty term overflows a budget of three: the first is read again.
+    expect(read.mock.calls.map(([term]) => term)).toEqual(['nowhere1', 'nowhere2', 'nowhere3', 'nowhere4', 'nowhere1']);
+  });
+
   it('scores the next question from zero after a read failed midway', async () => {
     fixture = await indexedRepo({ files: wordyFiles() });
     const store = fixture.repo.store;
