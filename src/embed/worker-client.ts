@@ -6,7 +6,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { SightlineError } from '../errors/index.js';
-import { startThread } from '../thread.js';
+import { PASS_YOUNG_GENERATION_MB, startThread } from '../thread.js';
 import type { EmbedderIdentity, EmbedderSpec } from './types.js';
 import type { WorkerReply, WorkerRequest } from './protocol.js';
 
@@ -15,7 +15,7 @@ const SOURCE = new URL('./worker.ts', import.meta.url);
 
 /** Starts the embedding thread for `spec`. */
 export function startWorker(spec: EmbedderSpec): Worker {
-  return startThread(COMPILED, SOURCE, { workerData: { spec } });
+  return startThread(COMPILED, SOURCE, { workerData: { spec }, resourceLimits: { maxYoungGenerationSizeMb: PASS_YOUNG_GENERATION_MB } });
 }
 
 /** Waits for the worker to open its embedder. */

@@ -15,7 +15,7 @@
  */
 import { SightlineError } from '../errors/index.js';
 import type { Store, WriteFence } from '../store/index.js';
-import { startThread } from '../thread.js';
+import { PASS_YOUNG_GENERATION_MB, startThread } from '../thread.js';
 import { resolvePages, type Carried, type ResolveSummary } from './resolve.js';
 
 /** What the memory ceiling allows resolution (config/memory.ts). */
@@ -82,7 +82,7 @@ function onWorker(store: Store, root: string, plan: ResolvePlan, carried: Carrie
     dropped: [...carried.dropped],
     moved: [...carried.moved],
   };
-  const worker = startThread(COMPILED, SOURCE, { workerData: start, resourceLimits: { maxOldGenerationSizeMb: plan.heapMB } });
+  const worker = startThread(COMPILED, SOURCE, { workerData: start, resourceLimits: { maxOldGenerationSizeMb: plan.heapMB, maxYoungGenerationSizeMb: PASS_YOUNG_GENERATION_MB } });
   return new Promise((resolve, reject) => {
     let answered = 0;
     let done = false;

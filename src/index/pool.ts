@@ -8,6 +8,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { MemoryPlan } from '../config/index.js';
+import { PASS_YOUNG_GENERATION_MB } from '../thread.js';
 import type { PrepareInput, Prepared } from './prepare.js';
 
 export interface Preparer {
@@ -18,8 +19,6 @@ export interface Preparer {
 /** Below this many files to read, workers are not worth their start-up. */
 const WORKER_THRESHOLD = 150;
 const WORKER_URL = new URL('./prepare-worker.js', import.meta.url);
-/** A worker holds a few files at a time: a small young generation makes it collect early instead of growing. */
-const YOUNG_GENERATION_MB = 8;
 
 /** The cache sizes a worker is started with (its workerData). */
 export type WorkerCaches = Pick<MemoryPlan, 'wordCacheEntries' | 'pieceCacheEntries'>;
@@ -69,7 +68,7 @@ class WorkerPool implements Preparer {
   private nextId = 0;
 
   constructor(size: number, plan: MemoryPlan) {
-    const resourceLimits = { maxOldGenerationSizeMb: plan.workerHeapMB, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB };
+    const resourceLimits = { maxOldGenerationSizeMb: plan.workerHeapMB, maxYoungGenerationSizeMb: PASS_YOUNG_GENERATION_MB };
     const workerData: WorkerCaches = { wordCacheEntries: plan.wordCacheEntries, pieceCacheEntries: plan.pieceCacheEntries };
     this.start = () => new Worker(WORKER_URL, { resourceLimits, workerData });
     for (let i = 0; i < size; i++) this.workers.push(this.attach({ worker: this.start(), held: new Map() }));
