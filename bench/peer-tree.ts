@@ -62,7 +62,7 @@ export interface Queries {
   identifiers: string[];
   /** Word queries: everyday phrases, then the tree's most frequent identifier words. */
   words: string[];
-  /** A defined identifier asked once before any measured question (JIT, page cache), none of those measured. */
+  /** A defined identifier asked once before any measured question (JIT, page cache): none of those measured, and where it can be, sharing none of their words. */
   warmup: string;
 }
 
@@ -77,8 +77,12 @@ export function pickQueries(definitions: string[], perKind = 15): Queries {
     .map(([w]) => w)
     .filter((w) => !phrases.some((p) => p.split(' ').includes(w)));
   const identifiers = spread(distinct, perKind);
-  const warmup = distinct.find((n) => !identifiers.includes(n)) ?? 'main';
-  return { identifiers, words: [...phrases, ...frequent.slice(0, perKind - phrases.length)], warmup };
+  const words = [...phrases, ...frequent.slice(0, perKind - phrases.length)];
+  // Best a name sharing no word with a measured question: warming it must not warm what one reads.
+  const measured = new Set([...identifiers, ...words].flatMap((q) => q.split(' ').flatMap(identifierWords)));
+  const unmeasured = distinct.filter((n) => !identifiers.includes(n));
+  const warmup = unmeasured.find((n) => !identifierWords(n).some((w) => measured.has(w))) ?? unmeasured[0] ?? 'main';
+  return { identifiers, words, warmup };
 }
 
 export interface PreparedTree {

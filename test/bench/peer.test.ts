@@ -35,7 +35,11 @@ describe('bench:peer tree helpers', () => {
     expect(q.warmup).toBe('main');
     const few = pickQueries(defs, 2);
     expect(few.identifiers).toEqual(['SessionStore', 'session_close']);
-    expect(few.warmup).toBe('render_template'); // defined, and never one of those measured
+    expect(few.warmup).toBe('render_template'); // defined and never measured
+    // beta_one comes first but shares "one" with a measured identifier: warming it would warm that word.
+    const shared = pickQueries(['alpha_one', 'beta_one', 'gamma_one', 'zeta_three'], 2);
+    expect(shared.identifiers).toEqual(['alpha_one', 'gamma_one']);
+    expect(shared.warmup).toBe('zeta_three');
   });
 
   it('copies the tree once per system, leaves the original alone, and edits and restores the median-sized source file', () => {
