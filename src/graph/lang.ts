@@ -23,6 +23,9 @@ export const SUPER_WORDS = new Set(['super', 'base', 'parent']);
 /** Languages where a bare call inside a class body may call one of the class's methods. */
 export const IMPLICIT_THIS = new Set(['java', 'kotlin', 'csharp', 'cpp', 'ruby']);
 
+/** Languages whose imports never re-export: a name a file imports is its own, not one it offers its importers. */
+export const SEALED_IMPORTS = new Set(['java', 'kotlin', 'csharp', 'go', 'php']);
+
 /** Languages where every file of a directory (Go) or of a namespace (the others) sees the others' names. */
 export const DIRECTORY_PACKAGES = new Set(['go']);
 export const NAMESPACE_PACKAGES = new Set(['java', 'kotlin', 'csharp', 'php']);

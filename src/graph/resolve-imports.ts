@@ -5,6 +5,7 @@
  */
 import type { EdgeTarget, StoredEdge, StoredSymbol } from '../store/index.js';
 import { UNRESOLVED, type GraphView, type Resolution } from './view.js';
+import { SEALED_IMPORTS } from './lang.js';
 import { RESOLVERS } from './modules.js';
 
 function containerOf(qualified: string): string {
@@ -32,25 +33,30 @@ export function findExported(ctx: GraphView, fileIds: number[], name: string, de
     for (const s of exportedIn(ctx, fileId, name)) out.push({ fileId, symbolId: s.id, confidence: 'exact' });
   }
   if (out.length > 0 || depth > 4) return out;
-  return fileIds.flatMap((fileId) => reExported(ctx, fileId, name, depth));
+  return dedupe(fileIds.flatMap((fileId) => reExported(ctx, fileId, name, depth)));
 }
 
 /**
  * `name` as one file re-exports it (`export { x } from`, `export *`, `pub use m::*`). Memoised per
  * pass: glob re-exports fan out (a Rust crate's modules `use super::*` and `pub use child::*` each
- * other), and every unresolved bare name used to walk the whole fan again.
+ * other), and every unresolved bare name used to walk the whole fan again. Each level's targets are
+ * distinct: a package whose files wildcard-import each other (RxJava's 140 files of `core`) reached
+ * one definition by hundreds of thousands of paths, one copy each, until a pass ran out of stack.
  */
 function reExported(ctx: GraphView, fileId: number, name: string, depth: number): EdgeTarget[] {
+  // A Java or Go file's imports are its own: following them as re-exports sent every name the
+  // repository lacks (a JDK class) through each wildcard import of each file, four levels deep.
+  if (SEALED_IMPORTS.has(ctx.layout.byId.get(fileId)?.language ?? '')) return [];
   return ctx.memoised(`reexport:${fileId}:${depth}:${name}`, () => {
     const out: EdgeTarget[] = [];
     for (const e of ctx.fileEdges(fileId, 'import')) {
       if (e.alias !== name && e.alias !== null) continue;
       const r = ctx.resolution(e, depth + 1);
       if (r.status === 'unresolved') continue;
-      if (e.alias === name) out.push(...r.targets);
-      else out.push(...findExported(ctx, [...new Set(r.targets.map((t) => t.fileId))], name, depth + 1));
+      const found = e.alias === name ? r.targets : findExported(ctx, [...new Set(r.targets.map((t) => t.fileId))], name, depth + 1);
+      for (const t of found) out.push(t);
     }
-    return out;
+    return dedupe(out);
   });
 }
 

@@ -7,7 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ExploreEnvelope, type Repo } from '../../src/engine/index.js';
 import { explore } from '../../src/engine/explore.js';
-import { edge, indexFixture, openRepo, type Indexed, type OpenedRepo } from './helpers.js';
+import { loadLayout } from '../../src/graph/resolve.js';
+import { findExported, resolveImport } from '../../src/graph/resolve-imports.js';
+import { GraphView } from '../../src/graph/view.js';
+import { edge, importTargets, indexFixture, openRepo, type Indexed, type OpenedRepo } from './helpers.js';
 
 const FILES: Record<string, string> = {
   'go.mod': 'module example.com/web\n',
@@ -131,5 +134,39 @@ describe('callers through overrides', () => {
     expect(viaInterface.results.map((r) => r.lines)).toEqual([[5]]);
     const hops = (explore(repo, { relation: 'impact', anchor: 'Job.run' }) as ExploreEnvelope).results.flatMap((r) => r.via.map((h) => h.kind));
     expect(hops).toContain('override');
+  });
+});
+
+describe('re-exports', () => {
+  let reexports: Indexed;
+  beforeAll(async () => {
+    reexports = await indexFixture({
+      // Java: `import p.*` brings p's classes, not what p's files import themselves.
+      'src/main/java/q/Widget.java': 'package q;\n\npublic class Widget {}\n',
+      'src/main/java/p/Hub.java': 'package p;\n\nimport q.*;\n\npublic class Hub {\n  Widget held;\n}\n',
+      'src/main/java/r/User.java': 'package r;\n\nimport p.*;\n\npublic class User {\n  Hub hub = new Hub();\n  Object made = new Widget();\n}\n',
+      // TypeScript: one definition re-exported along two paths of barrels is one target.
+      'ts/a.ts': 'export function thing(): number {\n  return 1;\n}\n',
+      'ts/b.ts': "export * from './a';\n",
+      'ts/c.ts': "export * from './a';\n",
+      'ts/index.ts': "export * from './b';\nexport * from './c';\n",
+      'ts/use.ts': "import { thing } from './index';\n\nexport const x = thing();\n",
+    });
+  });
+  afterAll(() => reexports.close());
+
+  it("are not followed through a Java file's own imports", () => {
+    expect(edge(reexports.store, 'src/main/java/r/User.java', 'call', 'Hub', null).targets).toContain('src/main/java/p/Hub.java:Hub/import');
+    expect(edge(reexports.store, 'src/main/java/r/User.java', 'call', 'Widget', null).targets.filter((t) => t.endsWith('/import'))).toEqual([]);
+  });
+
+  it('reach a definition once however many barrels lead to it', () => {
+    expect(edge(reexports.store, 'ts/use.ts', 'call', 'thing', null).targets).toEqual(['ts/a.ts:thing/import']);
+    expect(importTargets(reexports.store, 'ts/use.ts', './index')).toEqual(['ts/a.ts']);
+    // Each level of the walk is distinct, not only its end: a fan of wildcard imports multiplied copies by the level.
+    const { store } = reexports;
+    const view = new GraphView(store, loadLayout(store, reexports.root), (e, ctx, depth) => resolveImport(e, ctx, depth));
+    const found = findExported(view, [store.files.get('ts/index.ts')!.id], 'thing', 0);
+    expect(found.map((t) => t.fileId)).toEqual([store.files.get('ts/a.ts')!.id]);
   });
 });
