@@ -6,11 +6,17 @@
  * cost a fraction of that. Code splitting keeps every `import()` of the CLI and the engine a
  * separate chunk, so what a verb does not run is still not loaded.
  *
- * Everything else in dist/src (worker threads, benchmarks, the MCP read pool's worker) stays as
- * tsc wrote it. A bundled module that finds a file next to itself (`new URL('./worker.js',
- * import.meta.url)`, the rank table, the dashboard's assets) sees the URL it has in tsc's
- * layout: each `import.meta.url` is rewritten to that module's dist/src path, so workers start
- * from tsc's files and no lookup needs a second, bundle-only path.
+ * An index pass's worker threads (prepare, embed, graph) are bundled too: a prepare thread spent
+ * ~120 ms loading tsc's modules one by one before its first file, ~60 ms bundled. Their entries
+ * land beside the CLI's (sharing its chunks), and each tsc file the pass starts a thread from
+ * (dist/src/index/prepare-worker.js …) becomes a one-line import of its bundle, so whoever
+ * starts the thread, the bundled CLI or tsc's engine (benchmarks, tests), runs the bundle.
+ *
+ * Everything else in dist/src (benchmarks, the MCP read pool's worker) stays as tsc wrote it.
+ * A bundled module that finds a file next to itself (`new URL('./worker.js', import.meta.url)`,
+ * the rank table, the dashboard's assets) sees the URL it has in tsc's layout: each
+ * `import.meta.url` is rewritten to that module's dist/src path, so a thread starts from tsc's
+ * file (the stub) and no lookup needs a second, bundle-only path.
  *
  * Also writes dist/src/cli/mcp-tools.js, the server's tool list (below), and
  * dist/src/cli/bundle.json, the sources each bundled file holds (from esbuild's metafile),
@@ -71,6 +77,13 @@ const lazyChildProcess = {
 
 for (const name of fs.readdirSync(OUT)) if (CHUNK.test(name)) fs.rmSync(path.join(OUT, name));
 
+/** An index pass's thread bodies: the bundle's entry name → the tsc file threads are started from. */
+const THREADS = {
+  'thread-prepare': 'src/index/prepare-worker.ts',
+  'thread-embed': 'src/embed/worker.ts',
+  'thread-graph': 'src/graph/resolve-worker.ts',
+};
+
 const result = await esbuild.build({
   absWorkingDir: ROOT,
   entryPoints: {
@@ -79,6 +92,7 @@ const result = await esbuild.build({
     // preload (test/helpers/faults/slow-tool.mjs) that adds a tool must import the bundled one,
     // which the tsc copy in dist/src/mcp is not.
     'mcp-tools': 'src/mcp/tools/index.ts',
+    ...THREADS,
   },
   outdir: OUT,
   chunkNames: 'bundle-[hash]',
@@ -104,3 +118,11 @@ for (const [file, output] of Object.entries(result.metafile.outputs)) {
   if (file.endsWith('.js')) sources[path.basename(file)] = Object.keys(output.inputs).map(source);
 }
 fs.writeFileSync(path.join(OUT, 'bundle.json'), JSON.stringify(sources));
+
+// Each thread's tsc file imports its bundle (dist/src/x/y.js → ../../cli/thread-….js); tsc's map of the file it replaces goes.
+for (const [entry, source] of Object.entries(THREADS)) {
+  const compiled = path.join(ROOT, 'dist', source.replace(/\.ts$/, '.js'));
+  const bundled = path.relative(path.dirname(compiled), path.join(OUT, `${entry}.js`)).split(path.sep).join('/');
+  fs.writeFileSync(compiled, `// Written by scripts/bundle.mjs: this thread runs its bundle.\nimport '${bundled}';\n`);
+  fs.rmSync(`${compiled}.map`, { force: true });
+}

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadedModules } from '../helpers/cli.js';
-import { useIndexedRepo } from '../helpers/fixture.js';
+import { useIndexedRepo, useRepo } from '../helpers/fixture.js';
 
 /** Modules whose load means the start path pulled in what only a running verb needs. */
 const HEAVY = [
@@ -61,5 +61,31 @@ describe('the CLI start path', () => {
     expect(JSON.parse(run.stdout).files.length).toBeGreaterThan(0);
     expect(run.modules).toContain('src/mcp/wiring/index.ts');
     expect(run.modules.filter((m) => /^(src\/mcp\/(index|server|runtime)\.ts|node_modules\/@modelcontextprotocol\/)/.test(m))).toEqual([]);
+  });
+
+  describe("an index pass's threads", () => {
+    // Enough to start each thread: 200 files to prepare (150 or more), 400 chunks to embed (more
+    // than 256) and 12,000 calls to resolve (more than a 10,000-edge page).
+    const helpers = Array.from({ length: 20 }, (_, c) => `function helper${c}(y: number): number { return y * ${c + 1}; }`).join('\n');
+    const body = Array.from({ length: 20 }, (_, c) => `  x = helper${c}(x) + ${c};`).join('\n');
+    const files = Object.fromEntries(
+      Array.from({ length: 200 }, (_, i) => [
+        `src/f${i}.ts`,
+        [0, 1, 2].map((j) => `export function f${i}_${j}(x: number): number {\n${body}\n  return x;\n}\n`).join('\n') + `\n${helpers}\n`,
+      ]),
+    );
+    const fixture = useRepo(files);
+
+    it('each run its bundle: tsc\'s file the pass starts a thread from is all of dist/src it loads', () => {
+      const run = loadedModules(['index', '--repo', fixture.root, '--json'], { SIGHTLINE_HOME: fixture.home });
+      expect(run.code, run.stderr.slice(-500)).toBe(0);
+      const summary = JSON.parse(run.stdout) as { added: number; embed: { embedded: number }; graph: { workers: number } };
+      expect(summary.added).toBe(200);
+      expect(summary.embed.embedded).toBeGreaterThan(256);
+      expect(summary.graph.workers).toBe(1);
+      expect(run.modules).toEqual(expect.arrayContaining(['src/index/prepare-worker.ts', 'src/embed/worker.ts', 'src/graph/resolve-worker.ts']));
+      const unbundled = new Set(run.modules.filter((m) => m.startsWith('dist/src/')));
+      expect([...unbundled].sort()).toEqual(['dist/src/embed/worker.js', 'dist/src/graph/resolve-worker.js', 'dist/src/index/prepare-worker.js']);
+    });
   });
 });
