@@ -6,13 +6,14 @@
  * cost a fraction of that. Code splitting keeps every `import()` of the CLI and the engine a
  * separate chunk, so what a verb does not run is still not loaded.
  *
- * An index pass's worker threads (prepare, embed, graph) are bundled too: a prepare thread spent
- * ~120 ms loading tsc's modules one by one before its first file, ~60 ms bundled. Their entries
- * land beside the CLI's (sharing its chunks), and each tsc file the pass starts a thread from
- * (dist/src/index/prepare-worker.js …) becomes a one-line import of its bundle, so whoever
- * starts the thread, the bundled CLI or tsc's engine (benchmarks, tests), runs the bundle.
+ * Worker threads are bundled too (an index pass's prepare, embed and graph threads, and the MCP
+ * read pool's): a prepare thread spent ~120 ms loading tsc's modules one by one before its first
+ * file, ~60 ms bundled. Their entries land beside the CLI's (sharing its chunks), and each tsc
+ * file a thread is started from (dist/src/index/prepare-worker.js …) becomes a one-line import
+ * of its bundle, so whoever starts the thread, the bundled CLI or tsc's engine (benchmarks,
+ * tests), runs the bundle.
  *
- * Everything else in dist/src (benchmarks, the MCP read pool's worker) stays as tsc wrote it.
+ * Everything else in dist/src (benchmarks) stays as tsc wrote it.
  * A bundled module that finds a file next to itself (`new URL('./worker.js', import.meta.url)`,
  * the rank table, the dashboard's assets) sees the URL it has in tsc's layout: each
  * `import.meta.url` is rewritten to that module's dist/src path, so a thread starts from tsc's
@@ -77,11 +78,12 @@ const lazyChildProcess = {
 
 for (const name of fs.readdirSync(OUT)) if (CHUNK.test(name)) fs.rmSync(path.join(OUT, name));
 
-/** An index pass's thread bodies: the bundle's entry name → the tsc file threads are started from. */
+/** Thread bodies (an index pass's, and the MCP read pool's): the bundle's entry name → the tsc file threads are started from. */
 const THREADS = {
   'thread-prepare': 'src/index/prepare-worker.ts',
   'thread-embed': 'src/embed/worker.ts',
   'thread-graph': 'src/graph/resolve-worker.ts',
+  'thread-read': 'src/mcp/read-pool/worker.ts',
 };
 
 const result = await esbuild.build({

@@ -6,8 +6,9 @@
  * (loadedModules), so a heavy module is caught whichever chunk carries it.
  */
 import { describe, expect, it } from 'vitest';
-import { loadedModules } from '../helpers/cli.js';
+import { bundledGraph, loadedModules, loadedModulesEnv, modulesLoaded } from '../helpers/cli.js';
 import { useIndexedRepo, useRepo } from '../helpers/fixture.js';
+import { call, connectStdio } from '../mcp/harness.js';
 
 /** Modules whose load means the start path pulled in what only a running verb needs. */
 const HEAVY = [
@@ -63,7 +64,7 @@ describe('the CLI start path', () => {
     expect(run.modules.filter((m) => /^(src\/mcp\/(index|server|runtime)\.ts|node_modules\/@modelcontextprotocol\/)/.test(m))).toEqual([]);
   });
 
-  describe("an index pass's threads", () => {
+  describe('threads', () => {
     // Enough to start each thread: 200 files to prepare (150 or more), 400 chunks to embed (more
     // than 256) and 12,000 calls to resolve (more than a 10,000-edge page).
     const helpers = Array.from({ length: 20 }, (_, c) => `function helper${c}(y: number): number { return y * ${c + 1}; }`).join('\n');
@@ -76,7 +77,7 @@ describe('the CLI start path', () => {
     );
     const fixture = useRepo(files);
 
-    it('each run its bundle: tsc\'s file the pass starts a thread from is all of dist/src it loads', () => {
+    it("an index pass's each run its bundle: tsc's file the pass starts a thread from is all of dist/src it loads", () => {
       const run = loadedModules(['index', '--repo', fixture.root, '--json'], { SIGHTLINE_HOME: fixture.home });
       expect(run.code, run.stderr.slice(-500)).toBe(0);
       const summary = JSON.parse(run.stdout) as { added: number; embed: { embedded: number }; graph: { workers: number } };
@@ -86,6 +87,24 @@ describe('the CLI start path', () => {
       expect(run.modules).toEqual(expect.arrayContaining(['src/index/prepare-worker.ts', 'src/embed/worker.ts', 'src/graph/resolve-worker.ts']));
       const unbundled = new Set(run.modules.filter((m) => m.startsWith('dist/src/')));
       expect([...unbundled].sort()).toEqual(['dist/src/embed/worker.js', 'dist/src/graph/resolve-worker.js', 'dist/src/index/prepare-worker.js']);
+    });
+
+    it("the MCP read pool's runs its bundle", async () => {
+      const env = { SIGHTLINE_HOME: fixture.home, SIGHTLINE_READ_WORKERS: '1', ...loadedModulesEnv() } as Record<string, string>;
+      const served = await connectStdio(['--repo', fixture.root, '--no-watch'], env);
+      try {
+        expect((await call(served.client, 'search', { query: 'helper7', mode: 'keyword' })).results.length).toBeGreaterThan(0);
+      } finally {
+        await served.close();
+      }
+      const modules = modulesLoaded(served.stderr());
+      expect(modules).toContain('src/mcp/read-pool/worker.ts');
+      expect(modules.filter((m) => m.startsWith('dist/src/'))).toEqual(['dist/src/mcp/read-pool/worker.js']);
+      // It runs the pooled tools' bodies alone: their faces (zod) and the other tools stay on the main thread.
+      const worker = bundledGraph('thread-read.js');
+      expect(worker.sources).toEqual(expect.arrayContaining(['src/mcp/read-pool/worker.ts', 'src/mcp/tools/pooled.ts', 'src/engine/index.ts']));
+      expect(worker.sources.filter((m) => /^src\/(mcp\/tools\/(index|tool|search|context)|spec\/zod)\.ts$/.test(m))).toEqual([]);
+      expect(worker.imports.filter((m) => /^(zod|@modelcontextprotocol)/.test(m))).toEqual([]);
     });
   });
 });

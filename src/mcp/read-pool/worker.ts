@@ -15,12 +15,12 @@ import { citationProbe, engineOver, Repo, type Engine } from '../../engine/index
 import { isCorruption, usageError } from '../../errors/index.js';
 import { ownAnswerCacheStats } from '../../search/index.js';
 import { Store, type SessionJournal } from '../../store/index.js';
-import { TOOLS, type ToolContext, type ToolDefinition } from '../tools/index.js';
+import { pooledBody } from '../tools/pooled.js';
+import type { ToolContext } from '../tools/tool.js';
 import { renderAnswer } from '../result.js';
 import { toWire, type ReadQuestion, type ReadReply, type ToWorker, type WorkerStart } from './protocol.js';
 import { writerRefuse } from './writer-call.js';
 
-const POOLED = new Map<string, ToolDefinition>(TOOLS.filter((t) => t.pooled).map((t) => [t.name, t]));
 /** What `health` would say (pooled tools never ask, but a ToolContext carries it), and the channel to the writer. */
 const { facts, writer } = workerData as WorkerStart;
 const refuseOnWriter = writerRefuse(writer);
@@ -78,13 +78,13 @@ async function answer(question: ReadQuestion): Promise<ReadReply> {
     ...(reader?.journal.current ? { cache: ownAnswerCacheStats(reader.repo.store) } : {}),
   });
   try {
-    const tool = POOLED.get(question.tool);
-    if (!tool) throw usageError(`${question.tool} is not answered by the read pool`);
+    const run = pooledBody(question.tool); // the body alone: its face (zod) stays on the main thread
+    if (!run) throw usageError(`${question.tool} is not answered by the read pool`);
     reader = readerFor(question);
     const { engine } = reader;
     const context: ToolContext = { engine, server: facts, usage, session: question.session };
     refuseOutdated = question.refuseOutdated;
-    const envelope = await engine.repo.store.readPinned(question.version, async () => tool.run(question.args, context));
+    const envelope = await engine.repo.store.readPinned(question.version, async () => run(question.args, context));
     return { id, ...writes(), kind: 'answer', answer: renderAnswer(envelope, question.phase) };
   } catch (err) {
     if (err instanceof OutdatedCitations) return { id, ...writes(), kind: 'outdated', paths: err.paths };

@@ -66,7 +66,8 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   /**
    * Answered by a read-pool worker for an MCP session (see mcp/read-pool): the
    * body reads the index and the disk only, and writes nothing but session
-   * bookkeeping, which the worker journals for the main thread.
+   * bookkeeping, which the worker journals for the main thread. Its body is
+   * the one in tools/pooled.ts, which the worker runs without this face.
    */
   pooled?: boolean;
   /** Runs an index pass: like a read of the index, refused on a workspace repository whose index was reset (add_repo re-arms it). */
