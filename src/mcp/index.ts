@@ -6,9 +6,6 @@
  */
 import type { Authenticator } from './grants.js';
 import { Runtime, type Served, type TransportName } from './runtime.js';
-import { streamableHttpRoutes } from './transports/http.js';
-import { serveNetwork } from './transports/network.js';
-import { sseRoutes } from './transports/sse.js';
 import { serveStdio } from './transports/stdio.js';
 
 export interface ServeOptions {
@@ -34,10 +31,19 @@ export interface ServeOptions {
   warn: (message: string) => void;
 }
 
-/** Starts serving; the process then runs until a signal (or, on stdio, the end of stdin) stops it. */
+/**
+ * Starts serving; the process then runs until a signal (or, on stdio, the end of stdin) stops it.
+ * The network transports (HTTP, the SDK's HTTP transports, the dashboard) load only to serve
+ * them: a stdio server, an agent's child, starts without them.
+ */
 export async function serve(options: ServeOptions): Promise<void> {
   const runtime = new Runtime(options);
   if (options.transport === 'stdio') return serveStdio(runtime);
+  const [{ streamableHttpRoutes }, { serveNetwork }, { sseRoutes }] = await Promise.all([
+    import('./transports/http.js'),
+    import('./transports/network.js'),
+    import('./transports/sse.js'),
+  ]);
   const routes = options.dashboardOnly ? null : options.transport === 'http' ? streamableHttpRoutes(runtime) : sseRoutes(runtime);
   if (routes) runtime.countSessionsWith(routes.sessions);
   const dashboard = options.dashboardOnly || options.transport === 'http' ? { toolLog: options.toolLog ?? options.logFile } : undefined;
@@ -49,6 +55,4 @@ export { CallerName, databaseCallers, fingerprint, GrantKey, tokensFile, type Au
 export { resolveToolConcurrency, TOOL_CONCURRENCY_ENV } from './concurrency.js';
 export { bindRefusal, isLoopbackHost } from './guards.js';
 export { SERVER_NAME, SERVER_VERSION, type Served, type TransportName } from './runtime.js';
-export { HTTP_ENDPOINT } from './transports/http.js';
-export { SSE_ENDPOINT, SSE_MESSAGES } from './transports/sse.js';
 export { TOOLS, type ToolDefinition } from './tools/index.js';

@@ -64,6 +64,19 @@ describe('the CLI start path', () => {
     expect(run.modules.filter((m) => /^(src\/mcp\/(index|server|runtime)\.ts|node_modules\/@modelcontextprotocol\/)/.test(m))).toEqual([]);
   });
 
+  it('a stdio server loads neither the network transports nor the dashboard', async () => {
+    const served = await connectStdio(['--repo', fixture.root, '--no-watch'], { SIGHTLINE_HOME: fixture.home, ...loadedModulesEnv() } as Record<string, string>);
+    try {
+      expect((await call(served.client, 'health')).status).toBe('ok');
+    } finally {
+      await served.close();
+    }
+    const modules = modulesLoaded(served.stderr());
+    expect(modules).toEqual(expect.arrayContaining(['src/mcp/transports/stdio.ts', 'node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js']));
+    const network = /^(src\/mcp\/transports\/(http|sse|network)\.ts|src\/web\/|node_modules\/(@hono|raw-body|iconv-lite)\/|node:https?$)/;
+    expect(modules.filter((m) => network.test(m))).toEqual([]);
+  });
+
   describe('threads', () => {
     // Enough to start each thread: 200 files to prepare (150 or more), 400 chunks to embed (more
     // than 256) and 12,000 calls to resolve (more than a 10,000-edge page).
