@@ -56,6 +56,8 @@ export function fail(err: unknown, json: boolean | undefined): never {
 export async function withEngine(options: CommonOptions, body: (engine: Engine) => Promise<void> | void, openFlags = {}): Promise<void> {
   let engine: Engine | undefined;
   try {
+    // Answers are counted: the rank table is read on the thread pool while the engine loads.
+    void import('../budget/ranks.js').then((ranks) => ranks.readRankTableSoon());
     const { openEngine } = await import('../engine/index.js');
     engine = openEngine(options.repo, { configPath: options.config, flags: { ...embedderFlags(options), databaseUrl: options.store, ...openFlags } });
     await body(engine);

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { countTokens, selfCountedJson, selfCountedTokens, setPieceCacheLimit } from '../../src/budget/index.js';
-import { buildRankTable, RankTable } from '../../src/budget/ranks.js';
+import { buildRankTable, loadRankTable, RankTable, readRankTableSoon } from '../../src/budget/ranks.js';
 import { pieceEnd } from '../../src/budget/split.js';
 import { MAX_PIECE_BYTES } from '../../src/budget/tokens.js';
+import { removeDir, tempDir } from '../helpers/fixture.js';
 
 const { encode } = createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as {
   encode: (text: string, options: { disallowedSpecial: Set<string> }) => number[];
@@ -195,6 +196,28 @@ describe('the rank table', () => {
   it('is what the build wrote, so a stale dist/data file cannot count differently', () => {
     expect(fs.existsSync(RANKS_FILE), `${RANKS_FILE} (written by npm run build)`).toBe(true);
     expect(fs.readFileSync(RANKS_FILE).equals(built)).toBe(true);
+  });
+
+  it('is taken from the bytes read ahead when they came, and read where none were', async () => {
+    const dir = tempDir('sightline-ranks-');
+    try {
+      const [ahead, notAhead] = [path.join(dir, 'ahead.ranks'), path.join(dir, 'not-ahead.ranks')];
+      fs.writeFileSync(ahead, built);
+      fs.writeFileSync(notAhead, built);
+      await readRankTableSoon(ahead);
+      const reads = vi.spyOn(fs, 'readFileSync');
+      try {
+        expect(loadRankTable(ahead).get('hello')).toBe(new RankTable(built).get('hello'));
+        expect(reads).not.toHaveBeenCalled();
+        expect(loadRankTable(notAhead).get('hello')).toBe(new RankTable(built).get('hello'));
+        expect(reads).toHaveBeenCalledWith(notAhead);
+      } finally {
+        reads.mockRestore();
+      }
+      await readRankTableSoon(path.join(dir, 'missing.ranks')); // resolves: the count reads (or builds) the table itself
+    } finally {
+      removeDir(dir);
+    }
   });
 
   it('refuses a file that is not a rank table, or a truncated one', () => {
