@@ -10,9 +10,15 @@
  * every answer comes from a warm index; commands run with <tree> as the working directory. A
  * search that is refused (`refine`) counts its refusals, and every third one answers: keep N a
  * multiple of 3 so each build sees the same mix.
+ *
+ * A stdio server is timed too, with the MCP SDK's client: from spawning `serve` to its answer to
+ * `initialize`, and from there to its first `search` (keyword), the one that starts a read-pool
+ * worker. Those rows give wall ms only.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const USAGE = 'usage: npm run bench:start -- [--runs N] <tree> NAME=<dist/src/cli/main.js>:<SIGHTLINE_HOME>...';
 const args = process.argv.slice(2);
@@ -50,6 +56,21 @@ function once(argv, home) {
   return { wall, cpu: (user + system) * 1000 };
 }
 
+/** A stdio server's start, wall ms: spawn → initialized, and initialized → its first search answered. */
+async function served(cli, home) {
+  const started = performance.now();
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'serve', '--no-watch'], cwd: tree, env: { ...process.env, SIGHTLINE_HOME: home }, stderr: 'ignore' });
+  const client = new Client({ name: 'start-bench', version: '1' });
+  await client.connect(transport);
+  const initialized = performance.now();
+  const answer = await client.callTool({ name: 'search', arguments: { query: 'where are files walked', mode: 'keyword' } });
+  const answered = performance.now();
+  await client.close();
+  if (answer.isError) throw new Error(`serve's first search failed: ${JSON.stringify(answer.content).slice(0, 300)}`);
+  return [{ wall: initialized - started }, { wall: answered - initialized }];
+}
+const SERVED = ['sightline serve (stdio): spawn → initialize answered', 'sightline serve: then its first search (starts a read worker)'];
+
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -64,8 +85,15 @@ for (let round = 0; round < runs; round++) {
       (by.get(build.name) ?? by.set(build.name, []).get(build.name)).push(got);
     }
   }
+  for (const build of builds) {
+    const times = await served(build.cli, build.home);
+    SERVED.forEach((label, i) => {
+      const by = samples.get(label) ?? samples.set(label, new Map()).get(label);
+      (by.get(build.name) ?? by.set(build.name, []).get(build.name)).push(times[i]);
+    });
+  }
 }
-const cell = (xs) => `${median(xs.map((x) => x.wall)).toFixed(0)} / ${TIME ? median(xs.map((x) => x.cpu)).toFixed(0) : '–'}`;
+const cell = (xs) => `${median(xs.map((x) => x.wall)).toFixed(0)} / ${TIME && xs[0].cpu !== undefined ? median(xs.map((x) => x.cpu)).toFixed(0) : '–'}`;
 console.log(`| command | ${builds.map((b) => b.name).join(' | ')} |`);
 console.log(`|---|${builds.map(() => '---').join('|')}|`);
 for (const [label, by] of samples) {
