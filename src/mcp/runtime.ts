@@ -49,6 +49,8 @@ export interface OfferedTools {
 export class Runtime {
   /** Bounds heavy tool bodies (context, changed, indexing, …) and every body when there is no read pool. */
   readonly limiter: Semaphore;
+  /** Every MCP call from its arrival to its answer, waiting for the index included (no bound: it counts, for a stop's drain). */
+  readonly calls = new Semaphore(Number.POSITIVE_INFINITY);
   /** Worker threads answering the pooled tools of MCP sessions (config readWorkers); null: on the main thread. */
   readonly readPool: ReadPool | null;
   readonly log: ToolLog;
@@ -133,9 +135,9 @@ export class Runtime {
     this.sessionCount = count;
   }
 
-  /** Resolves when no tool body runs or waits, in process or in the read pool. */
+  /** Resolves when no call is being answered and no tool body runs or waits, in process or in the read pool. */
   async idle(): Promise<void> {
-    await Promise.all([this.limiter.idle(), this.readPool?.idle()]);
+    await Promise.all([this.calls.idle(), this.limiter.idle(), this.readPool?.idle()]);
   }
 
   /** Closes the read pool, the log and what is served; the process is about to exit. */

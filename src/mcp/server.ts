@@ -72,7 +72,12 @@ function refuseWithheld(server: McpServer, withheld: Map<string, string>): void 
 /** An envelope to render with the serving repository's phase (null for workspace tools), or an answer a read worker rendered. */
 type Answered = { envelope: object; phase: IndexReadiness | null } | { rendered: RenderedAnswer };
 
-async function logged(runtime: Runtime, name: string, args: Record<string, unknown>, answer: () => Promise<Answered>): Promise<CallToolResult> {
+/** A call answered, logged and counted in flight from its arrival (Runtime.calls): a stop lets it answer first. */
+function logged(runtime: Runtime, name: string, args: Record<string, unknown>, answer: () => Promise<Answered>): Promise<CallToolResult> {
+  return runtime.calls.run(() => answerLogged(runtime, name, args, answer));
+}
+
+async function answerLogged(runtime: Runtime, name: string, args: Record<string, unknown>, answer: () => Promise<Answered>): Promise<CallToolResult> {
   const { log } = runtime;
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);

@@ -5,6 +5,8 @@
  * waiting.
  */
 const CLOSE_TIMEOUT_MS = 10_000;
+/** How long a stop waits for the calls in flight to answer. */
+const DRAIN_MS = 5_000;
 
 export type Stop = (code: number) => void;
 
@@ -25,4 +27,10 @@ export function stopper(close: () => Promise<void> | void, warn: (message: strin
 export function stopOnSignals(stop: Stop, codes: Record<'SIGINT' | 'SIGTERM', number>): void {
   process.on('SIGINT', () => stop(codes.SIGINT));
   process.on('SIGTERM', () => stop(codes.SIGTERM));
+}
+
+/** Resolves once the calls in flight have answered (or DRAIN_MS passed), and their answers were handed to the transport. */
+export async function drained(runtime: { idle(): Promise<void> }): Promise<void> {
+  await Promise.race([runtime.idle(), new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
+  await new Promise((resolve) => setImmediate(resolve)); // the last answers reach their streams
 }

@@ -50,6 +50,21 @@ describe('stdio', () => {
     for (const line of child.stdout().trim().split('\n')) expect(JSON.parse(line).jsonrpc).toBe('2.0');
   });
 
+  it('answers the calls in flight when the client closes stdin right after them, then exits 0', async () => {
+    const child = spawnCli(['serve', '--repo', sample.root], { SIGHTLINE_HOME: sample.home, ...slowToolEnv(400) }, 'pipe');
+    await rpc(child, 1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
+    const send = (message: object) => child.proc.stdin!.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\n');
+    send({ method: 'notifications/initialized' });
+    send({ id: 2, method: 'tools/call', params: { name: 'test_slow', arguments: {} } }); // a body that runs 400 ms
+    send({ id: 3, method: 'tools/call', params: { name: 'search', arguments: { query: 'session' } } }); // a read worker's
+    child.proc.stdin!.end();
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+    const answers = new Map(child.stdout().trim().split('\n').map((line) => JSON.parse(line) as { id: number; result: { isError?: boolean; content: { text: string }[] } }).map((m) => [m.id, m.result]));
+    expect(JSON.parse(answers.get(2)!.content[0]!.text).status).toBe('ok');
+    expect(JSON.parse(answers.get(3)!.content[0]!.text).results.length).toBeGreaterThan(0);
+    expect(walFiles()).toEqual([]);
+  });
+
   it('exits 0 when the client closes stdin', async () => {
     const child = spawnCli(['serve', '--repo', sample.root], { SIGHTLINE_HOME: sample.home }, 'pipe');
     await waitForStderr(child, /MCP server on stdio/);

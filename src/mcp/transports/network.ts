@@ -17,7 +17,7 @@ import { allowedHostnames, hostAllowed, hostnameOf, originAllowed } from '../gua
 import { dashboardSite, type Site } from '../../web/index.js';
 import { dashboardContext } from '../dashboard.js';
 import type { Runtime } from '../runtime.js';
-import { stopOnSignals, stopper } from '../shutdown.js';
+import { drained, stopOnSignals, stopper } from '../shutdown.js';
 import { readJsonBody } from './body.js';
 
 /** One network transport's endpoints. */
@@ -45,8 +45,6 @@ export interface NetworkOptions {
   announce?: (url: string) => void;
 }
 
-/** How long SIGTERM waits for requests in flight before cutting connections. */
-const DRAIN_MS = 5_000;
 /** How long an idle connection stays open for the client's next request (below node's 60 s headersTimeout). */
 const KEEP_ALIVE_MS = 30_000;
 
@@ -129,8 +127,7 @@ export async function serveNetwork(runtime: Runtime, routes: Routes | null, opti
   const stop = stopper(async () => {
     server.close();
     server.closeIdleConnections();
-    await Promise.race([runtime.idle(), new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
-    await new Promise((resolve) => setImmediate(resolve)); // the last answers reach their sockets
+    await drained(runtime);
     site?.close();
     await routes?.close();
     server.closeAllConnections();
