@@ -57,7 +57,7 @@ export async function withEngine(options: CommonOptions, body: (engine: Engine) 
   let engine: Engine | undefined;
   try {
     // Answers are counted: the rank table is read on the thread pool while the engine loads.
-    void import('../budget/ranks.js').then((ranks) => ranks.readRankTableSoon());
+    void import('../budget/ranks.js').then((ranks) => ranks.readRankTableSoon(), () => {}); // a chunk that cannot load fails the engine's import below
     const { openEngine } = await import('../engine/index.js');
     engine = openEngine(options.repo, { configPath: options.config, flags: { ...embedderFlags(options), databaseUrl: options.store, ...openFlags } });
     await body(engine);
