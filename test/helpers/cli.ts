@@ -13,7 +13,7 @@ export function unreadableEnv(suffix: string): NodeJS.ProcessEnv {
 }
 
 /** The environment of a child that reports each module it loads on stderr (probes/loaded-modules.mjs; read it with `modulesLoaded`). */
-export function loadedModulesEnv(): NodeJS.ProcessEnv {
+export function loadedModulesEnv(): Record<string, string> {
   const probe = pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'probes/loaded-modules.mjs')).href;
   return { NODE_OPTIONS: `--import=${probe}` };
 }
