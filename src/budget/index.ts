@@ -3,6 +3,7 @@
  * packing with receipts, and usage over the last hour.
  */
 export { countTokens, setPieceCacheLimit } from './tokens.js';
+export { adoptRankTable, sharedRankTable } from './ranks.js';
 export { jsonTokens, selfCountedJson, selfCountedTokens } from './count.js';
 export { budgetDefaults, gateLimits, trimBudget, type GateLimits } from './limits.js';
 export {

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { sharedRankTable } from '../budget/index.js';
 import type { MemoryPlan } from '../config/index.js';
 import { PASS_YOUNG_GENERATION_MB } from '../thread.js';
 import type { PrepareInput, Prepared } from './prepare.js';
@@ -20,8 +21,8 @@ export interface Preparer {
 const WORKER_THRESHOLD = 150;
 const WORKER_URL = new URL('./prepare-worker.js', import.meta.url);
 
-/** The cache sizes a worker is started with (its workerData). */
-export type WorkerCaches = Pick<MemoryPlan, 'wordCacheEntries' | 'pieceCacheEntries'>;
+/** What a worker is started with (its workerData): its cache sizes, and the token rank table in memory the threads share (null: it reads its own). */
+export type PrepareStart = Pick<MemoryPlan, 'wordCacheEntries' | 'pieceCacheEntries'> & { ranks: SharedArrayBuffer | null };
 
 /**
  * Prepares on this thread; the parser and tokenizer load only when a file needs them. Each file
@@ -69,7 +70,7 @@ class WorkerPool implements Preparer {
 
   constructor(size: number, plan: MemoryPlan) {
     const resourceLimits = { maxOldGenerationSizeMb: plan.workerHeapMB, maxYoungGenerationSizeMb: PASS_YOUNG_GENERATION_MB };
-    const workerData: WorkerCaches = { wordCacheEntries: plan.wordCacheEntries, pieceCacheEntries: plan.pieceCacheEntries };
+    const workerData: PrepareStart = { wordCacheEntries: plan.wordCacheEntries, pieceCacheEntries: plan.pieceCacheEntries, ranks: sharedRankTable() };
     this.start = () => new Worker(WORKER_URL, { resourceLimits, workerData });
     for (let i = 0; i < size; i++) this.workers.push(this.attach({ worker: this.start(), held: new Map() }));
   }

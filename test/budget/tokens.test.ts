@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { countTokens, selfCountedJson, selfCountedTokens, setPieceCacheLimit } from '../../src/budget/index.js';
-import { buildRankTable, loadRankTable, RankTable, readRankTableSoon } from '../../src/budget/ranks.js';
+import { adoptRankTable, buildRankTable, loadRankTable, RankTable, readRankTableSoon, sharedRankTable } from '../../src/budget/ranks.js';
 import { pieceEnd } from '../../src/budget/split.js';
 import { MAX_PIECE_BYTES } from '../../src/budget/tokens.js';
 import { removeDir, tempDir } from '../helpers/fixture.js';
@@ -215,6 +215,29 @@ describe('the rank table', () => {
         reads.mockRestore();
       }
       await readRankTableSoon(path.join(dir, 'missing.ranks')); // resolves: the count reads (or builds) the table itself
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it('is read once into memory the threads share, and a thread handed that memory counts from it without reading', () => {
+    const dir = tempDir('sightline-ranks-');
+    try {
+      const [file, elsewhere] = [path.join(dir, 'o200k.ranks'), path.join(dir, 'handed.ranks')];
+      fs.writeFileSync(file, built);
+      const shared = sharedRankTable(file)!;
+      expect(shared).toBeInstanceOf(SharedArrayBuffer);
+      expect(Buffer.from(shared).equals(built)).toBe(true);
+      expect(sharedRankTable(file)).toBe(shared); // one copy per process, however many threads start
+      adoptRankTable(shared, elsewhere); // as a started thread does with its workerData
+      const reads = vi.spyOn(fs, 'readFileSync');
+      try {
+        expect(loadRankTable(elsewhere).get('hello')).toBe(new RankTable(built).get('hello'));
+        expect(reads).not.toHaveBeenCalled();
+      } finally {
+        reads.mockRestore();
+      }
+      expect(sharedRankTable(path.join(dir, 'missing.ranks'))).toBeNull(); // each thread then builds its own
     } finally {
       removeDir(dir);
     }

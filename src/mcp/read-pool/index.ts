@@ -18,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { sharedRankTable } from '../../budget/index.js';
 import { OutdatedCitations } from '../../cite/index.js';
 import type { Config } from '../../config/index.js';
 import { embedderSpec } from '../../embed/index.js';
@@ -137,7 +138,7 @@ export class ReadPool {
   private spawn(): Slot {
     const { port1, port2 } = new MessageChannel();
     const signal = new SharedArrayBuffer(4);
-    const workerData: WorkerStart = { facts: { ...this.facts }, writer: { port: port2, signal } };
+    const workerData: WorkerStart = { facts: { ...this.facts }, writer: { port: port2, signal }, ranks: sharedRankTable() };
     const slot: Slot = { worker: new Worker(WORKER_URL, { workerData, transferList: [port2] }), configured: new Set(), busy: null, writer: port1 };
     answerWriterCalls(port1, signal, (session, max) => {
       if (!slot.busy) throw new SightlineError('internal', 'a read worker asked to count a refusal with no question in hand');

@@ -38,6 +38,8 @@ export interface WorkerStart {
   /** The server's facts as plain data: its getters (session count, workers) read once, at spawn. */
   facts: ServerFacts;
   writer: WriterChannel;
+  /** The token rank table in memory the threads share (budget/ranks.ts); null: the worker reads its own. */
+  ranks: SharedArrayBuffer | null;
 }
 
 /** Tells a worker a repository is no longer served: it closes its connection to that index and drops its configuration. */

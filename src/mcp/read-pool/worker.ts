@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { UsageMeter } from '../../budget/index.js';
+import { adoptRankTable, UsageMeter } from '../../budget/index.js';
 import { OutdatedCitations } from '../../cite/index.js';
 import type { Config } from '../../config/index.js';
 import { citationProbe, engineOver, Repo, type Engine } from '../../engine/index.js';
@@ -22,7 +22,8 @@ import { toWire, type ReadQuestion, type ReadReply, type ToWorker, type WorkerSt
 import { writerRefuse } from './writer-call.js';
 
 /** What `health` would say (pooled tools never ask, but a ToolContext carries it), and the channel to the writer. */
-const { facts, writer } = workerData as WorkerStart;
+const { facts, writer, ranks } = workerData as WorkerStart;
+if (ranks) adoptRankTable(ranks); // the server's one copy of the token rank table, not a read of its own
 const refuseOnWriter = writerRefuse(writer);
 const usage = new UsageMeter();
 
