@@ -1,4 +1,23 @@
-/** Shared pieces of the benchmarks: timing, percentiles, tables. Benchmarks print; they never assert. */
+/**
+ * Shared pieces of the benchmarks: timing, percentiles, tables. Benchmarks print; they never assert.
+ *
+ * Every benchmark imports this module before it reads its arguments, so `--help` (or `-h`) is
+ * answered here for all of them: the doc comment that opens the script being run, which says how
+ * to run it, is printed, and the process exits 0.
+ */
+import fs from 'node:fs';
+
+function answerHelp(): void {
+  const args = process.argv.slice(2);
+  if (!args.includes('--help') && !args.includes('-h')) return;
+  const script = process.argv[1];
+  const doc = script && fs.existsSync(script) ? /^\/\*\*([\s\S]*?)\*\//.exec(fs.readFileSync(script, 'utf8')) : null;
+  const text = doc ? doc[1]!.split('\n').map((line) => line.replace(/^\s*\* ?/, '')).join('\n').trim() : 'no usage found: read the script\'s opening comment';
+  process.stdout.write(`${text}\n`);
+  process.exit(0);
+}
+answerHelp();
+
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);

@@ -22,6 +22,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 
 const USAGE = 'usage: npm run bench:start -- [--runs N] <tree> NAME=<dist/src/cli/main.js>:<SIGHTLINE_HOME>...';
 const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
 let runs = 12;
 if (args[0] === '--runs') {
   runs = Number(args[1]);
