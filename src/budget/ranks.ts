@@ -184,11 +184,17 @@ export function adoptRankTable(shared: SharedArrayBuffer, file = RANKS_FILE): vo
   held.set(file, Buffer.from(shared));
 }
 
-/** The built table if the build wrote a sound one, else one built now (a damaged or foreign file never stops counting). */
+/**
+ * The built table if the build wrote a sound one, else one built now (a damaged or foreign file
+ * never stops counting). Read into shared memory and held, so a thread that counted first and then
+ * starts others hands them this copy instead of reading a second one.
+ */
 export function loadRankTable(file = RANKS_FILE): RankTable {
   try {
-    return new RankTable(held.get(file) ?? fs.readFileSync(file));
+    const shared = sharedRankTable(file);
+    if (shared) return new RankTable(Buffer.from(shared));
   } catch {
-    return new RankTable(buildRankTable());
+    // a damaged or foreign file: built below
   }
+  return new RankTable(buildRankTable());
 }

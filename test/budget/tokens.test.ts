@@ -205,12 +205,12 @@ describe('the rank table', () => {
       fs.writeFileSync(ahead, built);
       fs.writeFileSync(notAhead, built);
       await readRankTableSoon(ahead);
-      const reads = vi.spyOn(fs, 'readFileSync');
+      const reads = vi.spyOn(fs, 'openSync');
       try {
         expect(loadRankTable(ahead).get('hello')).toBe(new RankTable(built).get('hello'));
         expect(reads).not.toHaveBeenCalled();
         expect(loadRankTable(notAhead).get('hello')).toBe(new RankTable(built).get('hello'));
-        expect(reads).toHaveBeenCalledWith(notAhead);
+        expect(reads).toHaveBeenCalledWith(notAhead, 'r');
       } finally {
         reads.mockRestore();
       }
@@ -230,7 +230,7 @@ describe('the rank table', () => {
       expect(Buffer.from(shared).equals(built)).toBe(true);
       expect(sharedRankTable(file)).toBe(shared); // one copy per process, however many threads start
       adoptRankTable(shared, elsewhere); // as a started thread does with its workerData
-      const reads = vi.spyOn(fs, 'readFileSync');
+      const reads = vi.spyOn(fs, 'openSync');
       try {
         expect(loadRankTable(elsewhere).get('hello')).toBe(new RankTable(built).get('hello'));
         expect(reads).not.toHaveBeenCalled();
@@ -238,6 +238,17 @@ describe('the rank table', () => {
         reads.mockRestore();
       }
       expect(sharedRankTable(path.join(dir, 'missing.ranks'))).toBeNull(); // each thread then builds its own
+      // A thread that counted first shares the copy it counts from, not a second one.
+      const counted = path.join(dir, 'counted.ranks');
+      fs.writeFileSync(counted, built);
+      loadRankTable(counted);
+      const again = vi.spyOn(fs, 'openSync');
+      try {
+        expect(Buffer.from(sharedRankTable(counted)!).equals(built)).toBe(true);
+        expect(again).not.toHaveBeenCalled();
+      } finally {
+        again.mockRestore();
+      }
     } finally {
       removeDir(dir);
     }
