@@ -184,7 +184,14 @@ function references(
 ): ResultItem[] {
   const whole = identifierWords(name).join('');
   if (!whole) return [];
-  const hits = repo.store.chunks.lexical([whole], REFERENCE_CANDIDATES);
+  // The lexical index folds case: files whose names filter rules the name out, as written, are not unpacked.
+  const mayHold = new Map<number, boolean>();
+  const holds = (fileId: number): boolean => {
+    let may = mayHold.get(fileId);
+    if (may === undefined) mayHold.set(fileId, (may = repo.store.chunks.mayHoldName(fileId, name)));
+    return may;
+  };
+  const hits = repo.store.chunks.lexical([whole], REFERENCE_CANDIDATES).filter((h) => holds(h.fileId));
   const chunks = repo.store.chunks.byIds(hits.map((h) => h.chunkId));
   const paths = repo.store.files.byIds([...new Set([...chunks.values()].map((c) => c.fileId))]);
   const defLines = new Set(definitions.map((d) => `${d.path}:${d.startLine}`));

@@ -38,6 +38,7 @@ const STAGES: readonly Stage[] = [
   { name: 'prepare and write changed files', run: prepareAndWrite },
   { name: 'remove what is gone', run: sweep },
   { name: 'tidy term statistics', run: (pass) => tidyTerms(pass.store, pass.summary.added + pass.summary.updated) },
+  { name: 'fill the names filters an older index lacks', run: ({ store }) => store.fillNameFilters() },
   {
     // Before the graph and history: a first index is keyword-searchable from here (Repo.hasIndex), while
     // graph answers wait for or disclose the references still pending (engine/graph-settled.ts).

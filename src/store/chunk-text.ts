@@ -8,6 +8,7 @@
 import zlib from 'node:zlib';
 import type { Db } from './db.js';
 import { slot, type Memo } from './memo.js';
+import { isWholeName, mayHoldName, nameFilter } from './name-filter.js';
 
 export interface TextSpan {
   at: number;
@@ -21,10 +22,11 @@ const { BROTLI_PARAM_MODE, BROTLI_MODE_TEXT, BROTLI_PARAM_QUALITY, BROTLI_PARAM_
  */
 const QUALITY = 5;
 
-/** One file's chunk texts packed together, and where each one lies in the unpacked string. */
+/** One file's chunk texts packed together, where each one lies in the unpacked string, and the names they hold (name-filter.ts). */
 export interface PackedTexts {
   packed: Uint8Array;
   spans: TextSpan[];
+  names: Uint8Array;
 }
 
 /** Packs a file's chunk texts; run where the file is prepared (an index worker), not on the thread that writes. */
@@ -37,7 +39,7 @@ export function packTexts(texts: readonly string[]): PackedTexts {
   }
   const raw = Buffer.from(texts.join(''), 'utf8');
   const params = { [BROTLI_PARAM_MODE]: BROTLI_MODE_TEXT, [BROTLI_PARAM_QUALITY]: QUALITY, [BROTLI_PARAM_SIZE_HINT]: raw.length };
-  return { packed: zlib.brotliCompressSync(raw, { params }), spans };
+  return { packed: zlib.brotliCompressSync(raw, { params }), spans, names: nameFilter(texts) };
 }
 
 export function unpackTexts(packed: Uint8Array): string {
@@ -133,12 +135,25 @@ const KEPT_TEXT_BUDGET = 16 << 20;
 /** Reads files' packed texts; with a memo, what it reads and unpacks is kept, and checked again once the index moved on. */
 export class FileTexts {
   private readonly read;
+  private readonly readNames;
 
   constructor(
     db: Db,
     private readonly kept?: { memo: Memo; version: () => string; budget?: number },
   ) {
     this.read = db.prepare('SELECT packed FROM file_texts WHERE file_id = ?').pluck();
+    this.readNames = db.prepare('SELECT names FROM file_texts WHERE file_id = ?').pluck();
+  }
+
+  /**
+   * False only when the file's chunk texts cannot hold `name` as a whole word, case and all:
+   * told by its names filter, without unpacking them. A file written before the filter existed,
+   * or a name that is not one run of identifier characters, may always hold it.
+   */
+  mayHoldName(fileId: number, name: string): boolean {
+    if (!isWholeName(name)) return true;
+    const names = this.readNames.get(fileId) as Buffer | null | undefined;
+    return names ? mayHoldName(names, name) : names !== undefined;
   }
 
   /** What is kept from the next index version on, in bytes and code units (config/memory.ts). */

@@ -1,4 +1,5 @@
 import { FileTexts, sliceSpan, type PackedTexts } from './chunk-text.js';
+import { nameFilter } from './name-filter.js';
 import type { Memo } from './memo.js';
 import type { Db } from './db.js';
 import { readVarint, rowCountDrift } from './fts.js';
@@ -107,7 +108,7 @@ export class ChunkTable {
       `INSERT INTO chunks(file_id, ord, start_line, end_line, breadcrumb, symbol, text_at, text_length, tokens)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.insertText = db.prepare('INSERT INTO file_texts(file_id, packed) VALUES (?, ?)');
+    this.insertText = db.prepare('INSERT INTO file_texts(file_id, packed, names) VALUES (?, ?, ?)');
     this.texts = new FileTexts(db, { memo, version });
     this.insertFts = db.prepare('INSERT INTO chunks_fts(rowid, path, symbols, body) VALUES (?, ?, ?, ?)');
     this.idsOfFile = db.prepare('SELECT id FROM chunks WHERE file_id = ?').pluck();
@@ -121,9 +122,9 @@ export class ChunkTable {
   }
 
   /** Inserts a file version's chunks, their texts (packed once for the file) and their FTS terms. */
-  addAll(file: { id: number; path: string }, chunks: readonly { chunk: NewChunk; terms: ChunkTerms }[], { packed, spans }: PackedTexts): void {
+  addAll(file: { id: number; path: string }, chunks: readonly { chunk: NewChunk; terms: ChunkTerms }[], { packed, spans, names }: PackedTexts): void {
     if (chunks.length === 0) return;
-    this.insertText.run(file.id, packed);
+    this.insertText.run(file.id, packed, names);
     chunks.forEach(({ chunk, terms }, i) => {
       const { at, length } = spans[i]!;
       const crumb = breadcrumbTail(file.path, chunk.breadcrumb);
@@ -147,6 +148,23 @@ export class ChunkTable {
     const rows = this.ofFile.all(fileId) as ChunkRow[];
     const text = this.texts.lookup()(fileId);
     return rows.map((r) => fromRow(r, text));
+  }
+
+  /** False only when the file's chunk texts cannot hold `name` as a whole word, case and all (chunk-text.ts). */
+  mayHoldName(fileId: number, name: string): boolean {
+    return this.texts.mayHoldName(fileId, name);
+  }
+
+  /** Writes the names filter of each file that lacks one (rows from before schema 11), from its chunk texts. */
+  fillNameFilters(): void {
+    const lacking = this.db.prepare('SELECT file_id FROM file_texts WHERE names IS NULL').pluck().all() as number[];
+    const spansOf = this.db.prepare('SELECT text_at, text_length FROM chunks WHERE file_id = ? ORDER BY ord').raw();
+    const write = this.db.prepare('UPDATE file_texts SET names = ? WHERE file_id = ?');
+    for (const fileId of lacking) {
+      const text = this.texts.readOnce(fileId);
+      const texts = (spansOf.all(fileId) as [number, number][]).map(([at, length]) => sliceSpan(text, { at, length }));
+      write.run(nameFilter(texts), fileId);
+    }
   }
 
   byIds(ids: number[]): Map<number, StoredChunk> {

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import { SightlineError } from '../errors/index.js';
 import { openDb, openDbReadOnly, removeDbFiles, vacuum, type Db } from './db.js';
+import { NAMES_PENDING } from './schema.js';
 import type { Statement } from 'better-sqlite3';
 import { ChunkTable, type ChunkTerms, type NewChunk } from './chunks.js';
 import type { PackedTexts } from './chunk-text.js';
@@ -275,6 +276,15 @@ export class Store {
 
   setMeta(key: string, value: string): void {
     this.db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(key, value);
+  }
+
+  /** Writes the names filters an index migrated to schema 11 lacks: once, on its next pass. */
+  fillNameFilters(): void {
+    if (this.getMeta(NAMES_PENDING) === undefined) return;
+    this.transaction(() => {
+      this.chunks.fillNameFilters();
+      this.db.prepare('DELETE FROM meta WHERE key = ?').run(NAMES_PENDING);
+    });
   }
 
   /**

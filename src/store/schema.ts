@@ -11,13 +11,16 @@
  * graph's strings stored once and its codes as integers), which an index of version 7 reaches by
  * indexing every file again; 9 a smaller history (raw commit names, contentless message terms),
  * read from git again by the next pass; 10 a smaller lexical index (the body first among the FTS
- * columns, breadcrumbs without their file's path), whose terms the next pass writes again.
+ * columns, breadcrumbs without their file's path), whose terms the next pass writes again; 11 each
+ * file's names filter (case kept), which the next pass fills from the stored text.
  * test/live/fixtures/schemas.sql holds each old schema verbatim.
  */
 import { SESSION_TABLES } from './sessions.js';
 
 export const APP_ID = 'sightline';
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
+/** Meta key set while file_texts rows lack their names filter (after the migration to version 11). */
+export const NAMES_PENDING = 'names_filters_pending';
 
 /**
  * Embedding vectors (store/vectors.ts), of the space named by meta
@@ -146,6 +149,20 @@ CREATE TABLE index_lock (
 `;
 
 /**
+ * A file's chunk texts one after another, brotli-compressed: once per file, not once per chunk.
+ * Since version 11 with `names`, a Bloom filter of the names they hold, case kept
+ * (store/name-filter.ts): before `packed`, so reading it does not walk the packed text's
+ * overflow pages. NULL in a row written before, until the next pass fills it.
+ */
+const FILE_TEXTS = `
+CREATE TABLE file_texts (
+  file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+  names   BLOB,
+  packed  BLOB NOT NULL
+) STRICT;
+`;
+
+/**
  * What parsing a file version yields: its chunks (text packed once per file since version 8), their
  * FTS terms (CHUNK_TERMS) and its definitions.
  */
@@ -165,12 +182,7 @@ CREATE TABLE chunks (
   tokens      INTEGER NOT NULL
 ) STRICT;
 CREATE INDEX chunks_by_file ON chunks(file_id, ord);
--- A file's chunk texts one after another, brotli-compressed: once per file, not once per chunk.
-CREATE TABLE file_texts (
-  file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
-  packed  BLOB NOT NULL
-) STRICT;
-
+${FILE_TEXTS}
 CREATE TABLE symbols (
   id          INTEGER PRIMARY KEY,
   file_id     INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
@@ -187,6 +199,7 @@ CREATE INDEX symbols_by_name ON symbols(name_lc);
 CREATE INDEX symbols_by_key ON symbols(name_key);
 CREATE INDEX symbols_by_file ON symbols(file_id, start_line);
 `;
+
 
 /**
  * Lexical index over code-aware terms (see search/terms.ts); rowid = chunks.id. Since version 10 the
@@ -259,4 +272,11 @@ export const MIGRATIONS: Record<number, string> = {
   9: `DROP TABLE chunks_fts; ${CHUNK_TERMS}
       UPDATE chunks SET breadcrumb = substr(breadcrumb, 1 + length((SELECT path FROM files WHERE id = chunks.file_id)));
       DELETE FROM meta WHERE key = 'last_indexed_at';`,
+  // The table made anew with the names column first (a database migrated from version 7 has it already), its
+  // texts kept. The next pass fills the filters (Store.fillNameFilters); until then a name's files are unpacked.
+  10: `CREATE TEMP TABLE kept_texts AS SELECT file_id, packed FROM file_texts;
+       DROP TABLE file_texts; ${FILE_TEXTS}
+       INSERT INTO file_texts(file_id, packed) SELECT file_id, packed FROM temp.kept_texts;
+       DROP TABLE temp.kept_texts;
+       INSERT OR REPLACE INTO meta(key, value) VALUES ('${NAMES_PENDING}', '1');`,
 };

@@ -5,17 +5,19 @@
  * has and fill on its next pass what the old schema could not hold (the graph's
  * edges, the git history). A migration from before version 8 ends by emptying what
  * parsing made (its layout changed), so the next pass indexes every file again; from 8
- * on, the history is read again and the chunks' terms written again (version 10).
+ * on, the history is read again and the chunks' terms written again (version 10), and
+ * each file's names filter is filled from its stored text (version 11).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { locate } from '../../src/engine/locate.js';
 import { search } from '../../src/engine/search.js';
 import { Store, SCHEMA_VERSION } from '../../src/store/index.js';
 import { packTexts } from '../../src/store/chunk-text.js';
-import { MIGRATIONS } from '../../src/store/schema.js';
+import { MIGRATIONS, NAMES_PENDING } from '../../src/store/schema.js';
 import { chunkTerms } from '../../src/terms/index.js';
 import { digest } from '../../src/walk/index.js';
 import { CLI } from '../helpers/cli.js';
@@ -81,11 +83,12 @@ function buildAt(version: number, dbPath: string, root?: string): void {
       .run(file, OLD_TS).lastInsertRowid;
   } else {
     // Version 8's layout: the text packed per file, the graph's strings in refs; one call, not resolved yet.
+    // Since version 10 the breadcrumb is stored past the file's path.
     const { packed, spans } = packTexts([OLD_TS]);
     db.prepare('INSERT INTO file_texts(file_id, packed) VALUES (?, ?)').run(file, packed);
     chunk = db
-      .prepare("INSERT INTO chunks(file_id, ord, start_line, end_line, breadcrumb, symbol, text_at, text_length, tokens) VALUES (?, 0, 1, 7, 'old.ts', 'survivor', ?, ?, 20)")
-      .run(file, spans[0]!.at, spans[0]!.length).lastInsertRowid;
+      .prepare("INSERT INTO chunks(file_id, ord, start_line, end_line, breadcrumb, symbol, text_at, text_length, tokens) VALUES (?, 0, 1, 7, ?, 'survivor', ?, ?, 20)")
+      .run(file, version >= 10 ? '' : 'old.ts', spans[0]!.at, spans[0]!.length).lastInsertRowid;
     const ref = db.prepare("INSERT INTO refs(kind, name) VALUES (0, 'helper')").run().lastInsertRowid;
     db.prepare('INSERT INTO edges(file_id, kind, ref_id, line, status) VALUES (?, 0, ?, 2, 0)').run(file, ref);
   }
@@ -95,7 +98,7 @@ function buildAt(version: number, dbPath: string, root?: string): void {
 
 /**
  * Turns an index of the current version back into version 9's layout, its data kept: each
- * breadcrumb with its file's path in front, the terms in version 9's column order.
+ * breadcrumb with its file's path in front, the terms in version 9's column order, no names filters.
  */
 function downgradeTo9(dbPath: string): void {
   const store = Store.open(dbPath);
@@ -103,6 +106,9 @@ function downgradeTo9(dbPath: string): void {
   store.close();
   const db = new Database(dbPath);
   db.exec(`DROP TABLE chunks_fts; ${/CREATE VIRTUAL TABLE chunks_fts[^;]*;/.exec(ddlOf(9))![0]}
+           CREATE TEMP TABLE kept AS SELECT file_id, packed FROM file_texts;
+           DROP TABLE file_texts; ${/CREATE TABLE file_texts[^;]*;/.exec(ddlOf(9))![0]}
+           INSERT INTO file_texts SELECT * FROM temp.kept;
            UPDATE chunks SET breadcrumb = (SELECT path FROM files WHERE id = chunks.file_id) || breadcrumb;
            UPDATE meta SET value = '9' WHERE key = 'schema_version';`);
   const insert = db.prepare('INSERT INTO chunks_fts(rowid, path, symbols, body) VALUES (?, ?, ?, ?)');
@@ -136,13 +142,16 @@ describe('schema migrations', () => {
         // Version 8 packs chunk text and shares the graph's strings: what parsing made is made again.
         expect(repo.store.counts(), `from ${v}`).toEqual({ files: 0, chunks: 0, symbols: 0, skipped: 0 });
       } else {
-        // Versions 9 and 10 keep the code; 10 reads the breadcrumb past the path it stores now, and its terms are missing.
+        // Versions 8 to 10 keep the code. Before 10 the breadcrumb held the path (read past it now) and
+        // the terms are missing: until the next pass the index is not one that has been built (a query
+        // indexes first). Version 10 lacks only the names filters, and locate reads the texts meanwhile.
         expect(repo.store.counts(), `from ${v}`).toEqual({ files: 1, chunks: 1, symbols: 0, skipped: 0 });
         expect(repo.store.chunks.ofFileId(repo.store.files.get('old.ts')!.id)[0]?.breadcrumb, `from ${v}`).toBe('old.ts');
-        expect(repo.store.chunks.termStatsDrift(), `from ${v}`).toBe(-1);
+        expect(repo.store.chunks.termStatsDrift(), `from ${v}`).toBe(v < 10 ? -1 : 0);
+        expect(repo.store.getMeta(NAMES_PENDING), `from ${v}`).toBe('1');
       }
-      // Until the next pass the index is not one that has been built (a query indexes first).
-      expect(repo.hasIndex(), `from ${v}`).toBe(false);
+      expect(repo.hasIndex(), `from ${v}`).toBe(v >= 10);
+      if (v >= 10) expect(locate(repo, { query: 'helper' }).results.map((r) => r.start_line), `from ${v}`).toEqual([2, 5]);
 
       await repo.index();
       const one = (sql: string) => repo.store.db.prepare(sql).pluck().get();
@@ -154,6 +163,11 @@ describe('schema migrations', () => {
       expect(search(repo, { query: 'survivor' }).results[0]?.path, `from ${v}`).toBe('old.ts');
       expect(one('SELECT count(*) FROM commits'), `history from ${v}`).toBe(1);
       expect(repo.store.edges.ofFile(repo.store.files.get('old.ts')!.id).map((e) => e.name), `edges from ${v}`).toEqual(['helper']);
+      // Every file's names filter, written or filled by the pass.
+      expect(one('SELECT count(*) FROM file_texts WHERE names IS NULL'), `names from ${v}`).toBe(0);
+      expect(repo.store.getMeta(NAMES_PENDING), `from ${v}`).toBeUndefined();
+      const oldTs = repo.store.files.get('old.ts')!.id;
+      expect([repo.store.chunks.mayHoldName(oldTs, 'survivor'), repo.store.chunks.mayHoldName(oldTs, 'Survivor')], `from ${v}`).toEqual([true, false]);
       repo.close();
     }
   });

@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { locate } from '../../src/engine/locate.js';
+import { isWholeName, mayHoldName, nameFilter } from '../../src/store/name-filter.js';
+import { indexedRepo, type IndexedRepo } from '../helpers/fixture.js';
+
+/** Names of `count` made-up identifiers, deterministic: mixed case, digits, `_` and `$`. */
+function madeUpNames(count: number, seed: number): string[] {
+  const chars = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$';
+  let s = seed;
+  const next = () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  return Array.from({ length: count }, (_, i) => `${'xyzXYZ_$'[i % 8]}${Array.from({ length: 3 + Math.floor(next() * 12) }, () => chars[Math.floor(next() * chars.length)]).join('')}`);
+}
+
+describe('names filter', () => {
+  it('holds every whole name of the texts, case kept, whatever the characters around it', () => {
+    const names = madeUpNames(3_000, 11);
+    const texts = [
+      names.slice(0, 1_000).join(' '),
+      names.slice(1_000, 2_000).join('.'),
+      names.slice(2_000).map((n) => `(${n})`).join('\n'),
+      'const naïve = ß + 𝑥𝑦; $el._private; über-Größe',
+    ];
+    const filter = nameFilter(texts);
+    expect(names.filter((n) => !mayHoldName(filter, n))).toEqual([]);
+    for (const n of ['naïve', 'ß', '𝑥𝑦', '$el', '_private', 'über', 'Größe', 'const']) expect(mayHoldName(filter, n), n).toBe(true);
+  });
+
+  it('rules out nearly every name the texts do not hold as written: other case, part of a longer name, absent', () => {
+    const names = madeUpNames(2_000, 5);
+    const filter = nameFilter([names.join(' ')]);
+    const absent = [
+      ...names.slice(0, 500).map((n) => n.toUpperCase()).filter((n) => !names.includes(n)),
+      ...names.slice(500, 1_000).map((n) => n.slice(0, -1)),
+      ...madeUpNames(1_000, 99).filter((n) => !names.includes(n)),
+    ];
+    const falsePositives = absent.filter((n) => mayHoldName(filter, n)).length;
+    // Sized for about 1 %: a filter that stopped telling names apart would pass most of them.
+    expect(falsePositives / absent.length).toBeLessThan(0.03);
+  });
+
+  it('does not join names across chunk texts', () => {
+    const filter = nameFilter(['return foo', 'bar()']);
+    expect([mayHoldName(filter, 'foo'), mayHoldName(filter, 'bar'), mayHoldName(filter, 'foobar')]).toEqual([true, true, false]);
+  });
+
+  it('answers only for one run of identifier characters', () => {
+    expect(['Documented', 'get_user', '$el', 'naïve'].map(isWholeName)).toEqual([true, true, true, true]);
+    expect(['a.b', 'operator+', 'foo bar', ''].map(isWholeName)).toEqual([false, false, false, false]);
+  });
+});
+
+describe('locate through the names filter', () => {
+  let fixture: IndexedRepo | undefined;
+  afterEach(() => fixture?.cleanup());
+
+  /** Many files that say "documented" in prose; two that use the name `Documented`. */
+  const files: Record<string, string> = {
+    'src/documented.ts': 'export class Documented {\n  note = 1;\n}\n',
+    'src/use.ts': "import { Documented } from './documented';\nexport const d = new Documented();\n",
+  };
+  for (let i = 0; i < 30; i++) files[`src/prose${i}.ts`] = `// this module is documented in the guide, as documented before\nexport const value${i} = ${i};\n`;
+
+  it('finds every reference as written without unpacking the files that only say the word in another case', async () => {
+    fixture = await indexedRepo({ files });
+    const { repo } = fixture;
+    const before = locate(repo, { query: 'Documented' });
+    expect(before.results.map((r) => `${r.kind} ${r.path}:${r.start_line}`)).toEqual([
+      'definition src/documented.ts:1',
+      'reference src/use.ts:1',
+      'reference src/use.ts:2',
+    ]);
+    // Break the packed text of every file without the name: unpacking any of them would throw.
+    repo.store.db.prepare("UPDATE file_texts SET packed = x'00' WHERE file_id IN (SELECT id FROM files WHERE path LIKE 'src/prose%')").run();
+    const again = fixture.reopen();
+    expect(locate(again, { query: 'Documented' }).results).toEqual(before.results);
+    // The lower-case word is in all of them: that answer reads them and meets the broken text.
+    expect(() => locate(again, { query: 'documented' })).toThrow();
+  });
+
+  it('reads every file, as before, where an older index has no filter yet', async () => {
+    fixture = await indexedRepo({ files });
+    fixture.repo.store.db.prepare('UPDATE file_texts SET names = NULL').run();
+    const again = fixture.reopen();
+    expect(locate(again, { query: 'Documented' }).total).toBe(3);
+    again.store.db.prepare("UPDATE file_texts SET packed = x'00' WHERE file_id IN (SELECT id FROM files WHERE path LIKE 'src/prose%')").run();
+    const third = fixture.reopen();
+    expect(() => locate(third, { query: 'Documented' })).toThrow();
+  });
+});
