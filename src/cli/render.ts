@@ -71,8 +71,12 @@ export function rememberedLines(memory: MemoryHit[] | undefined): string[] {
 
 export function renderLocate(e: LocateEnvelope): string {
   if (e.results.length === 0) return `nothing named "${e.query}"`;
+  const unread = e.unread_files
+    ? [`${e.unread_files} more file${e.unread_files === 1 ? '' : 's'} hold the word, not read: raise --max-results or narrow --scope for their references`]
+    : [];
   return (e.results as Cited<LocateEnvelope['results'][number]>[])
     .flatMap((r) => [`${r.kind.padEnd(10)} ${r.path}:${r.start_line}  ${r.snippet ?? ''}`.trimEnd() + citeMark(r), ...citeNote(r, '           ')])
+    .concat(unread)
     .join('\n');
 }
 

@@ -1,6 +1,6 @@
 /**
- * `locate --kind reference` from the code graph: the resolved edges into a name's definitions
- * come first (each says how it resolved), then the text matches the graph did not already cover.
+ * `locate --kind reference` from the code graph: the resolved edges into a name's definitions,
+ * listed before the text matches (each says how it resolved).
  */
 import { confidenceRank } from '../graph/index.js';
 import type { StoredLink } from '../store/index.js';
@@ -56,10 +56,4 @@ export function graphReferences(
 function withSnippet(item: Omit<ResultItem, 'snippet'>, read: () => string | undefined): ResultItem {
   let snippet: string | undefined | null = null; // null: not read yet
   return Object.defineProperty(item, 'snippet', { enumerable: true, get: () => (snippet === null ? (snippet = read()) : snippet) }) as ResultItem;
-}
-
-/** Graph references first; a text match on a line the graph already cites is dropped. */
-export function mergeReferences(graph: ResultItem[], text: ResultItem[]): ResultItem[] {
-  const cited = new Set(graph.map((r) => `${r.path}:${r.start_line}`));
-  return [...graph, ...text.filter((r) => !cited.has(`${r.path}:${r.start_line}`))];
 }

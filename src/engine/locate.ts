@@ -13,7 +13,7 @@ import { slot, type StoredSymbol } from '../store/index.js';
 import { round, type ResultItem } from './envelope.js';
 import { limitsOf, narrowings, runGate, type GatedFields, type GateOptions } from './gated.js';
 import { declares } from './exact-name.js';
-import { graphReferences, mergeReferences } from './graph-references.js';
+import { graphReferences } from './graph-references.js';
 import type { Repo } from './repo.js';
 import { numberedLine } from './snippet.js';
 
@@ -31,8 +31,14 @@ export type LocateResult = ResultItem & { symbol_kind?: string; signature?: stri
 export interface LocateEnvelope {
   status: 'ok';
   query: string;
+  /** Results found; a floor when `unread_files` is set. */
   total: number;
   results: LocateResult[];
+  /**
+   * Files that hold the name's word and were not read, once the results asked
+   * for were at hand: they may hold more references (listed after these).
+   */
+  unread_files?: number;
 }
 
 export interface GatedLocateEnvelope extends Omit<LocateEnvelope, 'results'>, GatedFields {
@@ -85,11 +91,16 @@ export function locate(repo: Repo, options: LocateOptions): LocateEnvelope {
       });
     }
   }
+  let unread = 0;
   if (kind !== 'definition') {
-    const text = references(repo, name, definitions, accept, kindOf);
-    results.push(...mergeReferences(graphReferences(repo, name, qualifier, accept, kindOf), text));
+    const graph = graphReferences(repo, name, qualifier, accept, kindOf);
+    const cited = new Set([...definitions.map((d) => `${d.path}:${d.startLine}`), ...graph.map((r) => `${r.path}:${r.start_line}`)]);
+    results.push(...graph);
+    const text = references(repo, name, { accept, kindOf, cited, enough: max - results.length });
+    results.push(...text.found);
+    unread = text.unreadFiles;
   }
-  return { status: 'ok', query, total: results.length, results: results.slice(0, max) };
+  return { status: 'ok', query, total: results.length, results: results.slice(0, max), ...(unread ? { unread_files: unread } : {}) };
 }
 
 const FILE_KINDS = slot<Map<number, string>>('file kinds by id');
@@ -125,24 +136,28 @@ function maxResultsOf(options: LocateOptions): number {
 
 /**
  * `locate` behind the gate: a name with a definition is answered, definitions
- * first, then the references that fit, with the total; a name mentioned all
- * over the repository with no definition gets a refine answer, whose
- * suggestions are counted in the matches at hand.
+ * first, then the references that fit, with the files not read for them; a
+ * name mentioned all over the repository with no definition gets a refine
+ * answer, whose suggestions are counted in the matches at hand.
  */
 export function gatedLocate(repo: Repo, options: LocateOptions & GateOptions): GatedLocateEnvelope | RefineEnvelope {
   const limits = limitsOf(repo, options);
   const max = maxResultsOf(options);
   const { query, kind, scope } = options;
-  // Every match, from the answer cache while the index is unchanged: a name asked again costs its gate and citations only.
-  const every = { query, kind, scope, maxResults: Number.MAX_SAFE_INTEGER };
+  // A name with a definition in scope is answered however widely it is used, definitions first: only the results it
+  // shows are confirmed, and the files left unread are counted. Any other call confirms every match, which the gate
+  // weighs and its suggestions count.
+  const defined = kind !== 'reference' && definedIn(repo, query, scope);
+  const asked = { query, kind, scope, maxResults: defined ? max : Number.MAX_SAFE_INTEGER };
+  // From the answer cache while the index is unchanged: a name asked again costs its gate and citations only.
   // Keyed by the query as written (case and spacing kept): the answer echoes it.
-  const found = cachedAnswer(repo.store, repo.config.queryCacheSize, { verb: 'locate', ...every, written: query, caseSensitive: true }, repo.config, () => locate(repo, every));
+  const found = cachedAnswer(repo.store, repo.config.queryCacheSize, { verb: 'locate', ...asked, written: query, caseSensitive: true }, repo.config, () => locate(repo, asked));
   const hasDefinition = found.results.some((r) => r.kind === 'definition');
   const outcome = runGate(repo, options, {
     hits: found.results.map((r) => ({ path: r.path, relevance: 1 })), // an exact name match is fully relevant
     items: found.results.slice(0, max),
     answerBecause:
-      narrowings({ scope: options.scope, max_results: options.maxResults }) ??
+      narrowings({ scope, max_results: options.maxResults }) ??
       (hasDefinition ? `"${found.query}" names a definition, which comes first` : declaredAt(found)),
     // Only a name with no definition (or references only) is refused; a narrower scope is the way on.
     suggest: (hits, summary) => {
@@ -155,7 +170,15 @@ export function gatedLocate(repo: Repo, options: LocateOptions & GateOptions): G
     },
   });
   if ('refine' in outcome) return outcome.refine;
-  return { status: 'ok', query: found.query, total: found.total, results: outcome.results, ...outcome.fields };
+  const unread = found.unread_files ? { unread_files: found.unread_files } : {};
+  return { status: 'ok', query: found.query, total: found.total, results: outcome.results, ...unread, ...outcome.fields };
+}
+
+/** Whether `query` names a definition under `scope`. */
+function definedIn(repo: Repo, query: string, scope: string | undefined): boolean {
+  const { name, qualifier } = splitQualified(query.trim());
+  const accept = pathFilter({ scope });
+  return definitionsOf(repo, name, qualifier).some((s) => accept(s.path));
 }
 
 /** A name the symbol table lacks but a referencing line declares (a local `const`, a nested `def`): a definition the caller named too. */
@@ -175,41 +198,49 @@ function exactness(s: StoredSymbol, name: string): number {
 
 const REFERENCE_CANDIDATES = 2000;
 
-function references(
-  repo: Repo,
-  name: string,
-  definitions: StoredSymbol[],
-  accept: (p: string) => boolean,
-  kindOf: Map<number, string>,
-): ResultItem[] {
+interface TextScan {
+  accept: (path: string) => boolean;
+  kindOf: Map<number, string>;
+  /** Lines already listed (definitions, graph references): not listed again. */
+  cited: Set<string>;
+  /** Stop reading files once this many references are found: a name used in hundreds of files is answered from its first. */
+  enough: number;
+}
+
+/**
+ * Exact mentions of `name` in the indexed text, in the order they are listed
+ * (code files first, then by path and line), found through the lexical index
+ * and confirmed line by line, file by file until `enough` are found.
+ */
+function references(repo: Repo, name: string, { accept, kindOf, cited, enough }: TextScan): { found: ResultItem[]; unreadFiles: number } {
   const whole = identifierWords(name).join('');
-  if (!whole) return [];
-  // The lexical index folds case: files whose names filter rules the name out, as written, are not unpacked.
-  const mayHold = new Map<number, boolean>();
-  const holds = (fileId: number): boolean => {
-    let may = mayHold.get(fileId);
-    if (may === undefined) mayHold.set(fileId, (may = repo.store.chunks.mayHoldName(fileId, name)));
-    return may;
-  };
-  const hits = repo.store.chunks.lexical([whole], REFERENCE_CANDIDATES).filter((h) => holds(h.fileId));
-  const chunks = repo.store.chunks.byIds(hits.map((h) => h.chunkId));
-  const paths = repo.store.files.byIds([...new Set([...chunks.values()].map((c) => c.fileId))]);
-  const defLines = new Set(definitions.map((d) => `${d.path}:${d.startLine}`));
+  if (!whole) return { found: [], unreadFiles: 0 };
+  const files = new Map<number, { path: string; order: number; chunkIds: number[] }>();
+  for (const hit of repo.store.chunks.lexical([whole], REFERENCE_CANDIDATES)) {
+    let file = files.get(hit.fileId);
+    if (!file) {
+      // The lexical index folds case: a file whose names filter rules the name out, as written, is not read.
+      if (!accept(hit.path) || !repo.store.chunks.mayHoldName(hit.fileId, name)) continue;
+      files.set(hit.fileId, (file = { path: hit.path, order: KIND_ORDER[kindOf.get(hit.fileId) ?? 'code'] ?? 5, chunkIds: [] }));
+    }
+    file.chunkIds.push(hit.chunkId);
+  }
+  const ordered = [...files.entries()].sort(([, a], [, b]) => a.order - b.order || a.path.localeCompare(b.path));
   const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${escapeRegex(name)}(?![\\p{L}\\p{N}_$])`, 'u');
-  const seen = new Set<string>();
-  const found: { item: ResultItem; order: number }[] = [];
-  for (const chunk of chunks.values()) {
-    const file = paths.get(chunk.fileId);
-    if (!file || !accept(file.path)) continue;
-    const fileKind = kindOf.get(file.id) ?? 'code';
-    chunk.text.split('\n').forEach((line, i) => {
-      const lineNo = chunk.startLine + i;
-      const key = `${file.path}:${lineNo}`;
-      if (seen.has(key) || defLines.has(key) || !word.test(line)) return;
-      seen.add(key);
-      found.push({
-        order: KIND_ORDER[fileKind] ?? 5,
-        item: {
+  const found: ResultItem[] = [];
+  let read = 0;
+  for (const [fileId, file] of ordered) {
+    if (found.length >= enough) break;
+    read++;
+    const fileKind = kindOf.get(fileId) ?? 'code';
+    const inFile: ResultItem[] = [];
+    for (const chunk of repo.store.chunks.byIds(file.chunkIds).values()) {
+      chunk.text.split('\n').forEach((line, i) => {
+        const lineNo = chunk.startLine + i;
+        const key = `${file.path}:${lineNo}`;
+        if (cited.has(key) || !word.test(line)) return;
+        cited.add(key);
+        inFile.push({
           path: file.path,
           start_line: lineNo,
           end_line: lineNo,
@@ -218,10 +249,10 @@ function references(
           score: round(0.5),
           reasons: ['text-match', `file-kind:${fileKind}`],
           snippet: numberedLine(lineNo, line.trim()),
-        },
+        });
       });
-    });
+    }
+    found.push(...inFile.sort((a, b) => a.start_line - b.start_line));
   }
-  found.sort((a, b) => a.order - b.order || a.item.path.localeCompare(b.item.path) || a.item.start_line - b.item.start_line);
-  return found.map((f) => f.item);
+  return { found, unreadFiles: ordered.length - read };
 }

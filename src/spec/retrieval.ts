@@ -88,7 +88,8 @@ export const LOCATE = verb({
     'Where a symbol (class, function, method, variable) is defined and where it is mentioned: paths and line spans, no bodies. ' +
     'Use it first when you know a name, e.g. "SessionManager" or "Store.open"; then read the hit you need. ' +
     'Use search instead for concepts, phrases or partial words. Each result carries tokens and citation_status; a name used all over ' +
-    'the repository comes back as status "refine" with where it is used and narrower calls.',
+    'the repository comes back as status "refine" with where it is used and narrower calls; a defined name is answered, and ' +
+      'unread_files counts the files past max_results not read for more references.',
   summary: 'where a symbol is defined and where it is referenced (indexes on first use)',
   guide: { when: 'find where a class, function or method is defined or used', call: '{query: "Store.open", kind: "definition"}' },
   args: [

@@ -153,7 +153,8 @@ export class FileTexts {
   mayHoldName(fileId: number, name: string): boolean {
     if (!isWholeName(name)) return true;
     const names = this.readNames.get(fileId) as Buffer | null | undefined;
-    return names ? mayHoldName(names, name) : names !== undefined;
+    if (names === undefined) return false; // no row: the file has no chunk texts
+    return names === null || mayHoldName(names, name);
   }
 
   /** What is kept from the next index version on, in bytes and code units (config/memory.ts). */

@@ -115,8 +115,31 @@ describe('locate of a name with hundreds of references', () => {
       ['test/clock.test.ts', 'definition'],
     ]);
     expect(e.results.slice(2).every((r) => r.kind === 'reference')).toBe(true);
+    // The code graph lists all 300 calls; the 62 files that say the name are not read for mentions it lacks,
+    // as the 50 results asked for (the default) are at hand without them.
     expect(e.total).toBe(302);
+    expect(e.unread_files).toBe(62);
     expect(e.results.length).toBeLessThan(e.total);
-    expect(e.gate_note).toMatch(/\(compound: 302 hits in 62 files\).*"tickClock" names a definition, which comes first$/);
+    // The gate weighs the 50 results at hand, which it passes as they are: the breadth is in total and unread_files.
+    expect(e.gate_note).toBeUndefined();
+  });
+
+  it('reads files for text mentions only until the results asked for are found, the first ones the same either way', async () => {
+    // Mentions the code graph does not hold (comments), 3 in each of 40 files.
+    const notes = await indexed({
+      'lib/gear.ts': 'export function turnGear(): void {}\n',
+      ...files('app', 40, () => ['  // turnGear first', '  // then turnGear again', '  // turnGear last'].join('\n')),
+    });
+    try {
+      const first = ok(gatedLocate(notes.repo, { query: 'turnGear', maxResults: 20 }));
+      const every = ok(gatedLocate(notes.repo, { query: 'turnGear', maxResults: 1_000, maxTokens: 50_000 }));
+      expect([every.total, every.unread_files]).toEqual([121, undefined]);
+      // The definition and 3 mentions in each of the first 7 files read make the 20 asked for: of the 41 files
+      // that say the name, 34 are left.
+      expect([first.total, first.unread_files]).toEqual([22, 34]);
+      expect(first.results.map((r) => `${r.path}:${r.start_line}`)).toEqual(every.results.slice(0, 20).map((r) => `${r.path}:${r.start_line}`));
+    } finally {
+      notes.cleanup();
+    }
   });
 });
