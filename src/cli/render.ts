@@ -72,7 +72,7 @@ export function rememberedLines(memory: MemoryHit[] | undefined): string[] {
 export function renderLocate(e: LocateEnvelope): string {
   if (e.results.length === 0) return `nothing named "${e.query}"`;
   const unread = e.unread_files
-    ? [`${e.unread_files} more file${e.unread_files === 1 ? '' : 's'} hold the word, not read: raise --max-results or narrow --scope for their references`]
+    ? [`${e.unread_files} more file${e.unread_files === 1 ? ' says' : 's say'} the word, not checked for further mentions: raise --max-results or narrow --scope`]
     : [];
   return (e.results as Cited<LocateEnvelope['results'][number]>[])
     .flatMap((r) => [`${r.kind.padEnd(10)} ${r.path}:${r.start_line}  ${r.snippet ?? ''}`.trimEnd() + citeMark(r), ...citeNote(r, '           ')])

@@ -35,8 +35,9 @@ export interface LocateEnvelope {
   total: number;
   results: LocateResult[];
   /**
-   * Files that hold the name's word and were not read, once the results asked
-   * for were at hand: they may hold more references (listed after these).
+   * Files that say the name's word and were not read for further mentions,
+   * once the results asked for were at hand: candidates, not confirmed (their
+   * only mention may be a line already listed).
    */
   unread_files?: number;
 }
@@ -59,7 +60,11 @@ function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-export function locate(repo: Repo, options: LocateOptions): LocateEnvelope {
+/**
+ * Definitions, then the code graph's references, then text mentions; files are read for mentions only until
+ * `readUntil` results are at hand (by default the results asked for), the rest counted in `unread_files`.
+ */
+export function locate(repo: Repo, options: LocateOptions, readUntil?: number): LocateEnvelope {
   const query = options.query?.trim() ?? '';
   checkQuery(query);
   if (!/[\p{L}\p{N}_$]/u.test(query)) throw usageError('locate needs a symbol name, e.g. "UserService" or "Config.load"');
@@ -96,7 +101,7 @@ export function locate(repo: Repo, options: LocateOptions): LocateEnvelope {
     const graph = graphReferences(repo, name, qualifier, accept, kindOf);
     const cited = new Set([...definitions.map((d) => `${d.path}:${d.startLine}`), ...graph.map((r) => `${r.path}:${r.start_line}`)]);
     results.push(...graph);
-    const text = references(repo, name, { accept, kindOf, cited, enough: max - results.length });
+    const text = references(repo, name, { accept, kindOf, cited, enough: (readUntil ?? max) - results.length });
     results.push(...text.found);
     unread = text.unreadFiles;
   }
@@ -147,11 +152,12 @@ export function gatedLocate(repo: Repo, options: LocateOptions & GateOptions): G
   // A name with a definition in scope is answered however widely it is used, definitions first: only the results it
   // shows are confirmed, and the files left unread are counted. Any other call confirms every match, which the gate
   // weighs and its suggestions count.
-  const defined = kind !== 'reference' && definedIn(repo, query, scope);
-  const asked = { query, kind, scope, maxResults: defined ? max : Number.MAX_SAFE_INTEGER };
+  const every = { query, kind, scope, maxResults: Number.MAX_SAFE_INTEGER };
+  const readUntil = kind !== 'reference' && definedIn(repo, query, scope) ? max : Number.MAX_SAFE_INTEGER;
   // From the answer cache while the index is unchanged: a name asked again costs its gate and citations only.
   // Keyed by the query as written (case and spacing kept): the answer echoes it.
-  const found = cachedAnswer(repo.store, repo.config.queryCacheSize, { verb: 'locate', ...asked, written: query, caseSensitive: true }, repo.config, () => locate(repo, asked));
+  const key = { verb: 'locate', ...every, readUntil, written: query, caseSensitive: true };
+  const found = cachedAnswer(repo.store, repo.config.queryCacheSize, key, repo.config, () => locate(repo, every, readUntil));
   const hasDefinition = found.results.some((r) => r.kind === 'definition');
   const outcome = runGate(repo, options, {
     hits: found.results.map((r) => ({ path: r.path, relevance: 1 })), // an exact name match is fully relevant
@@ -216,11 +222,16 @@ function references(repo: Repo, name: string, { accept, kindOf, cited, enough }:
   const whole = identifierWords(name).join('');
   if (!whole) return { found: [], unreadFiles: 0 };
   const files = new Map<number, { path: string; order: number; chunkIds: number[] }>();
+  const ruledOut = new Set<number>();
   for (const hit of repo.store.chunks.lexical([whole], REFERENCE_CANDIDATES)) {
     let file = files.get(hit.fileId);
     if (!file) {
+      if (ruledOut.has(hit.fileId)) continue;
       // The lexical index folds case: a file whose names filter rules the name out, as written, is not read.
-      if (!accept(hit.path) || !repo.store.chunks.mayHoldName(hit.fileId, name)) continue;
+      if (!accept(hit.path) || !repo.store.chunks.mayHoldName(hit.fileId, name)) {
+        ruledOut.add(hit.fileId);
+        continue;
+      }
       files.set(hit.fileId, (file = { path: hit.path, order: KIND_ORDER[kindOf.get(hit.fileId) ?? 'code'] ?? 5, chunkIds: [] }));
     }
     file.chunkIds.push(hit.chunkId);

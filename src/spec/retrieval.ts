@@ -89,7 +89,7 @@ export const LOCATE = verb({
     'Use it first when you know a name, e.g. "SessionManager" or "Store.open"; then read the hit you need. ' +
     'Use search instead for concepts, phrases or partial words. Each result carries tokens and citation_status; a name used all over ' +
     'the repository comes back as status "refine" with where it is used and narrower calls; a defined name is answered, and ' +
-      'unread_files counts the files past max_results not read for more references.',
+      'unread_files counts the files that say the name and were not checked for further mentions once max_results were found.',
   summary: 'where a symbol is defined and where it is referenced (indexes on first use)',
   guide: { when: 'find where a class, function or method is defined or used', call: '{query: "Store.open", kind: "definition"}' },
   args: [

@@ -8,7 +8,8 @@
 import zlib from 'node:zlib';
 import type { Db } from './db.js';
 import { slot, type Memo } from './memo.js';
-import { isWholeName, mayHoldName, nameFilter } from './name-filter.js';
+import { isWholeName, mayHoldName, nameFilter, UNICODE_VERSION } from './name-filter.js';
+import { NAMES_UNICODE } from './schema.js';
 
 export interface TextSpan {
   at: number;
@@ -129,6 +130,7 @@ class KeptTexts {
 }
 
 const KEPT = slot<KeptTexts>('file texts');
+const NAMES_TRUSTED = slot<boolean>('names filters trusted');
 /** Bytes and code units of file text kept per connection unless told otherwise (~16 MiB): a mid-sized tree's whole source. */
 const KEPT_TEXT_BUDGET = 16 << 20;
 
@@ -136,6 +138,7 @@ const KEPT_TEXT_BUDGET = 16 << 20;
 export class FileTexts {
   private readonly read;
   private readonly readNames;
+  private readonly readNamesUnicode;
 
   constructor(
     db: Db,
@@ -143,18 +146,26 @@ export class FileTexts {
   ) {
     this.read = db.prepare('SELECT packed FROM file_texts WHERE file_id = ?').pluck();
     this.readNames = db.prepare('SELECT names FROM file_texts WHERE file_id = ?').pluck();
+    this.readNamesUnicode = db.prepare(`SELECT value FROM meta WHERE key = '${NAMES_UNICODE}'`).pluck();
   }
 
   /**
    * False only when the file's chunk texts cannot hold `name` as a whole word, case and all:
    * told by its names filter, without unpacking them. A file written before the filter existed,
-   * or a name that is not one run of identifier characters, may always hold it.
+   * a name that is not one run of identifier characters, or filters built under another Unicode
+   * version than this process's (until the next pass builds them again), may always hold it.
    */
   mayHoldName(fileId: number, name: string): boolean {
-    if (!isWholeName(name)) return true;
+    if (!isWholeName(name) || !this.namesTrusted()) return true;
     const names = this.readNames.get(fileId) as Buffer | null | undefined;
     if (names === undefined) return false; // no row: the file has no chunk texts
     return names === null || mayHoldName(names, name);
+  }
+
+  /** Whether the names filters were built under this process's Unicode version: asked once per index version. */
+  private namesTrusted(): boolean {
+    const trusted = () => this.readNamesUnicode.get() === UNICODE_VERSION;
+    return this.kept ? this.kept.memo.derived(NAMES_TRUSTED, this.kept.version(), trusted) : trusted();
   }
 
   /** What is kept from the next index version on, in bytes and code units (config/memory.ts). */

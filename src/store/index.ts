@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import { SightlineError } from '../errors/index.js';
 import { openDb, openDbReadOnly, removeDbFiles, vacuum, type Db } from './db.js';
-import { NAMES_PENDING } from './schema.js';
+import { NAMES_PENDING, NAMES_UNICODE } from './schema.js';
+import { UNICODE_VERSION } from './name-filter.js';
 import type { Statement } from 'better-sqlite3';
 import { ChunkTable, type ChunkTerms, type NewChunk } from './chunks.js';
 import type { PackedTexts } from './chunk-text.js';
@@ -278,11 +279,21 @@ export class Store {
     this.db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(key, value);
   }
 
-  /** Writes the names filters an index migrated to schema 11 lacks: once, on its next pass. */
+  /**
+   * Writes the names filters an index lacks: once after the migration to schema 11, and all of them again
+   * when they were built under another Unicode version (another Node.js), whose letters may differ from
+   * this one's. Files are read one at a time, in one transaction: seconds on the largest trees.
+   */
   fillNameFilters(): void {
-    if (this.getMeta(NAMES_PENDING) === undefined) return;
+    const unicode = UNICODE_VERSION;
+    const builtBy = this.getMeta(NAMES_UNICODE);
+    const otherUnicode = builtBy !== undefined && builtBy !== unicode;
+    const pending = this.getMeta(NAMES_PENDING) !== undefined;
+    if (builtBy === unicode && !pending) return;
     this.transaction(() => {
-      this.chunks.fillNameFilters();
+      if (otherUnicode) this.db.prepare('UPDATE file_texts SET names = NULL').run();
+      if (otherUnicode || pending) this.chunks.fillNameFilters();
+      this.setMeta(NAMES_UNICODE, unicode);
       this.db.prepare('DELETE FROM meta WHERE key = ?').run(NAMES_PENDING);
     });
   }

@@ -14,6 +14,9 @@ const BITS_PER_NAME = 10;
 const PROBES = 7;
 const MIN_BYTES = 8;
 
+/** The Unicode version whose letters and digits `\p{L}` and `\p{N}` read here: filters built under another may differ. */
+export const UNICODE_VERSION = process.versions.unicode ?? 'unknown';
+
 /** An identifier character, as `locate`'s whole-word test reads one: `[\p{L}\p{N}_$]`. */
 const WORD = /[\p{L}\p{N}_$]/u;
 /** The same test for ASCII, by table: most of any source file. */

@@ -21,6 +21,8 @@ export const APP_ID = 'sightline';
 export const SCHEMA_VERSION = 11;
 /** Meta key set while file_texts rows lack their names filter (after the migration to version 11). */
 export const NAMES_PENDING = 'names_filters_pending';
+/** Meta key: the Unicode version whose letters and digits the names filters were built by (store/name-filter.ts). */
+export const NAMES_UNICODE = 'names_filters_unicode';
 
 /**
  * Embedding vectors (store/vectors.ts), of the space named by meta
@@ -200,7 +202,6 @@ CREATE INDEX symbols_by_key ON symbols(name_key);
 CREATE INDEX symbols_by_file ON symbols(file_id, start_line);
 `;
 
-
 /**
  * Lexical index over code-aware terms (see search/terms.ts); rowid = chunks.id. Since version 10 the
  * body is the first column: FTS5 writes a column's number into each posting of any column but the
@@ -272,11 +273,10 @@ export const MIGRATIONS: Record<number, string> = {
   9: `DROP TABLE chunks_fts; ${CHUNK_TERMS}
       UPDATE chunks SET breadcrumb = substr(breadcrumb, 1 + length((SELECT path FROM files WHERE id = chunks.file_id)));
       DELETE FROM meta WHERE key = 'last_indexed_at';`,
-  // The table made anew with the names column first (a database migrated from version 7 has it already), its
-  // texts kept. The next pass fills the filters (Store.fillNameFilters); until then a name's files are unpacked.
-  10: `CREATE TEMP TABLE kept_texts AS SELECT file_id, packed FROM file_texts;
-       DROP TABLE file_texts; ${FILE_TEXTS}
-       INSERT INTO file_texts(file_id, packed) SELECT file_id, packed FROM temp.kept_texts;
-       DROP TABLE temp.kept_texts;
+  // The table made anew with the names column first, where a fresh one has it, its texts kept. The next pass
+  // fills the filters (Store.fillNameFilters); until then a name's files are unpacked.
+  10: `ALTER TABLE file_texts RENAME TO file_texts_10; ${FILE_TEXTS}
+       INSERT INTO file_texts(file_id, packed) SELECT file_id, packed FROM file_texts_10;
+       DROP TABLE file_texts_10;
        INSERT OR REPLACE INTO meta(key, value) VALUES ('${NAMES_PENDING}', '1');`,
 };

@@ -217,11 +217,10 @@ describe('locate and read behind the gate', () => {
     const e = ok(gatedLocate(fx.repo, { query: 'makeWidget', maxTokens: 800 }));
     expect(e.results[0]).toMatchObject({ path: 'lib/widget.ts', kind: 'definition' });
     // The code graph lists its import and call in each of the 30 files, 60 references, more than the 50 asked
-    // for (the default): the 31 files that say the name are not read for mentions the graph lacks. The gate
-    // weighs the 50 results at hand.
+    // for (the default): the 31 files that say the name are not checked for mentions the graph lacks.
     expect([e.total, e.unread_files]).toEqual([61, 31]);
     expect(e.tokens).toBeLessThanOrEqual(800);
-    expect(e.gate_note).toMatch(/\(breadth: 50 hits in 31 files\).*"makeWidget" names a definition, which comes first$/);
+    expect(e.gate_note).toMatch(/\(breadth: 61 hits in 31 files\).*"makeWidget" names a definition, which comes first$/);
   });
 
   it('search: an exact name with a definition is answered however broad, a name without one is still judged', () => {

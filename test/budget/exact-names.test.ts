@@ -120,23 +120,32 @@ describe('locate of a name with hundreds of references', () => {
     expect(e.total).toBe(302);
     expect(e.unread_files).toBe(62);
     expect(e.results.length).toBeLessThan(e.total);
-    // The gate weighs the 50 results at hand, which it passes as they are: the breadth is in total and unread_files.
-    expect(e.gate_note).toBeUndefined();
+    expect(e.gate_note).toMatch(/\(compound: 302 hits in 62 files\).*"tickClock" names a definition, which comes first$/);
   });
 
-  it('reads files for text mentions only until the results asked for are found, the first ones the same either way', async () => {
-    // Mentions the code graph does not hold (comments), 3 in each of 40 files.
+  it('reads files for text mentions only until the results asked for are found: code first, then by path, the first ones the same either way', async () => {
+    // Mentions the code graph does not hold (comments), 3 in each of 40 code files, and in a doc and a test
+    // whose paths sort before them.
+    const said = ['  // turnGear first', '  // then turnGear again', '  // turnGear last'].join('\n');
     const notes = await indexed({
       'lib/gear.ts': 'export function turnGear(): void {}\n',
-      ...files('app', 40, () => ['  // turnGear first', '  // then turnGear again', '  // turnGear last'].join('\n')),
+      'aardvark.md': '# Notes\n\nCall turnGear before anything.\n',
+      'a-test/gear.test.ts': 'test("turns", () => {\n  // turnGear is called by hand here\n});\n',
+      ...files('app', 40, () => said),
     });
     try {
       const first = ok(gatedLocate(notes.repo, { query: 'turnGear', maxResults: 20 }));
       const every = ok(gatedLocate(notes.repo, { query: 'turnGear', maxResults: 1_000, maxTokens: 50_000 }));
-      expect([every.total, every.unread_files]).toEqual([121, undefined]);
-      // The definition and 3 mentions in each of the first 7 files read make the 20 asked for: of the 41 files
-      // that say the name, 34 are left.
-      expect([first.total, first.unread_files]).toEqual([22, 34]);
+      expect([every.total, every.unread_files]).toEqual([123, undefined]);
+      const order: Record<string, number> = { code: 0, test: 3, doc: 4 };
+      const kindOf = (r: { reasons: string[] }) => order[r.reasons.find((x) => x.startsWith('file-kind:'))!.slice('file-kind:'.length)]!;
+      const mentions = every.results.slice(1);
+      const sorted = [...mentions].sort((a, b) => kindOf(a) - kindOf(b) || a.path.localeCompare(b.path) || a.start_line - b.start_line);
+      expect(mentions.map((r) => `${r.path}:${r.start_line}`)).toEqual(sorted.map((r) => `${r.path}:${r.start_line}`));
+      expect(mentions.slice(-2).map((r) => r.path)).toEqual(['a-test/gear.test.ts', 'aardvark.md']);
+      // The definition and 3 mentions in each of the first 7 code files read make the 20 asked for: of the
+      // 43 files that say the name, 36 are left.
+      expect([first.total, first.unread_files]).toEqual([22, 36]);
       expect(first.results.map((r) => `${r.path}:${r.start_line}`)).toEqual(every.results.slice(0, 20).map((r) => `${r.path}:${r.start_line}`));
     } finally {
       notes.cleanup();

@@ -118,6 +118,6 @@ describe('citation status in text output', () => {
     expect(locate).toContain('[stale]');
     expect(locate).toContain(`stale: ${note}`);
     const bounded = renderLocate({ status: 'ok', query: 'f', total: 1, unread_files: 12, results: [{ ...item, kind: 'definition', citation_status: 'verified' }] } as unknown as Parameters<typeof renderLocate>[0]);
-    expect(bounded.split('\n').at(-1)).toBe('12 more files hold the word, not read: raise --max-results or narrow --scope for their references');
+    expect(bounded.split('\n').at(-1)).toBe('12 more files say the word, not checked for further mentions: raise --max-results or narrow --scope');
   });
 });

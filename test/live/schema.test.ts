@@ -17,6 +17,7 @@ import { locate } from '../../src/engine/locate.js';
 import { search } from '../../src/engine/search.js';
 import { Store, SCHEMA_VERSION } from '../../src/store/index.js';
 import { packTexts } from '../../src/store/chunk-text.js';
+import { nameFilter } from '../../src/store/name-filter.js';
 import { MIGRATIONS, NAMES_PENDING } from '../../src/store/schema.js';
 import { chunkTerms } from '../../src/terms/index.js';
 import { digest } from '../../src/walk/index.js';
@@ -168,6 +169,7 @@ describe('schema migrations', () => {
       expect(repo.store.getMeta(NAMES_PENDING), `from ${v}`).toBeUndefined();
       const oldTs = repo.store.files.get('old.ts')!.id;
       expect([repo.store.chunks.mayHoldName(oldTs, 'survivor'), repo.store.chunks.mayHoldName(oldTs, 'Survivor')], `from ${v}`).toEqual([true, false]);
+      expect(one('SELECT names FROM file_texts'), `names from ${v}`).toEqual(Buffer.from(nameFilter([OLD_TS])));
       repo.close();
     }
   });
@@ -181,7 +183,9 @@ describe('schema migrations', () => {
     const queries = ['fn_7_0_v1', 'step 2 of file 12', 'file mod1', 'return x'];
     const answers = (r: typeof repo) => queries.map((query) => search(r, { query, mode: 'keyword' }).results);
     const crumbs = (r: typeof repo) => [...r.store.chunks.scan()].map((c) => c.breadcrumb);
-    const before = { answers: answers(repo), crumbs: crumbs(repo) };
+    // Each file's names filter: those filled from the stored text after the migration must be the ones a pass writes.
+    const filters = (r: typeof repo) => r.store.db.prepare('SELECT f.path, t.names FROM file_texts t JOIN files f ON f.id = t.file_id ORDER BY f.path').raw().all();
+    const before = { answers: answers(repo), crumbs: crumbs(repo), filters: filters(repo) };
     expect(before.crumbs.some((c) => c.includes(' > '))).toBe(true);
     const dbPath = repo.dbPath;
     repo.close();
@@ -197,6 +201,7 @@ describe('schema migrations', () => {
     expect(summary.added + summary.updated + summary.removed).toBe(0);
     expect(migrated.store.chunks.termStatsDrift()).toBe(0);
     expect(answers(migrated)).toEqual(before.answers);
+    expect(filters(migrated)).toEqual(before.filters);
     migrated.close();
   });
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { locate } from '../../src/engine/locate.js';
 import { isWholeName, mayHoldName, nameFilter } from '../../src/store/name-filter.js';
+import { NAMES_UNICODE } from '../../src/store/schema.js';
 import { indexedRepo, type IndexedRepo } from '../helpers/fixture.js';
 
 /** Names of `count` made-up identifiers, deterministic: mixed case, digits, `_` and `$`. */
@@ -36,6 +37,20 @@ describe('names filter', () => {
     const falsePositives = absent.filter((n) => mayHoldName(filter, n)).length;
     // Sized for about 1 %: a filter that stopped telling names apart would pass most of them.
     expect(falsePositives / absent.length).toBeLessThan(0.03);
+  });
+
+  it('holds every whole word the locate test finds, over text mixing scripts, marks, astral letters and lone surrogates', () => {
+    // The oracle is the regular expression itself: every maximal run of [\p{L}\p{N}_$] is a whole word to it.
+    const alphabet = ['a', 'Z', '7', '_', '$', ' ', '.', '(', '\n', 'é', 'ß', 'ª', 'µ', '²', '٣', 'Ж', '中', '\u0308', '\u200d', '𝑥', '😀', '\ud835', '\udc65', '-'];
+    let seed = 3;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let round = 0; round < 50; round++) {
+      const texts = Array.from({ length: 3 }, () => Array.from({ length: 400 }, () => alphabet[Math.floor(next() * alphabet.length)]).join(''));
+      const filter = nameFilter(texts);
+      for (const text of texts) {
+        for (const [word] of text.matchAll(/[\p{L}\p{N}_$]+/gu)) expect(mayHoldName(filter, word), JSON.stringify(word)).toBe(true);
+      }
+    }
   });
 
   it('does not join names across chunk texts', () => {
@@ -75,6 +90,21 @@ describe('locate through the names filter', () => {
     expect(locate(again, { query: 'Documented' }).results).toEqual(before.results);
     // The lower-case word is in all of them: that answer reads them and meets the broken text.
     expect(() => locate(again, { query: 'documented' })).toThrow();
+  });
+
+  it('trusts filters built under another Unicode version (another Node.js) in nothing until the next pass builds them again', async () => {
+    fixture = await indexedRepo({ files });
+    const { repo } = fixture;
+    const fileId = repo.store.files.get('src/prose0.ts')!.id;
+    expect(repo.store.chunks.mayHoldName(fileId, 'Documented')).toBe(false);
+    repo.store.setMeta(NAMES_UNICODE, '1.0');
+    const older = fixture.reopen();
+    expect(older.store.chunks.mayHoldName(fileId, 'Documented')).toBe(true);
+    const before = older.store.db.prepare('SELECT names FROM file_texts WHERE file_id = ?').pluck().get(fileId);
+    await older.index();
+    expect(older.store.getMeta(NAMES_UNICODE)).toBe(process.versions.unicode);
+    expect(older.store.db.prepare('SELECT names FROM file_texts WHERE file_id = ?').pluck().get(fileId)).toEqual(before);
+    expect(fixture.reopen().store.chunks.mayHoldName(fileId, 'Documented')).toBe(false);
   });
 
   it('reads every file, as before, where an older index has no filter yet', async () => {
