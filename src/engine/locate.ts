@@ -221,19 +221,14 @@ interface TextScan {
 function references(repo: Repo, name: string, { accept, kindOf, cited, enough }: TextScan): { found: ResultItem[]; unreadFiles: number } {
   const whole = identifierWords(name).join('');
   if (!whole) return { found: [], unreadFiles: 0 };
+  const hits = repo.store.chunks.lexical([whole], REFERENCE_CANDIDATES).filter((h) => accept(h.path));
+  // The lexical index folds case: a file whose names filter rules the name out, as written, is not read.
+  const mayHold = repo.store.chunks.filesMayHoldName(new Set(hits.map((h) => h.fileId)), name);
   const files = new Map<number, { path: string; order: number; chunkIds: number[] }>();
-  const ruledOut = new Set<number>();
-  for (const hit of repo.store.chunks.lexical([whole], REFERENCE_CANDIDATES)) {
+  for (const hit of hits) {
+    if (!mayHold.has(hit.fileId)) continue;
     let file = files.get(hit.fileId);
-    if (!file) {
-      if (ruledOut.has(hit.fileId)) continue;
-      // The lexical index folds case: a file whose names filter rules the name out, as written, is not read.
-      if (!accept(hit.path) || !repo.store.chunks.mayHoldName(hit.fileId, name)) {
-        ruledOut.add(hit.fileId);
-        continue;
-      }
-      files.set(hit.fileId, (file = { path: hit.path, order: KIND_ORDER[kindOf.get(hit.fileId) ?? 'code'] ?? 5, chunkIds: [] }));
-    }
+    if (!file) files.set(hit.fileId, (file = { path: hit.path, order: KIND_ORDER[kindOf.get(hit.fileId) ?? 'code'] ?? 5, chunkIds: [] }));
     file.chunkIds.push(hit.chunkId);
   }
   const ordered = [...files.entries()].sort(([, a], [, b]) => a.order - b.order || a.path.localeCompare(b.path));

@@ -145,21 +145,25 @@ export class FileTexts {
     private readonly kept?: { memo: Memo; version: () => string; budget?: number },
   ) {
     this.read = db.prepare('SELECT packed FROM file_texts WHERE file_id = ?').pluck();
-    this.readNames = db.prepare('SELECT names FROM file_texts WHERE file_id = ?').pluck();
+    // One prepared statement for any number of files (json_each), as ChunkTable.byIds reads rows.
+    this.readNames = db.prepare('SELECT file_id, names FROM file_texts WHERE file_id IN (SELECT value FROM json_each(?))').raw();
     this.readNamesUnicode = db.prepare(`SELECT value FROM meta WHERE key = '${NAMES_UNICODE}'`).pluck();
   }
 
   /**
-   * False only when the file's chunk texts cannot hold `name` as a whole word, case and all:
-   * told by its names filter, without unpacking them. A file written before the filter existed,
-   * a name that is not one run of identifier characters, or filters built under another Unicode
-   * version than this process's (until the next pass builds them again), may always hold it.
+   * The files among `fileIds` whose chunk texts may hold `name` as a whole word, case and all: told
+   * by their names filters, without unpacking them. A file without chunk texts holds nothing. A file
+   * written before the filter existed, a name that is not one run of identifier characters, or filters
+   * built under another Unicode version than this process's (until the next pass builds them again),
+   * may always hold it.
    */
-  mayHoldName(fileId: number, name: string): boolean {
-    if (!isWholeName(name) || !this.namesTrusted()) return true;
-    const names = this.readNames.get(fileId) as Buffer | null | undefined;
-    if (names === undefined) return false; // no row: the file has no chunk texts
-    return names === null || mayHoldName(names, name);
+  filesMayHoldName(fileIds: Iterable<number>, name: string): Set<number> {
+    const trusted = isWholeName(name) && this.namesTrusted();
+    const may = new Set<number>();
+    for (const [fileId, names] of this.readNames.all(JSON.stringify([...fileIds])) as [number, Buffer | null][]) {
+      if (!trusted || names === null || mayHoldName(names, name)) may.add(fileId);
+    }
+    return may;
   }
 
   /** Whether the names filters were built under this process's Unicode version: asked once per index version. */

@@ -150,9 +150,9 @@ export class ChunkTable {
     return rows.map((r) => fromRow(r, text));
   }
 
-  /** False only when the file's chunk texts cannot hold `name` as a whole word, case and all (chunk-text.ts). */
-  mayHoldName(fileId: number, name: string): boolean {
-    return this.texts.mayHoldName(fileId, name);
+  /** The files among `fileIds` whose chunk texts may hold `name` as a whole word, case and all (chunk-text.ts). */
+  filesMayHoldName(fileIds: Iterable<number>, name: string): Set<number> {
+    return this.texts.filesMayHoldName(fileIds, name);
   }
 
   /** Writes the names filter of each file that lacks one (rows from before schema 11), from its chunk texts. */

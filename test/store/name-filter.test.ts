@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { locate } from '../../src/engine/locate.js';
 import { isWholeName, mayHoldName, nameFilter } from '../../src/store/name-filter.js';
 import { NAMES_UNICODE } from '../../src/store/schema.js';
+import type { Repo } from '../../src/engine/index.js';
 import { indexedRepo, type IndexedRepo } from '../helpers/fixture.js';
 
 /** Names of `count` made-up identifiers, deterministic: mixed case, digits, `_` and `$`. */
@@ -64,6 +65,9 @@ describe('names filter', () => {
   });
 });
 
+/** Whether the names filter of `fileId` may hold `name`, as `locate` asks. */
+const mayHold = (repo: Repo, fileId: number, name: string) => repo.store.chunks.filesMayHoldName([fileId], name).has(fileId);
+
 describe('locate through the names filter', () => {
   let fixture: IndexedRepo | undefined;
   afterEach(() => fixture?.cleanup());
@@ -96,15 +100,15 @@ describe('locate through the names filter', () => {
     fixture = await indexedRepo({ files });
     const { repo } = fixture;
     const fileId = repo.store.files.get('src/prose0.ts')!.id;
-    expect(repo.store.chunks.mayHoldName(fileId, 'Documented')).toBe(false);
+    expect(mayHold(repo, fileId, 'Documented')).toBe(false);
     repo.store.setMeta(NAMES_UNICODE, '1.0');
     const older = fixture.reopen();
-    expect(older.store.chunks.mayHoldName(fileId, 'Documented')).toBe(true);
+    expect(mayHold(older, fileId, 'Documented')).toBe(true);
     const before = older.store.db.prepare('SELECT names FROM file_texts WHERE file_id = ?').pluck().get(fileId);
     await older.index();
     expect(older.store.getMeta(NAMES_UNICODE)).toBe(process.versions.unicode);
     expect(older.store.db.prepare('SELECT names FROM file_texts WHERE file_id = ?').pluck().get(fileId)).toEqual(before);
-    expect(fixture.reopen().store.chunks.mayHoldName(fileId, 'Documented')).toBe(false);
+    expect(mayHold(fixture.reopen(), fileId, 'Documented')).toBe(false);
   });
 
   it('reads every file, as before, where an older index has no filter yet', async () => {
