@@ -8,7 +8,7 @@
 import zlib from 'node:zlib';
 import type { Db } from './db.js';
 import { slot, type Memo } from './memo.js';
-import { isWholeName, mayHoldName, nameFilter, UNICODE_VERSION } from './name-filter.js';
+import { isCasedName, mayHoldName, nameFilter, UNICODE_VERSION } from './name-filter.js';
 import { NAMES_UNICODE } from './schema.js';
 
 export interface TextSpan {
@@ -153,12 +153,12 @@ export class FileTexts {
   /**
    * The files among `fileIds` whose chunk texts may hold `name` as a whole word, case and all: told
    * by their names filters, without unpacking them. A file without chunk texts holds nothing. A file
-   * written before the filter existed, a name that is not one run of identifier characters, or filters
-   * built under another Unicode version than this process's (until the next pass builds them again),
-   * may always hold it.
+   * written before the filter existed, a name that is not one cased run of identifier characters, or
+   * filters built under another Unicode version than this process's (until the next pass builds them
+   * again), may always hold it.
    */
   filesMayHoldName(fileIds: Iterable<number>, name: string): Set<number> {
-    const trusted = isWholeName(name) && this.namesTrusted();
+    const trusted = isCasedName(name) && this.namesTrusted();
     const may = new Set<number>();
     for (const [fileId, names] of this.readNames.all(JSON.stringify([...fileIds])) as [number, Buffer | null][]) {
       if (!trusted || names === null || mayHoldName(names, name)) may.add(fileId);
