@@ -152,16 +152,16 @@ export class FileTexts {
 
   /**
    * The files among `fileIds` whose chunk texts may hold `name` as a whole word, case and all: told
-   * by their names filters, without unpacking them. A file without chunk texts holds nothing. A file
-   * written before the filter existed, a name that is not one cased run of identifier characters, or
-   * filters built under another Unicode version than this process's (until the next pass builds them
-   * again), may always hold it.
+   * by their names filters, without unpacking them. For a name that is not one cased run of identifier
+   * characters, or filters built under another Unicode version than this process's (until the next
+   * pass builds them again), that is every file given. Else a file without chunk texts holds nothing,
+   * and one written before the filter existed may hold anything.
    */
   filesMayHoldName(fileIds: Iterable<number>, name: string): Set<number> {
-    const trusted = isCasedName(name) && this.namesTrusted();
+    if (!isCasedName(name) || !this.namesTrusted()) return new Set(fileIds);
     const may = new Set<number>();
     for (const [fileId, names] of this.readNames.all(JSON.stringify([...fileIds])) as [number, Buffer | null][]) {
-      if (!trusted || names === null || mayHoldName(names, name)) may.add(fileId);
+      if (names === null || mayHoldName(names, name)) may.add(fileId);
     }
     return may;
   }
