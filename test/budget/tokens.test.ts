@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { countTokens, selfCountedJson, selfCountedTokens, setPieceCacheLimit } from '../../src/budget/index.js';
 import { adoptRankTable, buildRankTable, loadRankTable, RankTable, readRankTableSoon, sharedRankTable } from '../../src/budget/ranks.js';
-import { pieceEnd } from '../../src/budget/split.js';
+import { O200K_SPLIT_SOURCE, pieceEnd } from '../../src/budget/split.js';
 import { MAX_PIECE_BYTES } from '../../src/budget/tokens.js';
 import { removeDir, tempDir } from '../helpers/fixture.js';
 
@@ -159,6 +159,10 @@ describe('countTokens', () => {
 });
 
 describe('the split scanner', () => {
+  it("falls back on gpt-tokenizer's own o200k pattern, copied without loading its module", () => {
+    expect(O200K_SPLIT_SOURCE).toBe(O200K_TOKEN_SPLIT_REGEX.source);
+  });
+
   it('cuts the corpus into the pieces the o200k pattern cuts it into', () => {
     for (const text of [...CORPUS, OVER_LONG_NON_ASCII]) expect(pieces(text), JSON.stringify(text.slice(0, 80))).toEqual(referencePieces(text));
   });
