@@ -81,20 +81,19 @@ const median = (xs) => {
 };
 
 const samples = new Map(); // command → build → runs
+function add(label, build, sample) {
+  const by = samples.get(label) ?? samples.set(label, new Map()).get(label);
+  (by.get(build) ?? by.set(build, []).get(build)).push(sample);
+}
 for (let round = 0; round < runs; round++) {
   for (const [label, argv] of COMMANDS) {
-    const by = samples.get(label) ?? samples.set(label, new Map()).get(label);
     for (const build of argv ? builds : [{ name: 'node', cli: null, home: builds[0].home }]) {
-      const got = once(argv ? [build.cli, ...argv] : ['-e', '0'], build.home);
-      (by.get(build.name) ?? by.set(build.name, []).get(build.name)).push(got);
+      add(label, build.name, once(argv ? [build.cli, ...argv] : ['-e', '0'], build.home));
     }
   }
   for (const build of builds) {
     const times = await served(build.cli, build.home);
-    SERVED.forEach((label, i) => {
-      const by = samples.get(label) ?? samples.set(label, new Map()).get(label);
-      (by.get(build.name) ?? by.set(build.name, []).get(build.name)).push(times[i]);
-    });
+    SERVED.forEach((label, i) => add(label, build.name, times[i]));
   }
 }
 const cell = (xs) => `${median(xs.map((x) => x.wall)).toFixed(0)} / ${TIME && xs[0].cpu !== undefined ? median(xs.map((x) => x.cpu)).toFixed(0) : '–'}`;

@@ -61,8 +61,9 @@ function escapeRegex(s: string): string {
 }
 
 /**
- * Definitions, then the code graph's references, then text mentions; files are read for mentions only until
- * `readUntil` results are at hand (by default the results asked for), the rest counted in `unread_files`.
+ * Definitions, then the code graph's references, then text mentions. A name with a definition in scope (kind
+ * any or definition) reads files for mentions only until `readUntil` results are at hand (by default the
+ * results asked for), the rest counted in `unread_files`; any other reads every file.
  */
 export function locate(repo: Repo, options: LocateOptions, readUntil?: number): LocateEnvelope {
   const query = options.query?.trim() ?? '';
@@ -101,7 +102,8 @@ export function locate(repo: Repo, options: LocateOptions, readUntil?: number): 
     const graph = graphReferences(repo, name, qualifier, accept, kindOf);
     const cited = new Set([...definitions.map((d) => `${d.path}:${d.startLine}`), ...graph.map((r) => `${r.path}:${r.start_line}`)]);
     results.push(...graph);
-    const text = references(repo, name, { accept, kindOf, cited, enough: (readUntil ?? max) - results.length });
+    const bounded = kind !== 'reference' && definitions.length > 0;
+    const text = references(repo, name, { accept, kindOf, cited, enough: (bounded ? (readUntil ?? max) : Number.POSITIVE_INFINITY) - results.length });
     results.push(...text.found);
     unread = text.unreadFiles;
   }
@@ -149,15 +151,13 @@ export function gatedLocate(repo: Repo, options: LocateOptions & GateOptions): G
   const limits = limitsOf(repo, options);
   const max = maxResultsOf(options);
   const { query, kind, scope } = options;
-  // A name with a definition in scope is answered however widely it is used, definitions first: only the results it
-  // shows are confirmed, and the files left unread are counted. Any other call confirms every match, which the gate
-  // weighs and its suggestions count.
+  // Every match found: a name with a definition in scope, answered however widely it is used, is read until the
+  // results asked for are found (locate); any other is read whole, for the gate to weigh and its suggestions to count.
   const every = { query, kind, scope, maxResults: Number.MAX_SAFE_INTEGER };
-  const readUntil = kind !== 'reference' && definedIn(repo, query, scope) ? max : Number.MAX_SAFE_INTEGER;
   // From the answer cache while the index is unchanged: a name asked again costs its gate and citations only.
   // Keyed by the query as written (case and spacing kept): the answer echoes it.
-  const key = { verb: 'locate', ...every, readUntil, written: query, caseSensitive: true };
-  const found = cachedAnswer(repo.store, repo.config.queryCacheSize, key, repo.config, () => locate(repo, every, readUntil));
+  const key = { verb: 'locate', ...every, readUntil: max, written: query, caseSensitive: true };
+  const found = cachedAnswer(repo.store, repo.config.queryCacheSize, key, repo.config, () => locate(repo, every, max));
   const hasDefinition = found.results.some((r) => r.kind === 'definition');
   const outcome = runGate(repo, options, {
     hits: found.results.map((r) => ({ path: r.path, relevance: 1 })), // an exact name match is fully relevant
@@ -178,13 +178,6 @@ export function gatedLocate(repo: Repo, options: LocateOptions & GateOptions): G
   if ('refine' in outcome) return outcome.refine;
   const unread = found.unread_files ? { unread_files: found.unread_files } : {};
   return { status: 'ok', query: found.query, total: found.total, results: outcome.results, ...unread, ...outcome.fields };
-}
-
-/** Whether `query` names a definition under `scope`. */
-function definedIn(repo: Repo, query: string, scope: string | undefined): boolean {
-  const { name, qualifier } = splitQualified(query.trim());
-  const accept = pathFilter({ scope });
-  return definitionsOf(repo, name, qualifier).some((s) => accept(s.path));
 }
 
 /** A name the symbol table lacks but a referencing line declares (a local `const`, a nested `def`): a definition the caller named too. */
