@@ -219,16 +219,15 @@ export class ChunkTable {
   /**
    * Every chunk with its file's path, a page of files at a time in `order`,
    * each file's text unpacked once: a whole-index read (a regex scan, a term
-   * rewrite) holds one page, never the index. Pages are read whole, so the
-   * caller may write between items.
+   * rewrite) holds the files' paths and one page of chunks, never the index.
+   * Pages are read whole, so the caller may write between items.
    */
   private *everyChunk(order: 'path' | 'id'): IterableIterator<StoredChunk & { path: string }> {
-    const files = this.db.prepare(`SELECT id, path FROM files WHERE ${order} > ? ORDER BY ${order} LIMIT ${FILES_PER_PAGE}`).raw();
+    // Listed once, sorted: paths have no index to page by (schema.ts, FILES).
+    const files = this.db.prepare(`SELECT id, path FROM files ORDER BY ${order}`).raw().all() as [number, string][];
     const rows = this.db.prepare(`SELECT ${CHUNK_COLUMNS} FROM ${CHUNK_FROM} WHERE c.file_id IN (SELECT value FROM json_each(?)) ORDER BY c.file_id, c.ord`).raw();
-    for (let after: number | string = order === 'id' ? 0 : ''; ; ) {
-      const page = files.all(after) as [number, string][];
-      if (page.length === 0) return;
-      after = order === 'id' ? page.at(-1)![0] : page.at(-1)![1];
+    for (let at = 0; at < files.length; at += FILES_PER_PAGE) {
+      const page = files.slice(at, at + FILES_PER_PAGE);
       const byFile = new Map<number, ChunkRow[]>();
       for (const r of rows.all(JSON.stringify(page.map(([id]) => id))) as ChunkRow[]) {
         const of = byFile.get(r[1]);

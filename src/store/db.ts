@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { DAMAGED_INDEX, isCorruption, SightlineError } from '../errors/index.js';
-import { APP_ID, CREATE_SCHEMA, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
+import { APP_ID, CREATE_SCHEMA, MIGRATIONS, pathKey, SCHEMA_VERSION } from './schema.js';
 
 export type Db = Database.Database;
 
@@ -70,11 +70,24 @@ function createSchema(db: Db): void {
 function migrate(db: Db, dbPath: string, seen: number): boolean {
   if (seen > SCHEMA_VERSION) return false;
   for (let v = seen; v < SCHEMA_VERSION; v++) if (!MIGRATIONS[v]) return false;
-  db.transaction(() => {
-    const from = readVersion(db, dbPath)!;
-    for (let v = from; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
-    db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION));
-  }).immediate();
+  // SQLite's way to remake a table others refer to: foreign keys off, so dropping the old one deletes
+  // nothing, and renames that leave other tables' references as written (both only settable outside a
+  // transaction); the references are checked before the commit.
+  db.function('path_key', { deterministic: true }, pathKey);
+  db.pragma('foreign_keys = OFF');
+  db.pragma('legacy_alter_table = ON');
+  try {
+    db.transaction(() => {
+      const from = readVersion(db, dbPath)!;
+      for (let v = from; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
+      const broken = db.pragma('foreign_key_check') as { table: string; parent: string }[];
+      if (broken.length > 0) throw new Error(`migrating ${dbPath} broke ${broken.length} references (${broken[0]!.table} to ${broken[0]!.parent})`);
+      db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION));
+    }).immediate();
+  } finally {
+    db.pragma('legacy_alter_table = OFF');
+    db.pragma('foreign_keys = ON');
+  }
   return true;
 }
 

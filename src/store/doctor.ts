@@ -109,6 +109,7 @@ function checkIndex(db: Db, expectVectors: boolean): Check[] {
   // The rest reads the tables; on a damaged file their answers mean little.
   if (!checks[0]!.ok) return checks;
   checks.push(
+    none(db, 'duplicate paths', 'SELECT count(*) - count(DISTINCT path) FROM files', 'paths stored twice'),
     none(db, 'orphan chunks', 'SELECT count(*) FROM chunks WHERE file_id NOT IN (SELECT id FROM files)', 'chunks without a file'),
     none(db, 'orphan symbols', 'SELECT count(*) FROM symbols WHERE file_id NOT IN (SELECT id FROM files)', 'symbols without a file'),
     // Contentless FTS5 keeps one docsize row per indexed rowid: the way to see its rows.

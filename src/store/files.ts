@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { pathKey } from './schema.js';
 
 export interface FileRecord {
   path: string;
@@ -48,7 +49,7 @@ export class FileTable {
   private readonly remove;
   private readonly touch;
   constructor(db: Db) {
-    this.byPath = db.prepare(`SELECT ${FILE_COLUMNS} FROM files WHERE path = ?`).raw();
+    this.byPath = db.prepare(`SELECT ${FILE_COLUMNS} FROM files WHERE path_key = ? AND path = ?`).raw();
     this.byIdList = db.prepare(`SELECT ${FILE_COLUMNS} FROM files WHERE id IN (SELECT value FROM json_each(?))`).raw();
     this.all = db.prepare(`SELECT ${FILE_COLUMNS} FROM files ORDER BY path`).raw();
     this.stampRows = db.prepare<[], [string, number, number, number, string]>('SELECT path, id, size, indexed_at_ms, digest FROM files').raw();
@@ -59,15 +60,15 @@ export class FileTable {
        FROM files f ORDER BY path`,
     );
     this.insert = db.prepare(
-      `INSERT INTO files(path, language, kind, size, mtime_ms, digest, indexed_at_ms, line_count, tokens, invalid_utf8)
-       VALUES (@path, @language, @kind, @size, @mtimeMs, @digest, @indexedAtMs, @lineCount, @tokens, @invalidUtf8)`,
+      `INSERT INTO files(path, path_key, language, kind, size, mtime_ms, digest, indexed_at_ms, line_count, tokens, invalid_utf8)
+       VALUES (@path, @pathKey, @language, @kind, @size, @mtimeMs, @digest, @indexedAtMs, @lineCount, @tokens, @invalidUtf8)`,
     );
     this.remove = db.prepare('DELETE FROM files WHERE id = ?');
     this.touch = db.prepare('UPDATE files SET mtime_ms = ?, size = ?, indexed_at_ms = ? WHERE id = ?');
   }
 
   get(path: string): StoredFile | undefined {
-    const row = this.byPath.get(path) as FileRow | undefined;
+    const row = this.byPath.get(pathKey(path), path) as FileRow | undefined;
     return row && fromRow(row);
   }
 
@@ -89,7 +90,7 @@ export class FileTable {
 
   /** Inserts a file row; the caller has removed any previous version in the same transaction. */
   add(record: FileRecord): number {
-    return Number(this.insert.run({ ...record, invalidUtf8: record.invalidUtf8 ? 1 : 0 }).lastInsertRowid);
+    return Number(this.insert.run({ ...record, pathKey: pathKey(record.path), invalidUtf8: record.invalidUtf8 ? 1 : 0 }).lastInsertRowid);
   }
 
   /** Deletes the row; chunks and symbols go with it (ON DELETE CASCADE), FTS rows are the caller's. */

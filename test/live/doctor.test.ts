@@ -43,7 +43,7 @@ describe('doctor', () => {
     const d = doctor(repo);
     expect(d.healthy).toBe(true);
     expect(d.checks.map((c) => c.name)).toEqual(
-      expect.arrayContaining(['schema version', 'integrity', 'orphan chunks', 'orphan symbols', 'orphan terms', 'unsearchable chunks', 'files without chunks', 'orphan vectors', 'vector coverage', 'last index pass']),
+      expect.arrayContaining(['schema version', 'integrity', 'duplicate paths', 'orphan chunks', 'orphan symbols', 'orphan terms', 'unsearchable chunks', 'files without chunks', 'orphan vectors', 'vector coverage', 'last index pass']),
     );
     repo.close();
     const r = runCli(['doctor', '--repo', root, '--json'], cliEnv(home));
@@ -51,7 +51,7 @@ describe('doctor', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ status: 'ok', healthy: true });
   });
 
-  it('finds orphans, unsearchable chunks and files missing chunks, suggests a rebuild, and the rebuild cures them', async () => {
+  it('finds a path stored twice, orphans, unsearchable chunks and files missing chunks, suggests a rebuild, and the rebuild cures them', async () => {
     const { root, home, repo } = await indexed();
     damage(
       repo.dbPath,
@@ -59,9 +59,12 @@ describe('doctor', () => {
        INSERT INTO symbols(file_id, name, name_lc, name_key, qualified, kind, signature, start_line, end_line) VALUES (999999, 'g', 'g', 'g', 'g', 'function', '', 1, 1);
        INSERT INTO chunks_fts(rowid, path, symbols, body) VALUES (888888, 'x', 'x', 'x');
        DELETE FROM chunks_fts WHERE rowid = (SELECT min(id) FROM chunks);
-       DELETE FROM chunks WHERE id = (SELECT max(id) FROM chunks WHERE file_id < 999999);`,
+       DELETE FROM chunks WHERE id = (SELECT max(id) FROM chunks WHERE file_id < 999999);
+       INSERT INTO files(path, path_key, language, kind, size, mtime_ms, digest, indexed_at_ms, line_count, tokens)
+         SELECT path, path_key, language, kind, size, mtime_ms, digest, indexed_at_ms, line_count, 0 FROM files ORDER BY id DESC LIMIT 1;`,
     );
     expect(failing(doctor(repo))).toEqual({
+      'duplicate paths': 'sightline index --force',
       'orphan chunks': 'sightline index --force',
       'orphan symbols': 'sightline index --force',
       'orphan terms': 'sightline index --force',

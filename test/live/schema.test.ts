@@ -17,8 +17,8 @@ import { locate } from '../../src/engine/locate.js';
 import { search } from '../../src/engine/search.js';
 import { Store, SCHEMA_VERSION } from '../../src/store/index.js';
 import { packTexts } from '../../src/store/chunk-text.js';
-import { nameFilter } from '../../src/store/name-filter.js';
-import { MIGRATIONS, NAMES_PENDING } from '../../src/store/schema.js';
+import { nameFilter, UNICODE_VERSION } from '../../src/store/name-filter.js';
+import { MIGRATIONS, NAMES_PENDING, NAMES_UNICODE } from '../../src/store/schema.js';
 import { chunkTerms } from '../../src/terms/index.js';
 import { digest } from '../../src/walk/index.js';
 import { CLI } from '../helpers/cli.js';
@@ -85,8 +85,13 @@ function buildAt(version: number, dbPath: string, root?: string): void {
   } else {
     // Version 8's layout: the text packed per file, the graph's strings in refs; one call, not resolved yet.
     // Since version 10 the breadcrumb is stored past the file's path.
-    const { packed, spans } = packTexts([OLD_TS]);
+    // Since version 11 each file's names filter is written with its text, under this Node.js's Unicode.
+    const { packed, spans, names } = packTexts([OLD_TS]);
     db.prepare('INSERT INTO file_texts(file_id, packed) VALUES (?, ?)').run(file, packed);
+    if (version >= 11) {
+      db.prepare('UPDATE file_texts SET names = ? WHERE file_id = ?').run(names, file);
+      meta.run(NAMES_UNICODE, UNICODE_VERSION);
+    }
     chunk = db
       .prepare("INSERT INTO chunks(file_id, ord, start_line, end_line, breadcrumb, symbol, text_at, text_length, tokens) VALUES (?, 0, 1, 7, ?, 'survivor', ?, ?, 20)")
       .run(file, version >= 10 ? '' : 'old.ts', spans[0]!.at, spans[0]!.length).lastInsertRowid;
@@ -106,6 +111,12 @@ function downgradeTo9(dbPath: string): void {
   const terms = [...store.chunks.termSources()].map((c) => ({ id: c.id, ...chunkTerms(c.path, c.breadcrumb, c.text) }));
   store.close();
   const db = new Database(dbPath);
+  // The files table as version 9 had it (with a unique index on the paths), made the way a migration remakes it.
+  db.pragma('foreign_keys = OFF');
+  db.pragma('legacy_alter_table = ON');
+  db.exec(`ALTER TABLE files RENAME TO files_now; ${/CREATE TABLE files \([^;]*;/.exec(ddlOf(9))![0]}
+           INSERT INTO files SELECT id, path, language, kind, size, mtime_ms, digest, indexed_at_ms, line_count, tokens, invalid_utf8 FROM files_now;
+           DROP TABLE files_now;`);
   db.exec(`DROP TABLE chunks_fts; ${/CREATE VIRTUAL TABLE chunks_fts[^;]*;/.exec(ddlOf(9))![0]}
            CREATE TEMP TABLE kept AS SELECT file_id, packed FROM file_texts;
            DROP TABLE file_texts; ${/CREATE TABLE file_texts[^;]*;/.exec(ddlOf(9))![0]}
@@ -143,13 +154,14 @@ describe('schema migrations', () => {
         // Version 8 packs chunk text and shares the graph's strings: what parsing made is made again.
         expect(repo.store.counts(), `from ${v}`).toEqual({ files: 0, chunks: 0, symbols: 0, skipped: 0 });
       } else {
-        // Versions 8 to 10 keep the code. Before 10 the breadcrumb held the path (read past it now) and
+        // Versions 8 to 11 keep the code. Before 10 the breadcrumb held the path (read past it now) and
         // the terms are missing: until the next pass the index is not one that has been built (a query
         // indexes first). Version 10 lacks only the names filters, and locate reads the texts meanwhile.
+        // Version 11 lacks nothing: its files are found by their path keys at once.
         expect(repo.store.counts(), `from ${v}`).toEqual({ files: 1, chunks: 1, symbols: 0, skipped: 0 });
         expect(repo.store.chunks.ofFileId(repo.store.files.get('old.ts')!.id)[0]?.breadcrumb, `from ${v}`).toBe('old.ts');
         expect(repo.store.chunks.termStatsDrift(), `from ${v}`).toBe(v < 10 ? -1 : 0);
-        expect(repo.store.getMeta(NAMES_PENDING), `from ${v}`).toBe('1');
+        expect(repo.store.getMeta(NAMES_PENDING), `from ${v}`).toBe(v < 11 ? '1' : undefined);
       }
       expect(repo.hasIndex(), `from ${v}`).toBe(v >= 10);
       if (v >= 10) expect(locate(repo, { query: 'helper' }).results.map((r) => r.start_line), `from ${v}`).toEqual([2, 5]);
@@ -239,7 +251,7 @@ describe('schema migrations', () => {
         Store.open(dbPath).close();
         const db = new Database(dbPath);
         db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(v));
-        db.prepare("INSERT INTO files(path, kind, size, mtime_ms, digest, indexed_at_ms, line_count, tokens) VALUES ('stale.ts', 'code', 1, 0, 'x', 0, 1, 0)").run();
+        db.prepare("INSERT INTO files(path, path_key, kind, size, mtime_ms, digest, indexed_at_ms, line_count, tokens) VALUES ('stale.ts', 0, 'code', 1, 0, 'x', 0, 1, 0)").run();
         db.close();
       }
       const store = Store.open(dbPath);

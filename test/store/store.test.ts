@@ -8,6 +8,7 @@ import { search } from '../../src/engine/search.js';
 import { SightlineError } from '../../src/errors/index.js';
 import { FileTexts } from '../../src/store/chunk-text.js';
 import { Memo, SCHEMA_VERSION, Store } from '../../src/store/index.js';
+import { pathKey } from '../../src/store/schema.js';
 import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
 
 const dirs: string[] = [];
@@ -29,6 +30,26 @@ describe('store', () => {
     expect(repo.store.db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(repo.store.getMeta('schema_version')).toBe(String(SCHEMA_VERSION));
     expect(fs.readdirSync(root)).toEqual(['a.ts']);
+    repo.close();
+  });
+
+  it('tells apart paths whose keys collide: files are found by a 4-byte key of the path, then the path', async () => {
+    const [a, b] = ['src/1appmg2.ts', 'src/i512q0.ts'];
+    expect(pathKey(a)).toBe(pathKey(b));
+    const root = makeRepo({ [a]: 'export const one = 1;\n', [b]: 'export const two = 2;\n' });
+    dirs.push(root);
+    const repo = Repo.open(root, { flags: { home: home() }, env: {} });
+    await repo.index();
+    const ids = [repo.store.files.get(a)!, repo.store.files.get(b)!].map((f) => f.id);
+    expect(new Set(ids).size).toBe(2);
+    fs.writeFileSync(path.join(root, a), 'export const one = 11;\n');
+    expect((await repo.index()).updated).toBe(1);
+    expect(repo.store.counts().files).toBe(2);
+    expect(repo.store.files.get(b)!.id).toBe(ids[1]);
+    expect(search(repo, { query: 'two', mode: 'keyword' }).results[0]?.path).toBe(b);
+    fs.rmSync(path.join(root, b));
+    expect((await repo.index()).removed).toBe(1);
+    expect([repo.store.files.get(a)?.path, repo.store.files.get(b)]).toEqual([a, undefined]);
     repo.close();
   });
 
@@ -64,7 +85,7 @@ describe('store', () => {
     const dbPath = path.join(home(), 'z', 'index.db');
     const first = Store.open(dbPath);
     first.setMeta('schema_version', String(SCHEMA_VERSION + 7));
-    first.db.exec("INSERT INTO files(path, kind, size, mtime_ms, digest, indexed_at_ms, line_count, tokens) VALUES ('old.ts', 'code', 1, 1, 'x', 1, 1, 1)");
+    first.db.exec("INSERT INTO files(path, path_key, kind, size, mtime_ms, digest, indexed_at_ms, line_count, tokens) VALUES ('old.ts', 0, 'code', 1, 1, 'x', 1, 1, 1)");
     first.close();
     const reopened = Store.open(dbPath);
     expect(reopened.fresh).toBe(true);
