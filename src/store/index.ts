@@ -178,13 +178,20 @@ export class Store {
     this.fence_ = fence;
   }
 
-  /** Runs `fn` in one transaction (nested calls join the outer one). */
+  /**
+   * Runs `fn` in one write transaction (nested calls join the outer one). It takes the write lock
+   * when it begins (BEGIN IMMEDIATE), waiting out the busy timeout: a deferred one, locking at its
+   * first write, failed with SQLITE_BUSY when another connection of the pass (the graph's thread)
+   * wrote meanwhile (test/store/write-contention.test.ts).
+   */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(() => {
-      const fence = this.fence_;
-      if (fence && !this.jobs.renew(fence.owner, fence.leaseMs, Date.now())) throw new SightlineError('internal', LEASE_LOST);
-      return fn();
-    })();
+    return this.db
+      .transaction(() => {
+        const fence = this.fence_;
+        if (fence && !this.jobs.renew(fence.owner, fence.leaseMs, Date.now())) throw new SightlineError('internal', LEASE_LOST);
+        return fn();
+      })
+      .immediate();
   }
 
   /** Drops everything indexed (files, chunks, terms, symbols, vectors, graph, history), keeping the job record, the lock, memory and sessions. */
