@@ -4,11 +4,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { DAMAGED_INDEX, isCorruption, SightlineError } from '../errors/index.js';
 import { APP_ID, CREATE_SCHEMA, MIGRATIONS, pathKey, SCHEMA_VERSION } from './schema.js';
+import { openSqlite, type Db } from './sqlite.js';
 
-export type Db = Database.Database;
+export type { Db } from './sqlite.js';
 
 function corrupt(dbPath: string, why: string): SightlineError {
   return new SightlineError('corrupt_index', `${dbPath} ${why}: ${DAMAGED_INDEX}`);
@@ -166,7 +166,7 @@ export function openDb(dbPath: string): OpenedDb {
   for (let attempt = 0; ; attempt++) {
     let db: Db;
     try {
-      db = new Database(dbPath);
+      db = openSqlite(dbPath);
     } catch (err) {
       throw ioError(dbPath, err);
     }
@@ -206,7 +206,7 @@ export function openDbReadOnly(dbPath: string): Db {
   if (kind && !kind.isFile()) throw corrupt(dbPath, 'is not a file');
   let db: Db;
   try {
-    db = new Database(dbPath, { readonly: true, fileMustExist: true });
+    db = openSqlite(dbPath, { readonly: true, fileMustExist: true });
   } catch (err) {
     throw ioError(dbPath, err);
   }

@@ -3,13 +3,13 @@
  * migrates, rebuilds or repairs. Each check says what it found and, when
  * something is wrong, the command that repairs it.
  */
-import Database from 'better-sqlite3';
 import { MAX_TERM_STATS_DRIFT, termSegments, termStatsDrift } from './chunks.js';
 import { isCorruption } from '../errors/index.js';
 import { ioError, type Db } from './db.js';
 import { JobTable, type JobRecord, type LockHolder } from './jobs.js';
 import { missingTables } from './recover.js';
 import { APP_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
+import { openSqlite } from './sqlite.js';
 
 export interface Check {
   name: string;
@@ -72,7 +72,7 @@ function checkSchema(db: Db): { version: number | null; check: Check } {
 export function inspectIndex(dbPath: string, expectVectors: boolean): Inspection {
   let db: Db;
   try {
-    db = new Database(dbPath, { readonly: true, fileMustExist: true });
+    db = openSqlite(dbPath, { readonly: true, fileMustExist: true });
     db.pragma('busy_timeout = 5000');
   } catch (err) {
     return { schemaVersion: null, checks: [{ name: 'integrity', ok: false, detail: `cannot be opened: ${(err as Error).message}`, fix: REBUILD }] };

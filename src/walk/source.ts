@@ -1,17 +1,40 @@
 /** Reading one source file: hashing, and decoding by its encoding (encoding.ts), binary refused. */
 import fs, { constants as fsc } from 'node:fs';
-import { xxh3 } from '@node-rs/xxhash';
+import { createRequire } from 'node:module';
 import { decodeSource, type TextEncoding } from './encoding.js';
 import { openInside } from './open.js';
 import { PathEscapeError } from './paths.js';
 
 export const DEFAULT_MAX_FILE_BYTES = 1_048_576;
 
+type Xxh3 = (typeof import('@node-rs/xxhash'))['xxh3'];
+
+/**
+ * @node-rs/xxhash's XXH3, from its glibc Linux addon package where that is installed: the
+ * package's own loader first reads /usr/bin/ldd to tell glibc from musl and tries a file beside
+ * itself, 4–8 ms of every verb's start. Anywhere else (or where that addon does not load), through
+ * the package's loader, which picks the right one.
+ */
+function loadXxh3(): Xxh3 {
+  const require = createRequire(import.meta.url);
+  if (process.platform === 'linux') {
+    try {
+      return (require(`@node-rs/xxhash-linux-${process.arch}-gnu`) as typeof import('@node-rs/xxhash')).xxh3;
+    } catch {
+      // not this platform's package: the loader below decides
+    }
+  }
+  return (require('@node-rs/xxhash') as typeof import('@node-rs/xxhash')).xxh3;
+}
+
+let xxh3: Xxh3 | undefined;
+
 /**
  * XXH3-64 of the input as 16 lowercase hex characters. A string is hashed as
  * its UTF-8 bytes, so `digest(s) === digest(Buffer.from(s, 'utf8'))`.
  */
 export function digest(buf: Uint8Array | string): string {
+  xxh3 ??= loadXxh3();
   return xxh3.xxh64(buf).toString(16).padStart(16, '0');
 }
 

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqlite, type Db } from '../store/sqlite.js';
 import type { RegisteredRepo, WorkspaceRegistry } from './registry.js';
 
 const SCHEMA = `
@@ -16,11 +16,11 @@ CREATE TABLE IF NOT EXISTS workspace_repos (
 `;
 
 export class SqliteRegistry implements WorkspaceRegistry {
-  private readonly db: Database.Database;
+  private readonly db: Db;
 
   constructor(file: string) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    this.db = new Database(file);
+    this.db = openSqlite(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
