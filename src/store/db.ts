@@ -70,9 +70,9 @@ function createSchema(db: Db): void {
 function migrate(db: Db, dbPath: string, seen: number): boolean {
   if (seen > SCHEMA_VERSION) return false;
   for (let v = seen; v < SCHEMA_VERSION; v++) if (!MIGRATIONS[v]) return false;
-  // SQLite's way to remake a table others refer to: foreign keys off, so dropping the old one deletes
-  // nothing, and renames that leave other tables' references as written (both only settable outside a
-  // transaction); the references are checked before the commit.
+  // SQLite's way to remake a table others refer to: foreign keys off (settable only outside a
+  // transaction), so dropping the old one deletes nothing, and renames that leave other tables'
+  // references as written. Before the commit, every reference must name a table that exists.
   db.function('path_key', { deterministic: true }, pathKey);
   db.pragma('foreign_keys = OFF');
   db.pragma('legacy_alter_table = ON');
@@ -80,8 +80,8 @@ function migrate(db: Db, dbPath: string, seen: number): boolean {
     db.transaction(() => {
       const from = readVersion(db, dbPath)!;
       for (let v = from; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
-      const broken = db.pragma('foreign_key_check') as { table: string; parent: string }[];
-      if (broken.length > 0) throw new Error(`migrating ${dbPath} broke ${broken.length} references (${broken[0]!.table} to ${broken[0]!.parent})`);
+      const dangling = danglingReference(db);
+      if (dangling) throw corrupt(dbPath, `could not be migrated to schema ${SCHEMA_VERSION} (${dangling})`);
       db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION));
     }).immediate();
   } finally {
@@ -89,6 +89,17 @@ function migrate(db: Db, dbPath: string, seen: number): boolean {
     db.pragma('foreign_keys = ON');
   }
   return true;
+}
+
+/** A foreign key whose table does not exist, as "child → parent"; a check of the schema, not of every row. */
+function danglingReference(db: Db): string | undefined {
+  const tables = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
+  for (const table of tables) {
+    for (const { table: parent } of db.pragma(`foreign_key_list("${table.replace(/"/g, '""')}")`) as { table: string }[]) {
+      if (!tables.has(parent)) return `${table} → ${parent}`;
+    }
+  }
+  return undefined;
 }
 
 /**

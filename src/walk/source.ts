@@ -12,12 +12,12 @@ type Xxh3 = (typeof import('@node-rs/xxhash'))['xxh3'];
 /**
  * @node-rs/xxhash's XXH3, from its glibc Linux addon package where that is installed: the
  * package's own loader first reads /usr/bin/ldd to tell glibc from musl and tries a file beside
- * itself, 4–8 ms of every verb's start. Anywhere else (or where that addon does not load), through
- * the package's loader, which picks the right one.
+ * itself, 4–8 ms of every verb's start. Anywhere else, where that addon does not load, or where the
+ * loader is told which addon to load (NAPI_RS_NATIVE_LIBRARY_PATH), through the package's loader.
  */
 function loadXxh3(): Xxh3 {
   const require = createRequire(import.meta.url);
-  if (process.platform === 'linux') {
+  if (process.platform === 'linux' && !process.env.NAPI_RS_NATIVE_LIBRARY_PATH) {
     try {
       return (require(`@node-rs/xxhash-linux-${process.arch}-gnu`) as typeof import('@node-rs/xxhash')).xxh3;
     } catch {

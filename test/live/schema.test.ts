@@ -14,6 +14,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { locate } from '../../src/engine/locate.js';
+import { SightlineError } from '../../src/errors/index.js';
 import { search } from '../../src/engine/search.js';
 import { Store, SCHEMA_VERSION } from '../../src/store/index.js';
 import { packTexts } from '../../src/store/chunk-text.js';
@@ -260,6 +261,38 @@ describe('schema migrations', () => {
       store.close();
       expect(schemaOf(dbPath), `version ${v}`).toEqual(schemaOf(fresh));
     }
+  });
+
+  it('a migration checks that every reference names a table, not every row: an orphan row migrates, a dangling reference is damage', () => {
+    // An orphan row (a file's texts without the file) is damage doctor reports; it does not stop the upgrade.
+    const orphan = path.join(tmp.dir(), 'index.db');
+    buildAt(11, orphan);
+    let db = new Database(orphan);
+    db.pragma('foreign_keys = OFF');
+    db.prepare('INSERT INTO file_texts(file_id, packed) VALUES (999, ?)').run(Buffer.from('x'));
+    db.close();
+    const store = Store.open(orphan);
+    expect([store.getMeta('schema_version'), store.counts().files]).toEqual([String(SCHEMA_VERSION), 1]);
+    store.close();
+    // A table that refers to one that no longer exists: what a remake gone wrong leaves. The upgrade is
+    // rolled back and the index reported damaged, which sends it to be rebuilt (recover.ts).
+    const dangling = path.join(tmp.dir(), 'index.db');
+    buildAt(11, dangling);
+    db = new Database(dangling);
+    db.exec('CREATE TABLE stray (file_id INTEGER REFERENCES files_gone(id)) STRICT');
+    db.close();
+    let err: unknown;
+    try {
+      Store.open(dangling).close();
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(SightlineError);
+    expect((err as SightlineError).code).toBe('corrupt_index');
+    expect((err as Error).message).toContain('stray → files_gone');
+    db = new Database(dangling, { readonly: true });
+    expect(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe('11');
+    db.close();
   });
 
   it('two processes opening an old index at once both succeed, and it is migrated once', async () => {
