@@ -7,7 +7,7 @@
  * Map would hash its string key.
  *
  * `npm run build` writes the table to dist/data/o200k.ranks
- * (scripts/build-ranks.mjs); without that file it is built in memory from
+ * (scripts/build-data.mjs); without that file it is built in memory from
  * the tiktoken file gpt-tokenizer ships, the same bytes either way.
  *
  * Layout, u32 words in the machine's byte order (the build's), then bytes:

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BuiltinEmbedder, defaultModelPath } from '../../src/embed/index.js';
-import { QueryRows } from '../../src/embed/builtin.js';
+import { builtVocab, QueryRows, scanVocab, vocabFile } from '../../src/embed/builtin.js';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
@@ -61,6 +61,37 @@ describe('builtin embedder', () => {
     expect(wrong).toEqual([]);
     expect(space.vocab.get('vocab')).toBe(vocab.indexOf('vocab') >= 0 ? vocab.indexOf('vocab') : undefined);
     expect(space.vocab.get('notaterm0zz')).toBeUndefined();
+  });
+
+  it('reads the vocabulary table the build wrote, the one a scan of the model makes, and only for a model of its lengths', async () => {
+    const modelPath = defaultModelPath();
+    const header = headerOf(fs.readFileSync(modelPath));
+    const size = fs.statSync(modelPath).size;
+    const scanned = scanVocab(header);
+    // What `npm run build` wrote beside the compiled code is this model's table.
+    const compiled = new URL('../../dist/src/embed/builtin.js', import.meta.url).href;
+    const dist = (await import(compiled)) as typeof import('../../src/embed/builtin.js');
+    expect(fs.readFileSync(dist.VOCAB_FILE).equals(vocabFile(modelPath))).toBe(true);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-vocab-'));
+    try {
+      const file = path.join(dir, 'vocab.bin');
+      fs.writeFileSync(file, vocabFile(modelPath));
+      const read = builtVocab(size, header.length, file)!;
+      expect([read.before, read.after]).toEqual([scanned.before, scanned.after]);
+      expect(Buffer.from(read.spans.buffer, read.spans.byteOffset, read.spans.byteLength).equals(Buffer.from(scanned.spans.buffer))).toBe(true);
+      expect(Buffer.from(read.slots.buffer, read.slots.byteOffset, read.slots.byteLength).equals(Buffer.from(scanned.slots.buffer))).toBe(true);
+      // Another model (retrained since the build), a cut table, no table: scanned instead.
+      expect(builtVocab(size + 1, header.length, file)).toBeNull();
+      expect(builtVocab(size, header.length + 1, file)).toBeNull();
+      fs.writeFileSync(file, vocabFile(modelPath).subarray(0, 4_000));
+      expect(builtVocab(size, header.length, file)).toBeNull();
+      expect(builtVocab(size, header.length, path.join(dir, 'absent.bin'))).toBeNull();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    // The compiled query side reads through the built table and embeds as the whole model does.
+    const rows = dist.QueryRows.open(modelPath);
+    for (const t of ['parse a date string', 'where is getUserName defined', 'return self']) expect(Array.from(rows.embed(t))).toEqual(Array.from(model.embedOne(t)));
   });
 
   it('counts an escaped entry as one and never matches inside it', () => {
