@@ -184,7 +184,7 @@ export class QueryRows {
         const text = Buffer.alloc(head.readUInt32LE(8));
         fs.readSync(fd, text, 0, text.length, 12);
         const header = text.toString('utf8');
-        const vocab = new VocabText(header, builtVocab(fs.fstatSync(fd).size, header.length) ?? scanVocab(header));
+        const vocab = new VocabText(header, builtVocab(fs.fstatSync(fd).size, header) ?? scanVocab(header));
         const fields = vocab.otherFields() as Omit<Header, 'vocab'>;
         const rowCount = vocab.size + fields.buckets;
         const scalesAt = 12 + text.length;
@@ -285,23 +285,30 @@ export function vocabFile(modelPath = defaultModelPath()): Buffer {
 }
 
 /**
- * The prebuilt table, when it was built from a model of this file size and header length (a model
- * retrained since the build is scanned instead). A table of another vocabulary of the same lengths
- * could only miss terms, never misplace them: a lookup compares the term with the text it finds.
+ * The prebuilt table, when it was built from a model of this file size and header (a model
+ * retrained since the build is scanned instead), and whole: a damaged file is scanned around too.
+ * A table of another vocabulary of the same lengths could only miss terms, never misplace them: a
+ * lookup compares the term with the text it finds.
  */
-export function builtVocab(modelSize: number, headerLength: number, file = VOCAB_FILE): VocabTable | null {
+export function builtVocab(modelSize: number, header: string, file = VOCAB_FILE): VocabTable | null {
   let bytes: Buffer;
   try {
     bytes = fs.readFileSync(file);
   } catch {
     return null; // not built (running from sources)
   }
-  const words = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
+  if (bytes.byteLength % 4 !== 0 || bytes.byteLength < VOCAB_HEADER_WORDS * 4) return null;
+  // An Int32Array starts at a multiple of 4: a small file's bytes may lie anywhere in Buffer's shared pool.
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : Uint8Array.from(bytes);
+  const words = new Int32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >> 2);
   const [magic, size, length, before, after, spanWords, slotWords] = words;
-  if (magic !== VOCAB_MAGIC || size !== modelSize || length !== headerLength) return null;
-  if (words.length !== VOCAB_HEADER_WORDS + spanWords! + slotWords!) return null;
-  const spans = words.subarray(VOCAB_HEADER_WORDS, VOCAB_HEADER_WORDS + spanWords!);
-  return { before: before!, after: after!, spans, slots: words.subarray(VOCAB_HEADER_WORDS + spanWords!) };
+  if (magic !== VOCAB_MAGIC || size !== modelSize || length !== header.length) return null;
+  if (spanWords! < 0 || slotWords! < 0 || words.length !== VOCAB_HEADER_WORDS + spanWords! + slotWords!) return null;
+  if (header[before!] !== '[' || header[after!] !== ']') return null;
+  const slots = words.subarray(VOCAB_HEADER_WORDS + spanWords!);
+  // A power of two with an empty slot: every probe ends.
+  if ((slots.length & (slots.length - 1)) !== 0 || slots.indexOf(0) < 0) return null;
+  return { before: before!, after: after!, spans: words.subarray(VOCAB_HEADER_WORDS, VOCAB_HEADER_WORDS + spanWords!), slots };
 }
 
 /** A header's vocabulary looked up in its JSON text through its table: a lookup compares text in place. */

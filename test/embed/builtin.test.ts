@@ -76,16 +76,25 @@ describe('builtin embedder', () => {
     try {
       const file = path.join(dir, 'vocab.bin');
       fs.writeFileSync(file, vocabFile(modelPath));
-      const read = builtVocab(size, header.length, file)!;
+      const read = builtVocab(size, header, file)!;
       expect([read.before, read.after]).toEqual([scanned.before, scanned.after]);
       expect(Buffer.from(read.spans.buffer, read.spans.byteOffset, read.spans.byteLength).equals(Buffer.from(scanned.spans.buffer))).toBe(true);
       expect(Buffer.from(read.slots.buffer, read.slots.byteOffset, read.slots.byteLength).equals(Buffer.from(scanned.slots.buffer))).toBe(true);
-      // Another model (retrained since the build), a cut table, no table: scanned instead.
-      expect(builtVocab(size + 1, header.length, file)).toBeNull();
-      expect(builtVocab(size, header.length + 1, file)).toBeNull();
-      fs.writeFileSync(file, vocabFile(modelPath).subarray(0, 4_000));
-      expect(builtVocab(size, header.length, file)).toBeNull();
-      expect(builtVocab(size, header.length, path.join(dir, 'absent.bin'))).toBeNull();
+      // Another model (retrained since the build), a cut or damaged table, no table: scanned instead.
+      expect(builtVocab(size + 1, header, file)).toBeNull();
+      expect(builtVocab(size, `${header} `, file)).toBeNull();
+      const whole = vocabFile(modelPath);
+      const damaged = (change: (words: Int32Array) => void) => {
+        const copy = Buffer.from(whole);
+        change(new Int32Array(copy.buffer, copy.byteOffset, copy.byteLength >> 2));
+        fs.writeFileSync(file, copy);
+        return builtVocab(size, header, file);
+      };
+      expect(damaged((w) => (w[3] = w[3]! + 1))).toBeNull(); // the array's bounds moved
+      expect(damaged((w) => w.fill(1, w.length - w[6]!))).toBeNull(); // slots with no empty one: a probe would never end
+      fs.writeFileSync(file, whole.subarray(0, 4_002));
+      expect(builtVocab(size, header, file)).toBeNull();
+      expect(builtVocab(size, header, path.join(dir, 'absent.bin'))).toBeNull();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
