@@ -159,7 +159,8 @@ const headers = new Map<string, { size: number; mtimeMs: number; value: QueryRow
  * file and mapping its 30,000 terms cost a fresh process (a CLI search) about
  * 80 ms, its digest included; this reads the header once and each row a query
  * touches as it is asked. Terms are found in the header's own text: the
- * vocabulary is a JSON array, so a term's row is the number of entries before it.
+ * vocabulary is a JSON array, so a term's row is the number of entries before it
+ * (the table the build wrote says where each entry lies, else one scan does).
  */
 export class QueryRows {
   private readonly space: FeatureSpace;
@@ -184,12 +185,13 @@ export class QueryRows {
         const text = Buffer.alloc(head.readUInt32LE(8));
         fs.readSync(fd, text, 0, text.length, 12);
         const header = text.toString('utf8');
-        const vocab = new VocabText(header, builtVocab(fs.fstatSync(fd).size, header) ?? scanVocab(header));
+        const { size } = fs.fstatSync(fd);
+        const vocab = new VocabText(header, builtVocab(size, header) ?? scanVocab(header));
         const fields = vocab.otherFields() as Omit<Header, 'vocab'>;
         const rowCount = vocab.size + fields.buckets;
         const scalesAt = 12 + text.length;
         const rowsAt = scalesAt + rowCount * 4;
-        if (fs.fstatSync(fd).size !== rowsAt + rowCount * fields.dims) throw new SightlineError('usage', `${f} is truncated`);
+        if (size !== rowsAt + rowCount * fields.dims) throw new SightlineError('usage', `${f} is truncated`);
         return new QueryRows(f, { dims: fields.dims, scalesAt, rowsAt }, vocab, fields.buckets);
       } finally {
         fs.closeSync(fd);

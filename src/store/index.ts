@@ -292,15 +292,14 @@ export class Store {
    * this one's. Files are read one at a time, in one transaction: seconds on the largest trees.
    */
   fillNameFilters(): void {
-    const unicode = UNICODE_VERSION;
     const builtBy = this.getMeta(NAMES_UNICODE);
-    const otherUnicode = builtBy !== undefined && builtBy !== unicode;
+    const otherUnicode = builtBy !== undefined && builtBy !== UNICODE_VERSION;
     const pending = this.getMeta(NAMES_PENDING) !== undefined;
-    if (builtBy === unicode && !pending) return;
+    if (builtBy === UNICODE_VERSION && !pending) return;
     this.transaction(() => {
       if (otherUnicode) this.db.prepare('UPDATE file_texts SET names = NULL').run();
       if (otherUnicode || pending) this.chunks.fillNameFilters();
-      this.setMeta(NAMES_UNICODE, unicode);
+      this.setMeta(NAMES_UNICODE, UNICODE_VERSION);
       this.db.prepare('DELETE FROM meta WHERE key = ?').run(NAMES_PENDING);
     });
   }
