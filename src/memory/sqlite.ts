@@ -2,10 +2,11 @@
  * The SQLite backend: memory in the repository's index file, in tables of its
  * own (`memory_*`, a prefix store/reset.ts keeps) with their own schema version and migrations, so a reset
  * of the code index keeps them. Each decision runs in a BEGIN IMMEDIATE
- * transaction: the write lock is taken before the state is read, so processes
+ * transaction (store/sqlite.ts writeTransaction): the write lock is taken before the state is read, so processes
  * sharing one index decide one after another and never on a stale read.
  */
 import type Database from 'better-sqlite3';
+import { writeTransaction } from '../store/sqlite.js';
 import { nextTick } from './hlc.js';
 import { containsPattern, decodeClaim as claimOf, decodeRecord as decode, recordWords as words, type ClaimDbRow, type RecordRow } from './codec.js';
 import type { Clock, Decision, MemoryStore, PageQuery, RecordState, StoredRecord, Waiter } from './types.js';
@@ -58,10 +59,10 @@ const MEMORY_MIGRATIONS: Record<number, string> = { 0: TABLES_V1 };
 function migrate(db: Db): void {
   const version = () => Number(db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(MEMORY_VERSION_KEY) ?? 0);
   if (version() === MEMORY_SCHEMA_VERSION) return;
-  db.transaction(() => {
+  writeTransaction(db, () => {
     for (let v = version(); v < MEMORY_SCHEMA_VERSION; v++) db.exec(MEMORY_MIGRATIONS[v]!);
     db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(MEMORY_VERSION_KEY, String(MEMORY_SCHEMA_VERSION));
-  }).immediate();
+  });
 }
 
 const LIVE = '(expires_at_ms IS NULL OR expires_at_ms > @now)';
@@ -116,19 +117,20 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   decide<T>(key: string, decide: (state: RecordState, clock: Clock) => Decision<T>): Promise<T> {
-    const run = this.db.transaction(() => {
-      const nowMs = Date.now();
-      const clock: Clock = {
-        nowMs,
-        tick: () => this.counter('tick', (last) => nextTick(last, nowMs)),
-        token: () => this.counter('token', (last) => last + 1),
-      };
-      const d = decide(this.state(key), clock);
-      this.apply(key, d, nowMs);
-      return d.result;
-    });
     try {
-      return Promise.resolve(run.immediate());
+      return Promise.resolve(
+        writeTransaction(this.db, () => {
+          const nowMs = Date.now();
+          const clock: Clock = {
+            nowMs,
+            tick: () => this.counter('tick', (last) => nextTick(last, nowMs)),
+            token: () => this.counter('token', (last) => last + 1),
+          };
+          const d = decide(this.state(key), clock);
+          this.apply(key, d, nowMs);
+          return d.result;
+        }),
+      );
     } catch (err) {
       return Promise.reject(err);
     }

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DAMAGED_INDEX, isCorruption, SightlineError } from '../errors/index.js';
 import { APP_ID, CREATE_SCHEMA, MIGRATIONS, pathKey, SCHEMA_VERSION } from './schema.js';
-import { openSqlite, type Db } from './sqlite.js';
+import { openSqlite, writeTransaction, type Db } from './sqlite.js';
 
 export type { Db } from './sqlite.js';
 
@@ -77,13 +77,13 @@ function migrate(db: Db, dbPath: string, seen: number): boolean {
   db.pragma('foreign_keys = OFF');
   db.pragma('legacy_alter_table = ON');
   try {
-    db.transaction(() => {
+    writeTransaction(db, () => {
       const from = readVersion(db, dbPath)!;
       for (let v = from; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
       const dangling = danglingReference(db);
       if (dangling) throw corrupt(dbPath, `could not be migrated to schema ${SCHEMA_VERSION} (${dangling})`);
       db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION));
-    }).immediate();
+    });
   } finally {
     db.pragma('legacy_alter_table = OFF');
     db.pragma('foreign_keys = ON');
@@ -186,7 +186,7 @@ export function openDb(dbPath: string): OpenedDb {
       let version = readVersion(db, dbPath);
       if (version === null) {
         // Under the write lock, and only if no other process created it meanwhile.
-        version = db.transaction(() => readVersion(db, dbPath) ?? (createSchema(db), null)).immediate();
+        version = writeTransaction(db, () => readVersion(db, dbPath) ?? (createSchema(db), null));
         if (version === null) return { db, fresh: true };
       }
       if (version === SCHEMA_VERSION) return { db, fresh: false };

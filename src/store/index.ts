@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import { SightlineError } from '../errors/index.js';
 import { openDb, openDbReadOnly, removeDbFiles, vacuum, type Db } from './db.js';
+import { writeTransaction } from './sqlite.js';
 import { NAMES_PENDING, NAMES_UNICODE } from './schema.js';
 import { UNICODE_VERSION } from './name-filter.js';
 import type { Statement } from 'better-sqlite3';
@@ -180,18 +181,16 @@ export class Store {
 
   /**
    * Runs `fn` in one write transaction (nested calls join the outer one). It takes the write lock
-   * when it begins (BEGIN IMMEDIATE), waiting out the busy timeout: a deferred one, locking at its
-   * first write, failed with SQLITE_BUSY when another connection of the pass (the graph's thread)
-   * wrote meanwhile (test/store/write-contention.test.ts).
+   * when it begins (sqlite.ts writeTransaction): a deferred one, locking at its first write, failed
+   * with SQLITE_BUSY when another connection of the pass (the graph's thread) wrote meanwhile
+   * (test/store/write-contention.test.ts).
    */
   transaction<T>(fn: () => T): T {
-    return this.db
-      .transaction(() => {
-        const fence = this.fence_;
-        if (fence && !this.jobs.renew(fence.owner, fence.leaseMs, Date.now())) throw new SightlineError('internal', LEASE_LOST);
-        return fn();
-      })
-      .immediate();
+    return writeTransaction(this.db, () => {
+      const fence = this.fence_;
+      if (fence && !this.jobs.renew(fence.owner, fence.leaseMs, Date.now())) throw new SightlineError('internal', LEASE_LOST);
+      return fn();
+    });
   }
 
   /** Drops everything indexed (files, chunks, terms, symbols, vectors, graph, history), keeping the job record, the lock, memory and sessions. */

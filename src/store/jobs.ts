@@ -6,6 +6,7 @@
  * that lost its lease cannot overwrite its successor's record.
  */
 import type { Db } from './db.js';
+import { writeTransaction } from './sqlite.js';
 
 export type JobState = 'running' | 'completed' | 'failed';
 
@@ -113,14 +114,12 @@ export class JobTable {
    * two processes cannot both take it.
    */
   tryAcquire(me: { owner: string; pid: number; host: string }, leaseMs: number, now: number, isDead: (h: LockHolder) => boolean): LockHolder | undefined {
-    return this.db
-      .transaction(() => {
-        const current = this.holder();
-        if (current && current.owner !== me.owner && current.expiresAtMs > now && !isDead(current)) return current;
-        this.putLock.run({ ...me, now, expires: now + leaseMs });
-        return undefined;
-      })
-      .immediate();
+    return writeTransaction(this.db, () => {
+      const current = this.holder();
+      if (current && current.owner !== me.owner && current.expiresAtMs > now && !isDead(current)) return current;
+      this.putLock.run({ ...me, now, expires: now + leaseMs });
+      return undefined;
+    });
   }
 
   /** Extends the lease; false when `owner` no longer holds the lock. */
