@@ -4,6 +4,7 @@
  * the caller can narrow to.
  */
 import path from 'node:path';
+import { byCodeUnit } from '../order.js';
 
 export interface DirectoryHits {
   dir: string;
@@ -62,7 +63,7 @@ export function groupsBelow(hits: readonly PlacedPath[], common: readonly string
   }
   return [...groups.entries()]
     .map(([dir, g]) => ({ dir, hits: g.members.length, files: g.files.size, members: g.members }))
-    .sort((a, b) => b.hits - a.hits || a.dir.localeCompare(b.dir));
+    .sort((a, b) => b.hits - a.hits || byCodeUnit(a.dir, b.dir));
 }
 
 /** One row per directory just below the common one (files directly in it form their own row), most hits first. */

@@ -4,6 +4,7 @@
  * holds, never by searching again, so a refusal costs no more than the
  * question did.
  */
+import { byCodeUnit } from '../order.js';
 import { commonDirectory, groupsBelow, placed, type DirectoryHits, type PlacedPath } from './distribution.js';
 import type { GateHit, GateSummary, Suggestion } from './gate.js';
 import type { GateLimits } from './limits.js';
@@ -74,12 +75,12 @@ export function termSuggestions(
   const maxCount = Math.max(2, Math.floor(hitTerms.length * TERM_MAX_SHARE));
   const pool = [...weight.keys()]
     .filter((t) => count.get(t)! >= 2 && count.get(t)! <= maxCount)
-    .sort((a, b) => weight.get(b)! - weight.get(a)! || a.localeCompare(b))
+    .sort((a, b) => weight.get(b)! - weight.get(a)! || byCodeUnit(a, b))
     .slice(0, RARITY_CANDIDATES);
   const rare = rarity(pool);
   const candidates = pool
     .map((t) => [t, weight.get(t)! * (rare.get(t) ?? 0)] as const)
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .sort((a, b) => b[1] - a[1] || byCodeUnit(a[0], b[0]))
     .slice(0, TERM_CANDIDATES)
     .map(([t]) => t);
   const out: Suggestion[] = [];

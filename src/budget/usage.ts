@@ -4,6 +4,8 @@
  * server (team/usage.ts), behind `UsageLedger`. Only sums are kept: no
  * query, path or content is ever recorded.
  */
+import { byCodeUnit } from '../order.js';
+
 export const USAGE_WINDOW_MS = 3_600_000;
 
 export interface UsageTotals {
@@ -62,7 +64,7 @@ export class UsageMeter implements UsageLedger {
       if (list) list.push(s);
       else byTool.set(s.tool, [s]);
     }
-    const tools = Object.fromEntries([...byTool.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([t, list]) => [t, totals(list)]));
+    const tools = Object.fromEntries([...byTool.entries()].sort(([a], [b]) => byCodeUnit(a, b)).map(([t, list]) => [t, totals(list)]));
     return { window_seconds: USAGE_WINDOW_MS / 1000, ...totals(this.samples), tools };
   }
 

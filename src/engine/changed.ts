@@ -7,6 +7,7 @@
 import { fitLists, type FitFields } from '../budget/index.js';
 import type { Citation } from '../cite/index.js';
 import { unchangedSince, walkOptions } from '../index/index.js';
+import { byCodeUnit } from '../order.js';
 import { readSource, Turns, walk } from '../walk/index.js';
 import { citationProbe, listingBudget } from './gated.js';
 import { repoPath } from './paths.js';
@@ -77,7 +78,7 @@ export async function changed(repo: Repo, userPath?: string, options: { maxToken
     impact: citationProbe(repo).cite(
       [...impact.entries()]
         .map(([path, e]) => ({ path, depends_on: [...e.depends].sort(), lines: [...e.lines].sort((a, b) => a - b) }))
-        .sort((a, b) => b.lines.length - a.lines.length || a.path.localeCompare(b.path)),
+        .sort((a, b) => b.lines.length - a.lines.length || byCodeUnit(a.path, b.path)),
     ),
   };
   return fitLists({ status: 'ok' as const, scope, unchanged }, lists, budget, more('pass a path to report on one directory'));

@@ -4,6 +4,7 @@
  * far the embedder has got. One query over the files (Store.files.weighAll)
  * and one count of vectors; the dashboard's contents view draws it.
  */
+import { byCodeUnit } from '../order.js';
 import type { FileWeight } from '../store/index.js';
 import type { Repo } from './repo.js';
 
@@ -47,7 +48,7 @@ function groupBy<K extends string>(files: FileWeight[], label: K, keyOf: (f: Fil
     if (!w) groups.set(key, (w = empty()));
     add(w, f);
   }
-  return [...groups.entries()].sort((a, b) => b[1].tokens - a[1].tokens || a[0].localeCompare(b[0])).map(([key, w]) => ({ [label]: key, ...w }) as { [P in K]: string } & Weight);
+  return [...groups.entries()].sort((a, b) => b[1].tokens - a[1].tokens || byCodeUnit(a[0], b[0])).map(([key, w]) => ({ [label]: key, ...w }) as { [P in K]: string } & Weight);
 }
 
 const topDirectory = (p: string) => (p.includes('/') ? p.slice(0, p.indexOf('/')) : '.');
@@ -69,7 +70,7 @@ export function contents(repo: Repo): ContentsEnvelope {
     by_language: groupBy(files, 'language', (f) => f.language ?? 'text'),
     by_directory: groupBy(files, 'dir', (f) => topDirectory(f.path)),
     largest_files: [...files]
-      .sort((a, b) => b.tokens - a.tokens || a.path.localeCompare(b.path))
+      .sort((a, b) => b.tokens - a.tokens || byCodeUnit(a.path, b.path))
       .slice(0, LARGEST)
       .map((f) => ({ path: f.path, language: f.language ?? 'text', tokens: f.tokens, bytes: f.bytes, chunks: f.chunks })),
     embedder: embedderState(repo),

@@ -7,6 +7,7 @@
 import { prefixWithin, scopeSuggestions, trimBudget, type RefineEnvelope, type Suggestion } from '../budget/index.js';
 import { checkQuery, SightlineError, usageError } from '../errors/index.js';
 import { confidenceRank, GraphQuery, overview, type GraphHit, type Hop, type Overview, type Walk } from '../graph/index.js';
+import { byCodeUnit } from '../order.js';
 import { pathFilter } from '../search/index.js';
 import type { StoredFile, StoredSymbol } from '../store/index.js';
 import { round, type ResultItem } from './envelope.js';
@@ -130,7 +131,7 @@ function resolveAnchor(repo: Repo, query: string): Anchor {
   }
   const files = repo.store.files.byIds([...new Set(symbols.map((s) => s.fileId))]);
   const rank = (fileId: number) => KIND_ORDER[files.get(fileId)?.kind ?? 'code'] ?? 5;
-  symbols.sort((a, b) => rank(a.fileId) - rank(b.fileId) || a.path.localeCompare(b.path) || a.startLine - b.startLine);
+  symbols.sort((a, b) => rank(a.fileId) - rank(b.fileId) || byCodeUnit(a.path, b.path) || a.startLine - b.startLine);
   return { kind: 'symbol', query, symbols: symbols.slice(0, MAX_ANCHOR_SYMBOLS) };
 }
 
@@ -227,7 +228,7 @@ function byFile(items: ExploreItem[]): ExploreEnvelope['by_file'] {
     g.nearest = Math.min(g.nearest, it.depth);
     out.set(it.path, g);
   }
-  return [...out.values()].sort((a, b) => a.nearest - b.nearest || b.hits - a.hits || a.path.localeCompare(b.path));
+  return [...out.values()].sort((a, b) => a.nearest - b.nearest || b.hits - a.hits || byCodeUnit(a.path, b.path));
 }
 
 function anchorInfo(anchor: Anchor): AnchorInfo {
@@ -283,7 +284,7 @@ export function explore(repo: Repo, options: ExploreOptions): ExploreEnvelope | 
   const lines = new LineReader(repo.store);
   const hits = (relation === 'dependents' || relation === 'dependencies' ? perFile(walked.hits, anchor) : walked.hits)
     .filter((h) => accept(h.path))
-    .sort((a, b) => a.depth - b.depth || a.path.localeCompare(b.path) || a.startLine - b.startLine || confidenceRank(a.confidence) - confidenceRank(b.confidence));
+    .sort((a, b) => a.depth - b.depth || byCodeUnit(a.path, b.path) || a.startLine - b.startLine || confidenceRank(a.confidence) - confidenceRank(b.confidence));
   const items = hits.map((h) => toItem(h, relation as Walked, lines));
   const limits = limitsOf(repo, options);
   const budget = trimBudget(limits, options.maxTokens);

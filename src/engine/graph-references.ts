@@ -3,6 +3,7 @@
  * listed before the text matches (each says how it resolved).
  */
 import { confidenceRank } from '../graph/index.js';
+import { byCodeUnit } from '../order.js';
 import type { StoredLink } from '../store/index.js';
 import { round, type ResultItem } from './envelope.js';
 import { LineReader } from './indexed-lines.js';
@@ -31,7 +32,7 @@ export function graphReferences(
     links.push(l);
   }
   const order = (l: StoredLink) => KIND_ORDER[kindOf.get(l.sourceFile) ?? 'code'] ?? 5;
-  links.sort((a, b) => order(a) - order(b) || confidenceRank(a.confidence) - confidenceRank(b.confidence) || a.sourcePath.localeCompare(b.sourcePath) || a.line - b.line);
+  links.sort((a, b) => order(a) - order(b) || confidenceRank(a.confidence) - confidenceRank(b.confidence) || byCodeUnit(a.sourcePath, b.sourcePath) || a.line - b.line);
   return links.map((l) =>
     withSnippet(
       {

@@ -5,6 +5,7 @@
  */
 import { fitLists, type FitFields } from '../budget/index.js';
 import { usageError } from '../errors/index.js';
+import { byCodeUnit } from '../order.js';
 import { callerGlob } from '../search/index.js';
 import { listingBudget } from './gated.js';
 import type { Repo } from './repo.js';
@@ -77,8 +78,8 @@ export function listFiles(repo: Repo, options: ListFilesOptions = {}): ListFiles
     .list()
     .filter((f) => matches(f.path) && (!filters.language || f.language === filters.language))
     .map((f) => ({ path: f.path, language: f.language, kind: f.kind, lines: f.lineCount, est_tokens: f.tokens, bytes: f.size }))
-    // Code-unit order, the order cursors compare in (localeCompare would not agree with `>`).
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    // Code-unit order, the order cursors compare in with `>`.
+    .sort((a, b) => byCodeUnit(a.path, b.path));
   const rest = after === null ? files : files.filter((f) => f.path > after);
   const page = (shown: { files: ListedFile[] }) => {
     const last = shown.files.at(-1)?.path ?? after;

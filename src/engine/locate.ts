@@ -7,6 +7,7 @@
 import { scopeSuggestions, type RefineEnvelope } from '../budget/index.js';
 import type { Citation } from '../cite/index.js';
 import { checkQuery, usageError } from '../errors/index.js';
+import { byCodeUnit } from '../order.js';
 import { cachedAnswer, pathFilter } from '../search/index.js';
 import { identifierWords } from '../terms/index.js';
 import { slot, type StoredSymbol } from '../store/index.js';
@@ -78,7 +79,7 @@ export function locate(repo: Repo, options: LocateOptions, readUntil?: number): 
 
   const definitions = definitionsOf(repo, name, qualifier)
     .filter((s) => accept(s.path))
-    .sort((a, b) => rankOf(a, kindOf) - rankOf(b, kindOf) || exactness(b, name) - exactness(a, name) || a.path.localeCompare(b.path));
+    .sort((a, b) => rankOf(a, kindOf) - rankOf(b, kindOf) || exactness(b, name) - exactness(a, name) || byCodeUnit(a.path, b.path));
 
   const results: LocateEnvelope['results'] = [];
   if (kind !== 'reference') {
@@ -224,7 +225,7 @@ function references(repo: Repo, name: string, { accept, kindOf, cited, enough }:
     if (!file) files.set(hit.fileId, (file = { path: hit.path, order: KIND_ORDER[kindOf.get(hit.fileId) ?? 'code'] ?? 5, chunkIds: [] }));
     file.chunkIds.push(hit.chunkId);
   }
-  const ordered = [...files.entries()].sort(([, a], [, b]) => a.order - b.order || a.path.localeCompare(b.path));
+  const ordered = [...files.entries()].sort(([, a], [, b]) => a.order - b.order || byCodeUnit(a.path, b.path));
   const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${escapeRegex(name)}(?![\\p{L}\\p{N}_$])`, 'u');
   const found: ResultItem[] = [];
   let read = 0;

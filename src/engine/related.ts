@@ -6,6 +6,7 @@ import { fitLists, type FitFields } from '../budget/index.js';
 import type { Citation } from '../cite/index.js';
 import { SightlineError } from '../errors/index.js';
 import { closeness, confidenceRank, testsByName } from '../graph/index.js';
+import { byCodeUnit } from '../order.js';
 import type { Confidence, StoredLink } from '../store/index.js';
 import { citationProbe, listingBudget } from './gated.js';
 import { graphPending, type GraphPendingField } from './graph-settled.js';
@@ -64,7 +65,7 @@ function group(links: StoredLink[], pathOf: (l: StoredLink) => string | null, sy
       kinds: [...g.kinds].sort(),
       confidence: g.best,
     }))
-    .sort((a, b) => b.lines.length - a.lines.length || a.path.localeCompare(b.path));
+    .sort((a, b) => b.lines.length - a.lines.length || byCodeUnit(a.path, b.path));
 }
 
 export function related(repo: Repo, userPath: string, options: { maxTokens?: number } = {}): RelatedEnvelope {
@@ -103,7 +104,7 @@ export function related(repo: Repo, userPath: string, options: { maxTokens?: num
     tests: probe.cite(
       [...tests.entries()]
         .map(([p, reasons]) => ({ path: p, reasons: [...reasons].sort() }))
-        .sort((a, b) => b.reasons.length - a.reasons.length || closeness(path, b.path) - closeness(path, a.path) || a.path.localeCompare(b.path)),
+        .sort((a, b) => b.reasons.length - a.reasons.length || closeness(path, b.path) - closeness(path, a.path) || byCodeUnit(a.path, b.path)),
     ),
     external: [...external.values()],
     dependents: probe.cite(dependents),

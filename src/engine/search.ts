@@ -2,6 +2,7 @@
 import { createRequire } from 'node:module';
 import type { RE2JS } from 're2js';
 import { checkPattern, checkQuery, usageError } from '../errors/index.js';
+import { byCodeUnit } from '../order.js';
 import { ask, cachedAnswer, hybridChunks, hybridFiles, pathFilter, type SearchMode } from '../search/index.js';
 
 export type { SearchMode };
@@ -258,7 +259,7 @@ function regexSearch(repo: Repo, pattern: string, k: number, accept: (p: string)
       },
     });
   }
-  const order = (a: ResultItem, b: ResultItem) => b.score - a.score || a.path.localeCompare(b.path) || a.start_line - b.start_line;
+  const order = (a: ResultItem, b: ResultItem) => b.score - a.score || byCodeUnit(a.path, b.path) || a.start_line - b.start_line;
   hits.sort((a, b) => order(a.wire, b.wire));
   return { envelope: { status: 'ok', mode: 'keyword', query: pattern, total: hits.length }, hits: hits.slice(0, k) };
 }

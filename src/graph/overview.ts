@@ -3,6 +3,7 @@
  * points, the definitions most other files depend on, and how its modules depend on each other.
  * Only code files count (tests, docs and config are summarised by number).
  */
+import { byCodeUnit } from '../order.js';
 import type { Store, StoredFile } from '../store/index.js';
 
 export interface OverviewModule {
@@ -95,7 +96,7 @@ export function overview(store: Store, requestedScope: string): Overview {
   const moduleSizes = countBy(code, (f) => moduleOf(scope, f.path));
   const modules = Object.entries(moduleSizes)
     .map(([path, files]) => ({ path, files, dependents: moduleIn.get(path)?.size ?? 0, dependencies: moduleOut.get(path)?.size ?? 0 }))
-    .sort((a, b) => b.dependents - a.dependents || b.files - a.files || a.path.localeCompare(b.path))
+    .sort((a, b) => b.dependents - a.dependents || b.files - a.files || byCodeUnit(a.path, b.path))
     .slice(0, TOP_MODULES);
 
   const entries = code
@@ -107,7 +108,7 @@ export function overview(store: Store, requestedScope: string): Overview {
       return reason ? { path: f.path, reason, rank: (named ? 0 : 1) * 1e6 - fanOut } : null;
     })
     .filter((e): e is { path: string; reason: string; rank: number } => e !== null)
-    .sort((a, b) => a.rank - b.rank || a.path.localeCompare(b.path))
+    .sort((a, b) => a.rank - b.rank || byCodeUnit(a.path, b.path))
     .slice(0, TOP_ENTRIES)
     .map(({ path, reason }) => ({ path, reason }));
 
@@ -126,7 +127,7 @@ export function overview(store: Store, requestedScope: string): Overview {
       const [from, to] = key.split('\0') as [string, string];
       return { from, to, references };
     })
-    .sort((a, b) => b.references - a.references || a.from.localeCompare(b.from))
+    .sort((a, b) => b.references - a.references || byCodeUnit(a.from, b.from))
     .slice(0, TOP_MODULE_EDGES);
 
   return {

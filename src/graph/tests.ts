@@ -3,6 +3,7 @@
  * test_foo.py / foo_test.py, foo_test.go, FooTest.java / FooTests.cs / FooSpec.kt, foo_spec.rb.
  * A package entry file (index.ts, __init__.py, mod.rs) is named by its directory.
  */
+import { byCodeUnit } from '../order.js';
 
 const SUBJECT_PATTERNS: RegExp[] = [
   /^test_(.+)$/i,
@@ -50,5 +51,5 @@ export function testsByName(path: string, tests: string[]): string[] {
   const subject = sourceSubject(path);
   return tests
     .filter((t) => t !== path && testSubject(t) === subject)
-    .sort((a, b) => closeness(path, b) - closeness(path, a) || a.localeCompare(b));
+    .sort((a, b) => closeness(path, b) - closeness(path, a) || byCodeUnit(a, b));
 }

@@ -7,6 +7,7 @@
  * reach the same state.
  */
 import { refuseCredentialUrl, usageError } from '../errors/index.js';
+import { byCodeUnit } from '../order.js';
 import { linkId } from './keys.js';
 import { MEMORY_FIELDS, type Kind, type LinkRegister, type MemoryField, type Register, type StoredRecord } from './types.js';
 
@@ -89,7 +90,7 @@ export function liveTags(r: StoredRecord): string[] {
 }
 
 export function liveLinks(r: StoredRecord): LinkRegister[] {
-  return Object.values(r.links).filter((l) => l.present).sort((a, b) => a.relation.localeCompare(b.relation) || a.target.localeCompare(b.target));
+  return Object.values(r.links).filter((l) => l.present).sort((a, b) => byCodeUnit(a.relation, b.relation) || byCodeUnit(a.target, b.target));
 }
 
 export function fieldValues(r: StoredRecord): Partial<Record<MemoryField, string>> {

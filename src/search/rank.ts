@@ -16,6 +16,7 @@
  * history; tests, docs, examples and the like are demoted (roles.ts) unless
  * the query mentions them.
  */
+import { byCodeUnit } from '../order.js';
 import type { LexicalHit, StoredChunk, StoredFile, Store } from '../store/index.js';
 import { gatherEvidence, roleOf, type Evidence, type EvidenceOptions } from './evidence.js';
 import { historyCredit } from './history.js';
@@ -86,7 +87,7 @@ export function rankChunks(store: Store, question: Question, options: RankOption
     return { hit, file, score, symbol: defined >= 0 ? defs!.names[Math.min(defined, defs!.names.length - 1)] : undefined, named, role: demoted ? role : undefined };
   });
   liftShownChunks(scored, firstOrder(signalsOf(store, ev), shippedRanker(kindOf(question))));
-  scored.sort((a, b) => b.score - a.score || a.file.path.localeCompare(b.file.path) || a.hit.startLine - b.hit.startLine);
+  scored.sort((a, b) => b.score - a.score || byCodeUnit(a.file.path, b.file.path) || a.hit.startLine - b.hit.startLine);
   const kept = scored.slice(0, options.limit);
   const rows = store.chunks.byIds(kept.map((s) => s.hit.chunkId));
   return kept.flatMap(({ hit, file, score, symbol, named, role, fileRank }) => {

@@ -5,6 +5,7 @@
  * than the window are dropped at most once a minute per process.
  */
 import { usageTotals, USAGE_WINDOW_MS, type UsageLedger, type UsageReport } from '../budget/index.js';
+import { byCodeUnit } from '../order.js';
 import { componentQuery } from './migrate.js';
 import { NOW_MS } from './pool.js';
 import { USAGE_COMPONENT } from './usage-schema.js';
@@ -44,7 +45,7 @@ export class PostgresUsage implements UsageLedger {
 
   async report(): Promise<UsageReport> {
     const rows = await componentQuery<ToolSums & { [k: string]: unknown }>(this.url, USAGE_COMPONENT, REPORT, []);
-    const tools = Object.fromEntries(rows.sort((a, b) => a.tool.localeCompare(b.tool)).map((r) => [r.tool, usageTotals(Number(r.calls), Number(r.response), Number(r.replaced))]));
+    const tools = Object.fromEntries(rows.sort((a, b) => byCodeUnit(a.tool, b.tool)).map((r) => [r.tool, usageTotals(Number(r.calls), Number(r.response), Number(r.replaced))]));
     const sum = (pick: (r: ToolSums) => string) => rows.reduce((s, r) => s + Number(pick(r)), 0);
     return { window_seconds: USAGE_WINDOW_MS / 1000, ...usageTotals(sum((r) => r.calls), sum((r) => r.response), sum((r) => r.replaced)), tools };
   }

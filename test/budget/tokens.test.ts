@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { countTokens, selfCountedJson, selfCountedTokens, setPieceCacheLimit } from '../../src/budget/index.js';
 import { adoptRankTable, buildRankTable, loadRankTable, RankTable, readRankTableSoon, sharedRankTable } from '../../src/budget/ranks.js';
 import { O200K_SPLIT_SOURCE, pieceEnd } from '../../src/budget/split.js';
+import { PieceCache } from '../../src/budget/piece-cache.js';
 import { MAX_PIECE_BYTES } from '../../src/budget/tokens.js';
 import { removeDir, tempDir } from '../helpers/fixture.js';
 
@@ -117,6 +118,29 @@ function randomText(seed: number, length: number): string {
   }
   return out;
 }
+
+describe('the piece cache', () => {
+  /** Counts `piece`'s length through the cache, noting each piece it had to compute. */
+  const counter = (cache: PieceCache, computed: string[]) => (piece: string) =>
+    cache.count(` ${piece} `, 1, piece.length + 1, (p) => (computed.push(p), p.length));
+
+  it('keeps every entry while its table grows, and starts anew at its limit', () => {
+    const cache = new PieceCache(5_000);
+    const computed: string[] = [];
+    const count = counter(cache, computed);
+    const words = Array.from({ length: 4_000 }, (_, i) => `w${i.toString(36)}`);
+    for (const w of words) expect(count(w)).toBe(w.length);
+    expect(computed).toHaveLength(4_000);
+    // The table doubled many times on the way (from 256 slots); nothing it held was lost.
+    for (const w of words) expect(count(w)).toBe(w.length);
+    expect(computed).toHaveLength(4_000);
+    for (let i = 4_000; i < 5_000; i++) count(`x${i}`);
+    count('past-the-limit');
+    expect(computed).toHaveLength(5_001);
+    count(words[0]!);
+    expect(computed.at(-1)).toBe(words[0]);
+  });
+});
 
 describe('countTokens', () => {
   it('equals the length of the o200k encoding, piece cache warm or cold', () => {
