@@ -14,6 +14,8 @@ import { ownCopy } from '../terms/own-copy.js';
 export class PieceCache {
   private keys: (string | undefined)[] = [];
   private counts = new Uint32Array(0);
+  /** Each key's hash, so growing moves entries without hashing them again. */
+  private hashes = new Uint32Array(0);
   private mask = 0;
   private size = 0;
 
@@ -23,7 +25,8 @@ export class PieceCache {
   count(text: string, start: number, end: number, compute: (piece: string) => number): number {
     if (this.size >= this.limit || this.size * 2 >= this.keys.length) this.grow();
     const { keys, mask } = this;
-    let slot = hash(text, start, end) & mask;
+    const h = hash(text, start, end);
+    let slot = h & mask;
     for (let key = keys[slot]; key !== undefined; key = keys[slot]) {
       if (key.length === end - start && text.startsWith(key, start)) return this.counts[slot]!;
       slot = (slot + 1) & mask;
@@ -32,26 +35,29 @@ export class PieceCache {
     const n = compute(piece);
     keys[slot] = ownCopy(piece); // a copy: a view would keep the whole text alive
     this.counts[slot] = n;
+    this.hashes[slot] = h;
     this.size++;
     return n;
   }
 
   /** Twice the slots with every entry kept, or, at the limit, a small empty table. */
   private grow(): void {
-    const { keys, counts } = this;
+    const { keys, counts, hashes } = this;
     const full = this.size >= this.limit;
     const slots = full ? MIN_SLOTS : Math.max(MIN_SLOTS, keys.length * 2);
     this.keys = new Array<string | undefined>(slots).fill(undefined);
     this.counts = new Uint32Array(slots);
+    this.hashes = new Uint32Array(slots);
     this.mask = slots - 1;
     this.size = 0;
     if (full) return;
     keys.forEach((key, i) => {
       if (key === undefined) return;
-      let slot = hash(key, 0, key.length) & this.mask;
+      let slot = hashes[i]! & this.mask;
       while (this.keys[slot] !== undefined) slot = (slot + 1) & this.mask;
       this.keys[slot] = key;
       this.counts[slot] = counts[i]!;
+      this.hashes[slot] = hashes[i]!;
       this.size++;
     });
   }
