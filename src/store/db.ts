@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DAMAGED_INDEX, isCorruption, SightlineError } from '../errors/index.js';
 import { APP_ID, CREATE_SCHEMA, MIGRATIONS, pathKey, SCHEMA_VERSION } from './schema.js';
-import { openSqlite, writeTransaction, type Db } from './sqlite.js';
+import { isBusy, openSqlite, writeTransaction, type Db } from './sqlite.js';
 
 export type { Db } from './sqlite.js';
 
@@ -115,11 +115,6 @@ function enableFreePageRelease(db: Db): void {
   } catch (err) {
     if (!isBusy(err)) throw err;
   }
-}
-
-/** SQLite's answer when another connection holds a lock it needs (SQLITE_BUSY, SQLITE_LOCKED, and their extended codes). */
-export function isBusy(err: unknown): boolean {
-  return /^SQLITE_(BUSY|LOCKED)/.test((err as { code?: string }).code ?? '');
 }
 
 /**

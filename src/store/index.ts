@@ -40,7 +40,8 @@ export { Memo, slot, type Slot } from './memo.js';
 export { sameIdentity, VectorTable, type PendingChunk, type VectorIdentity, type VectorMatrix } from './vectors.js';
 export { LEASE_LOST, type JobRecord, type LockHolder, type WriteFence } from './jobs.js';
 export { inspectIndex, type Check, type Inspection } from './doctor.js';
-export { ioError, isBusy } from './db.js';
+export { ioError } from './db.js';
+export { isBusy } from './sqlite.js';
 export { findDamage, rebuildDamaged, type Rebuilt } from './recover.js';
 export { removeDbFiles };
 

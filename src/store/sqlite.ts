@@ -31,6 +31,11 @@ export function openSqlite(file: string, options: BetterSqlite3.Options = {}): D
   return new Sqlite(file, nativeBinding ? { ...options, nativeBinding } : options);
 }
 
+/** SQLite's answer when another connection holds a lock it needs (SQLITE_BUSY, SQLITE_LOCKED, and their extended codes). */
+export function isBusy(err: unknown): boolean {
+  return /^SQLITE_(BUSY|LOCKED)/.test((err as { code?: string }).code ?? '');
+}
+
 /** How long, by the wall clock, a write waits for another connection's write lock: SQLite's busy timeout (db.ts). */
 const WRITE_WAIT_MS = 5_000;
 const WRITE_RETRY_MS = 5;
@@ -54,7 +59,7 @@ export function writeTransaction<T>(db: Db, fn: () => T): T {
     try {
       return run.immediate();
     } catch (err) {
-      if (begun || !/^SQLITE_BUSY/.test((err as { code?: string }).code ?? '') || Date.now() >= deadline) throw err;
+      if (begun || !isBusy(err) || Date.now() >= deadline) throw err;
       Atomics.wait(pause, 0, 0, WRITE_RETRY_MS);
     }
   }
