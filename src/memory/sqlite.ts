@@ -2,8 +2,9 @@
  * The SQLite backend: memory in the repository's index file, in tables of its
  * own (`memory_*`, a prefix store/reset.ts keeps) with their own schema version and migrations, so a reset
  * of the code index keeps them. Each decision runs in a BEGIN IMMEDIATE
- * transaction (store/sqlite.ts writeTransaction): the write lock is taken before the state is read, so processes
- * sharing one index decide one after another and never on a stale read.
+ * transaction (store/sqlite.ts writeTransaction): the write lock is taken
+ * before the state is read, so processes sharing one index decide one after
+ * another and never on a stale read.
  */
 import type Database from 'better-sqlite3';
 import { writeTransaction } from '../store/sqlite.js';

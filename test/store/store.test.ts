@@ -27,7 +27,17 @@ describe('store', () => {
     const repo = Repo.open(root, { flags: { home: home() }, env: {} });
     await repo.index();
     expect(repo.dbPath.startsWith(root)).toBe(false);
-    expect(repo.store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    const setting = (name: string) => repo.store.db.pragma(name, { simple: true });
+    // Set in one exec when the connection opens (db.ts configure).
+    expect(['journal_mode', 'busy_timeout', 'auto_vacuum', 'synchronous', 'foreign_keys', 'cache_size', 'temp_store'].map(setting)).toEqual([
+      'wal',
+      5000,
+      2, // INCREMENTAL
+      1, // NORMAL
+      1,
+      -16000,
+      2, // MEMORY
+    ]);
     expect(repo.store.getMeta('schema_version')).toBe(String(SCHEMA_VERSION));
     expect(fs.readdirSync(root)).toEqual(['a.ts']);
     repo.close();
