@@ -6,13 +6,10 @@
  * before the state is read, so processes sharing one index decide one after
  * another and never on a stale read.
  */
-import type Database from 'better-sqlite3';
-import { writeTransaction } from '../store/sqlite.js';
+import { writeTransaction, type Db } from '../store/sqlite.js';
 import { nextTick } from './hlc.js';
 import { containsPattern, decodeClaim as claimOf, decodeRecord as decode, recordWords as words, type ClaimDbRow, type RecordRow } from './codec.js';
 import type { Clock, Decision, MemoryStore, PageQuery, RecordState, StoredRecord, Waiter } from './types.js';
-
-type Db = Database.Database;
 
 /** Bumped with each entry in MEMORY_MIGRATIONS; kept in meta as memory_schema_version. */
 export const MEMORY_SCHEMA_VERSION = 1;

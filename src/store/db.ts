@@ -29,14 +29,14 @@ export function ioError(dbPath: string, err: unknown): SightlineError {
 
 /**
  * In one exec, in this order (each `db.pragma()` call prepares a statement of its own: ~2 ms of
- * every verb's start, against under one). The busy timeout first: switching to WAL needs a lock
- * another process may hold. auto_vacuum takes effect only on a new, empty file, and only before
- * WAL writes its header: free pages can then be given back after a pass (Store.releaseFreePages);
- * an older file keeps its setting.
+ * every verb's start, against under one). The busy timeout is set already (openSqlite): switching
+ * to WAL needs a lock another process may hold. auto_vacuum takes effect only on a new, empty
+ * file, and only before WAL writes its header: free pages can then be given back after a pass
+ * (Store.releaseFreePages); an older file keeps its setting.
  */
 function configure(db: Db): void {
-  db.exec(`PRAGMA busy_timeout = 5000; PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode = WAL;
-    PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -16000; PRAGMA temp_store = MEMORY`);
+  db.exec(`PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
+    PRAGMA foreign_keys = ON; PRAGMA cache_size = -16000; PRAGMA temp_store = MEMORY`);
 }
 
 function readVersion(db: Db, dbPath: string): number | null {
@@ -217,7 +217,7 @@ export function openDbReadOnly(dbPath: string): Db {
     throw ioError(dbPath, err);
   }
   try {
-    db.exec('PRAGMA busy_timeout = 5000; PRAGMA cache_size = -16000; PRAGMA temp_store = MEMORY');
+    db.exec('PRAGMA cache_size = -16000; PRAGMA temp_store = MEMORY');
     if (readVersion(db, dbPath) !== SCHEMA_VERSION) throw corrupt(dbPath, `is not of schema version ${SCHEMA_VERSION}`);
     return db;
   } catch (err) {

@@ -73,7 +73,6 @@ export function inspectIndex(dbPath: string, expectVectors: boolean): Inspection
   let db: Db;
   try {
     db = openSqlite(dbPath, { readonly: true, fileMustExist: true });
-    db.pragma('busy_timeout = 5000');
   } catch (err) {
     return { schemaVersion: null, checks: [{ name: 'integrity', ok: false, detail: `cannot be opened: ${(err as Error).message}`, fix: REBUILD }] };
   }

@@ -25,10 +25,16 @@ function addonPath(): string | null {
   return addon;
 }
 
-/** A connection to the SQLite database at `file`, with better-sqlite3's options. */
+/**
+ * How long a statement waits for a lock another connection holds: set on every connection when it
+ * opens (better-sqlite3's `timeout`, SQLite's busy timeout), before anything asks for a lock.
+ */
+export const BUSY_TIMEOUT_MS = 5_000;
+
+/** A connection to the SQLite database at `file`, with better-sqlite3's options and the busy timeout. */
 export function openSqlite(file: string, options: BetterSqlite3.Options = {}): Db {
   const nativeBinding = addonPath();
-  return new Sqlite(file, nativeBinding ? { ...options, nativeBinding } : options);
+  return new Sqlite(file, { timeout: BUSY_TIMEOUT_MS, ...options, ...(nativeBinding ? { nativeBinding } : {}) });
 }
 
 /** SQLite's answer when another connection holds a lock it needs (SQLITE_BUSY, SQLITE_LOCKED, and their extended codes). */
@@ -36,15 +42,13 @@ export function isBusy(err: unknown): boolean {
   return /^SQLITE_(BUSY|LOCKED)/.test((err as { code?: string }).code ?? '');
 }
 
-/** How long, by the wall clock, a write waits for another connection's write lock: SQLite's busy timeout (db.ts). */
-const WRITE_WAIT_MS = 5_000;
 const WRITE_RETRY_MS = 5;
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /**
  * Runs `fn` in one write transaction that takes the write lock when it begins (BEGIN IMMEDIATE);
- * nested in another, it joins it. A BEGIN that fails busy is tried again until WRITE_WAIT_MS
- * have passed: SQLite's busy handler counts the sleeps it asked for, not the time, and a signal
+ * nested in another, it joins it. A BEGIN that fails busy is tried again until the busy timeout
+ * has passed by the wall clock: SQLite's busy handler counts the sleeps it asked for, not the time, and a signal
  * cuts each sleep short, so under a CPU profiler (a signal each 0.5 ms) its 5 s ran out in
  * ~40 ms and an index pass's vectors stopped with "database is locked" while the graph's thread
  * wrote. Once `fn` has begun, its error stands: nothing runs twice.
@@ -55,7 +59,7 @@ export function writeTransaction<T>(db: Db, fn: () => T): T {
     begun = true;
     return fn();
   });
-  for (const deadline = Date.now() + WRITE_WAIT_MS; ; ) {
+  for (const deadline = Date.now() + BUSY_TIMEOUT_MS; ; ) {
     try {
       return run.immediate();
     } catch (err) {

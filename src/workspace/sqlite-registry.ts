@@ -22,7 +22,6 @@ export class SqliteRegistry implements WorkspaceRegistry {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     this.db = openSqlite(file);
     this.db.pragma('journal_mode = WAL');
-    this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
   }
 

@@ -28,7 +28,7 @@ describe('store', () => {
     await repo.index();
     expect(repo.dbPath.startsWith(root)).toBe(false);
     const setting = (name: string) => repo.store.db.pragma(name, { simple: true });
-    // Set in one exec when the connection opens (db.ts configure).
+    // Set when the connection opens: the busy timeout by openSqlite, the rest in one exec (db.ts configure).
     expect(['journal_mode', 'busy_timeout', 'auto_vacuum', 'synchronous', 'foreign_keys', 'cache_size', 'temp_store'].map(setting)).toEqual([
       'wal',
       5000,
