@@ -50,9 +50,41 @@ function byScoreThenPlace(a: LexicalHit, b: LexicalHit): number {
   return b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.startLine - b.startLine;
 }
 
+/** The aggregate a term's postings are read through (TermPostings.readPostings). */
+const GATHER = 'sightline_gather_postings';
+
+/**
+ * One read's rows as they arrive, one aggregate step each: no row object per posting (a common
+ * term's thousands of them were most of a question's garbage), ids as small integers and scores
+ * unboxed in their arrays.
+ */
+class Gathered {
+  private readonly ids: number[] = [];
+  private readonly scores: number[] = [];
+  private ascending = true;
+
+  add(id: number, score: number): Gathered {
+    const n = this.ids.length;
+    if (n && id < this.ids[n - 1]!) this.ascending = false;
+    this.ids.push(id);
+    this.scores.push(score);
+    return this;
+  }
+
+  /** Ascending ids, so `holds` may search them (FTS5 reads in row id order; sorted here if ever not). */
+  postings(): Postings {
+    const { ids, scores } = this;
+    if (this.ascending) return { ids: Int32Array.from(ids), scores: Float64Array.from(scores) };
+    const order = ids.map((_, i) => i).sort((a, b) => ids[a]! - ids[b]!);
+    return { ids: Int32Array.from(order, (i) => ids[i]!), scores: Float64Array.from(order, (i) => scores[i]!) };
+  }
+}
+
 export class TermPostings {
   private readonly read;
   private readonly placesOf;
+  /** The rows of the read in progress (readPostings). */
+  private gathered: Gathered | null = null;
   /** Scores summed per chunk id during one question, zeroed again after it (grown to the largest id seen). */
   private sums = new Float64Array(0);
 
@@ -67,7 +99,11 @@ export class TermPostings {
     private readonly version: () => string,
     public budget: number,
   ) {
-    this.read = db.prepare(`SELECT rowid, -bm25(chunks_fts, ${weights}) FROM chunks_fts WHERE chunks_fts MATCH ?`).raw();
+    // bm25() is not allowed inside an aggregate: the CTE scores the rows, the aggregate gathers them (below).
+    const step = (g: Gathered, id: number, score: number) => g.add(id, score);
+    // @types/better-sqlite3 types a step of one argument; SQLite passes each argument of the call.
+    db.aggregate(GATHER, { start: () => (this.gathered = new Gathered()), step: step as unknown as (g: Gathered) => Gathered, result: () => 0 });
+    this.read = db.prepare(`WITH hit AS MATERIALIZED (SELECT rowid id, -bm25(chunks_fts, ${weights}) score FROM chunks_fts WHERE chunks_fts MATCH ?) SELECT ${GATHER}(id, score) FROM hit`).pluck();
     this.placesOf = db
       .prepare('SELECT c.id, c.file_id, c.start_line, c.end_line, f.path FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (SELECT value FROM json_each(?))')
       .raw();
@@ -93,15 +129,9 @@ export class TermPostings {
   }
 
   private readPostings(term: string): Postings {
-    const rows = this.read.all(anyPhrase([term])) as [number, number][];
-    rows.sort((a, b) => a[0] - b[0]); // FTS5 reads in row id order; sorted here so `holds` may rely on it
-    const ids = new Int32Array(rows.length);
-    const scores = new Float64Array(rows.length);
-    rows.forEach(([id, score], i) => {
-      ids[i] = id;
-      scores[i] = score;
-    });
-    return { ids, scores };
+    this.gathered = null;
+    this.read.get(anyPhrase([term])); // a read of one statement at a time: the rows are the ones just gathered
+    return (this.gathered ?? new Gathered()).postings();
   }
 
   /**
@@ -138,7 +168,7 @@ export class TermPostings {
   /** The touched chunks scoring at least the `limit`-th best (every tie at the cut), placed, sorted, cut. */
   private chosen(touched: readonly number[], limit: number): LexicalHit[] {
     const s = this.sums;
-    const cut = touched.length > limit ? kthLargest(Float64Array.from(touched, (id) => s[id]!), limit) : -Infinity;
+    const cut = touched.length > limit ? kthLargest(scoresOf(touched, s), limit) : -Infinity;
     const ids = touched.filter((id) => s[id]! >= cut);
     const places = this.places(ids);
     const hits: LexicalHit[] = [];
@@ -176,6 +206,13 @@ export function holds({ ids }: Postings, id: number): boolean {
     else hi = mid - 1;
   }
   return false;
+}
+
+/** The sums of the touched chunks, in a loop: `Float64Array.from` with a mapping walks the ids through an iterator, an object per id. */
+function scoresOf(touched: readonly number[], sums: Float64Array): Float64Array {
+  const values = new Float64Array(touched.length);
+  for (let i = 0; i < touched.length; i++) values[i] = sums[touched[i]!]!;
+  return values;
 }
 
 /** The k-th largest of `values` (1-based; reorders them): Hoare's selection, linear on average. */
