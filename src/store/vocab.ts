@@ -9,6 +9,7 @@ import type { Db } from './db.js';
 import { slot, type Memo } from './memo.js';
 
 const COUNTS = slot<Map<string, number>>('term document counts');
+const DOCUMENTS = slot<number>('chunks in the index');
 /** Terms whose counts are kept at most (a few MiB); past it the memo starts again. */
 const MAX_KEPT_COUNTS = 50_000;
 
@@ -24,9 +25,9 @@ export class TermStats {
     this.chunkCount = db.prepare('SELECT count(*) FROM chunks').pluck();
   }
 
-  /** Chunks in the index. */
+  /** Chunks in the index, counted once per index version (every question weighs its terms by it). */
   documents(): number {
-    return this.chunkCount.get() as number;
+    return this.memo.derived(DOCUMENTS, this.version(), () => this.chunkCount.get() as number);
   }
 
   /** The vocabulary table is a temporary one, which a vacuum drops (db.ts): the next lookup makes it again. */
