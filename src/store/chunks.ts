@@ -176,10 +176,10 @@ export class ChunkTable {
     return out;
   }
 
-  /** The chunks whose FTS fields (path, symbols or body) hold `term`: its postings, kept per index version (term-postings.ts). */
+  /** The chunks whose FTS fields (path, symbols or body) hold `term`: its postings' ids, or its ids read alone, kept per index version (term-postings.ts). */
   holding(term: string): { has(chunkId: number): boolean } {
-    const postings = this.postings.of(term);
-    return { has: (chunkId) => holds(postings, chunkId) };
+    const ids = this.postings.holders(term);
+    return { has: (chunkId) => holds(ids, chunkId) };
   }
 
   /** The file of every chunk, by chunk id (read from the file index alone). */

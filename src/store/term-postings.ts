@@ -8,7 +8,9 @@
  * ("test", "file": thousands of chunks, each scored on every read), and
  * those are the terms questions repeat; so each term's postings are read
  * once per index version, with each chunk's score, and kept (up to a budget
- * of chunk ids), and a question adds up postings already at hand.
+ * of chunk ids), and a question adds up postings already at hand. A term
+ * only tested for (which hits hold a word a refusal would suggest) is read
+ * without scores: bm25() was most of such a read.
  */
 import type { Db } from './db.js';
 import { anyPhrase } from './fts.js';
@@ -36,7 +38,9 @@ export interface LexicalHit {
 
 interface Kept {
   postings: Map<string, Postings>;
-  /** Chunk ids held across `postings`: the budget counts these. */
+  /** The chunks holding each term tested for and never scored (holders), ascending. */
+  holders: Map<string, Int32Array>;
+  /** Chunk ids held across `postings` and `holders`: the budget counts these. */
   ids: number;
   places: Map<number, Place>;
 }
@@ -82,6 +86,7 @@ class Gathered {
 
 export class TermPostings {
   private readonly read;
+  private readonly readHolders;
   private readonly placesOf;
   /** The rows of the read in progress (readPostings). */
   private gathered: Gathered | null = null;
@@ -104,13 +109,14 @@ export class TermPostings {
     // @types/better-sqlite3 types a step of one argument; SQLite passes each argument of the call.
     db.aggregate(GATHER, { start: () => (this.gathered = new Gathered()), step: step as unknown as (g: Gathered) => Gathered, result: () => 0 });
     this.read = db.prepare(`WITH hit AS MATERIALIZED (SELECT rowid id, -bm25(chunks_fts, ${weights}) score FROM chunks_fts WHERE chunks_fts MATCH ?) SELECT ${GATHER}(id, score) FROM hit`).pluck();
+    this.readHolders = db.prepare('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?').pluck();
     this.placesOf = db
       .prepare('SELECT c.id, c.file_id, c.start_line, c.end_line, f.path FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (SELECT value FROM json_each(?))')
       .raw();
   }
 
   private kept(): Kept {
-    return this.memo.derived(KEPT, this.version(), () => ({ postings: new Map(), ids: 0, places: new Map() }));
+    return this.memo.derived(KEPT, this.version(), () => ({ postings: new Map(), holders: new Map(), ids: 0, places: new Map() }));
   }
 
   /** The chunks whose FTS fields hold `term`, each with its score for the term alone. */
@@ -119,13 +125,28 @@ export class TermPostings {
     let p = kept.postings.get(term);
     if (!p) {
       p = this.readPostings(term);
-      // A term no chunk holds counts as one: questions' typos and stray words must not pile up unbudgeted.
-      const size = Math.max(1, p.ids.length);
-      if (kept.ids + size > this.budget) [kept.ids, kept.postings] = [0, new Map()];
-      kept.postings.set(term, p);
-      kept.ids += size;
+      this.charge(kept, p.ids.length).postings.set(term, p);
     }
     return p;
+  }
+
+  /** The chunks whose FTS fields hold `term`, ascending: its postings' when kept, else read without scores and kept. */
+  holders(term: string): Int32Array {
+    const kept = this.kept();
+    let ids = kept.postings.get(term)?.ids ?? kept.holders.get(term);
+    if (!ids) {
+      ids = Int32Array.from(this.readHolders.all(anyPhrase([term])) as number[]).sort(); // in row id order as FTS5 reads, and `holds` relies on it
+      this.charge(kept, ids.length).holders.set(term, ids);
+    }
+    return ids;
+  }
+
+  /** Room for `size` more chunk ids, the kept terms starting again past the budget; a term no chunk holds counts as one, so stray words cannot pile up unbudgeted. */
+  private charge(kept: Kept, size: number): Kept {
+    const n = Math.max(1, size);
+    if (kept.ids + n > this.budget) [kept.ids, kept.postings, kept.holders] = [0, new Map(), new Map()];
+    kept.ids += n;
+    return kept;
   }
 
   private readPostings(term: string): Postings {
@@ -195,7 +216,7 @@ export class TermPostings {
 }
 
 /** Whether `ids` (ascending) holds `id`. */
-export function holds({ ids }: Postings, id: number): boolean {
+export function holds(ids: Int32Array, id: number): boolean {
   let lo = 0;
   let hi = ids.length - 1;
   while (lo <= hi) {

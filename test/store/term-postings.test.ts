@@ -123,6 +123,32 @@ describe('lexical search from kept term postings', () => {
     expect(new Map(got.map((h) => [h.chunkId, h.score]))).toEqual(ftsScores(fixture, ['alpha', 'beta']));
   });
 
+  it('tests for a term no question scored without reading its scores, and scores it once a question searches it', async () => {
+    fixture = await indexedRepo({ files: wordyFiles() });
+    const store = fixture.repo.store;
+    const scored = vi.spyOn(TermPostings.prototype as unknown as { readPostings(term: string): unknown }, 'readPostings');
+    const all = store.db.prepare('SELECT id FROM chunks').pluck().all() as number[];
+    const matched = ftsScores(fixture, ['kappa']);
+    const holding = store.chunks.holding('kappa');
+    expect(all.filter((id) => holding.has(id))).toEqual(all.filter((id) => matched.has(id)));
+    expect(scored).not.toHaveBeenCalled();
+    const got = store.chunks.lexical(['kappa'], 10_000);
+    expect(new Map(got.map((h) => [h.chunkId, h.score]))).toEqual(matched);
+    store.chunks.holding('kappa');
+    expect(scored.mock.calls.map(([term]) => term)).toEqual(['kappa']);
+  });
+
+  it('counts the chunks of a term only tested for against the same budget', async () => {
+    fixture = await indexedRepo({ files: wordyFiles() });
+    const store = fixture.repo.store;
+    store.chunks.keepWithin({ textUnits: 1 << 20, termChunkIds: ftsScores(fixture, ['alpha']).size });
+    const read = vi.spyOn(TermPostings.prototype as unknown as { readPostings(term: string): unknown }, 'readPostings');
+    store.chunks.lexical(['alpha'], 5);
+    store.chunks.holding('beta'); // past the budget: alpha's postings go
+    store.chunks.lexical(['alpha'], 5);
+    expect(read.mock.calls.map(([term]) => term)).toEqual(['alpha', 'alpha']);
+  });
+
   it('holds exactly the chunks FTS5 matches for a term', async () => {
     fixture = await indexedRepo({ files: wordyFiles() });
     const store = fixture.repo.store;
