@@ -56,6 +56,12 @@ function byScoreThenPlace(a: LexicalHit, b: LexicalHit): number {
 
 /** The aggregate a term's postings are read through (TermPostings.readPostings). */
 const GATHER = 'sightline_gather_postings';
+/**
+ * The rows of the read in progress. A statement runs to its end inside one synchronous call, one
+ * at a time on a thread, so one slot serves every connection: an aggregate registered again on a
+ * connection (a second TermPostings over it) behaves the same.
+ */
+let gathering: Gathered | null = null;
 
 /**
  * One read's rows as they arrive, one aggregate step each: no row object per posting (a common
@@ -88,8 +94,6 @@ export class TermPostings {
   private readonly read;
   private readonly readHolders;
   private readonly placesOf;
-  /** The rows of the read in progress (readPostings). */
-  private gathered: Gathered | null = null;
   /** Scores summed per chunk id during one question, zeroed again after it (grown to the largest id seen). */
   private sums = new Float64Array(0);
 
@@ -107,7 +111,7 @@ export class TermPostings {
     // bm25() is not allowed inside an aggregate: the CTE scores the rows, the aggregate gathers them (below).
     const step = (g: Gathered, id: number, score: number) => g.add(id, score);
     // @types/better-sqlite3 types a step of one argument; SQLite passes each argument of the call.
-    db.aggregate(GATHER, { start: () => (this.gathered = new Gathered()), step: step as unknown as (g: Gathered) => Gathered, result: () => 0 });
+    db.aggregate(GATHER, { start: () => (gathering = new Gathered()), step: step as unknown as (g: Gathered) => Gathered, result: () => 0 });
     this.read = db.prepare(`WITH hit AS MATERIALIZED (SELECT rowid id, -bm25(chunks_fts, ${weights}) score FROM chunks_fts WHERE chunks_fts MATCH ?) SELECT ${GATHER}(id, score) FROM hit`).pluck();
     this.readHolders = db.prepare('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?').pluck();
     this.placesOf = db
@@ -150,9 +154,13 @@ export class TermPostings {
   }
 
   private readPostings(term: string): Postings {
-    this.gathered = null;
-    this.read.get(anyPhrase([term])); // a read of one statement at a time: the rows are the ones just gathered
-    return (this.gathered ?? new Gathered()).postings();
+    gathering = null;
+    try {
+      this.read.get(anyPhrase([term]));
+      return (gathering ?? new Gathered()).postings(); // null when no row started the aggregate
+    } finally {
+      gathering = null;
+    }
   }
 
   /**

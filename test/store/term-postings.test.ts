@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FIELD_WEIGHTS } from '../../src/store/chunks.js';
+import { Memo } from '../../src/store/memo.js';
 import { TermPostings } from '../../src/store/term-postings.js';
 import { indexedRepo, writeFiles, type IndexedRepo } from '../helpers/fixture.js';
 
@@ -147,6 +148,16 @@ describe('lexical search from kept term postings', () => {
     store.chunks.holding('beta'); // past the budget: alpha's postings go
     store.chunks.lexical(['alpha'], 5);
     expect(read.mock.calls.map(([term]) => term)).toEqual(['alpha', 'alpha']);
+  });
+
+  it('reads right beside another reader of postings on the same connection', async () => {
+    fixture = await indexedRepo({ files: wordyFiles() });
+    const store = fixture.repo.store;
+    const { body, path, symbols } = FIELD_WEIGHTS;
+    const other = new TermPostings(store.db, `${body}, ${path}, ${symbols}`, new Memo(), () => 'other', 1_000_000);
+    expect(other.of('alpha').ids.length).toBe(ftsScores(fixture, ['alpha']).size);
+    const got = store.chunks.lexical(['beta'], 10_000);
+    expect(new Map(got.map((h) => [h.chunkId, h.score]))).toEqual(ftsScores(fixture, ['beta']));
   });
 
   it('holds exactly the chunks FTS5 matches for a term', async () => {
