@@ -1,13 +1,15 @@
 /**
- * o200k's split pattern (gpt-tokenizer's O200K_TOKEN_SPLIT_REGEX), by hand
- * for ASCII text. Running the regex per piece was most of what counting
+ * o200k's split pattern (gpt-tokenizer's O200K_TOKEN_SPLIT_REGEX, which
+ * test/budget/tokens.test.ts holds it to), by hand. Running the regex per piece was most of what counting
  * cost; this scanner classifies chars from a table instead. Every position
  * starts a match of the pattern (any char is a letter, a digit, whitespace
  * or something else, and each has its branch), so a text's pieces are found
  * one at a time from where the last ended, and a piece can be found either
  * way. Where deciding a piece would read a non-ASCII char (which may be a
- * letter, mark, digit or space the table does not know), the regex finds
- * that piece instead.
+ * letter, mark, digit or space the table does not know), the piece is found
+ * by the same branches over code points, each classed by its Unicode
+ * categories once (unicodePieceEnd). The pattern itself is not compiled:
+ * its Unicode classes cost 15–25 ms on a thread's first non-ASCII text.
  *
  * The pattern's branches, tried in order at a piece's start:
  *   1. [^\r\n\p{L}\p{N}]? [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]* [\p{Ll}\p{Lm}\p{Lo}\p{M}]+ contraction?
@@ -46,27 +48,10 @@ function kindAt(text: string, i: number): number {
   return c < 128 ? KINDS[c]! : NON_ASCII;
 }
 
-/**
- * gpt-tokenizer's O200K_TOKEN_SPLIT_REGEX, its source as written there (test/budget/tokens.test.ts checks
- * they are the same): requiring its module, which builds every encoding's patterns, took 9-11 ms on the
- * first non-ASCII text a thread counted.
- */
-export const O200K_SPLIT_SOURCE = String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?:'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]))?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?:'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]))?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`;
-
-let splitPattern: RegExp | undefined;
-
-/** The pattern's one match at `start` (sticky: it cannot skip ahead), where the scanner will not decide. */
-function regexPieceEnd(text: string, start: number): number {
-  splitPattern ??= new RegExp(O200K_SPLIT_SOURCE, 'uy');
-  splitPattern.lastIndex = start;
-  if (splitPattern.exec(text) === null) throw new Error(`o200k split pattern matched nothing at ${start}`);
-  return splitPattern.lastIndex;
-}
-
 /** Where the piece that starts at `start` (< text.length) ends. */
 export function pieceEnd(text: string, start: number): number {
   const end = asciiPieceEnd(text, start);
-  return end < 0 ? regexPieceEnd(text, start) : end;
+  return end < 0 ? unicodePieceEnd(text, start) : end;
 }
 
 /** The same, or -1 where that depends on a non-ASCII char. */
@@ -142,4 +127,116 @@ function whitespaceEnd(text: string, start: number): number {
   if (kindAt(text, i) === NON_ASCII) return -1; // non-ASCII whitespace would go on with the run
   if (afterNewline >= 0) return afterNewline;
   return i === text.length || i - start === 1 ? i : i - 1;
+}
+
+/** A code point's classes in the pattern (bits): its letter kind, mark, number, whitespace, \r or \n. */
+const CASED_UPPER = 1; // Lu, Lt
+const CASED_LOWER = 2; // Ll
+const UNCASED = 4; // Lm, Lo
+const MARK = 8; // M
+const NUMBER = 16; // N
+const WHITE = 32; // \s
+const LINE = 64; // \r, \n
+const LETTER = CASED_UPPER | CASED_LOWER | UNCASED;
+/** [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}] and [\p{Ll}\p{Lm}\p{Lo}\p{M}]: a word's leading and trailing classes. */
+const LEADING = CASED_UPPER | UNCASED | MARK;
+const TRAILING = CASED_LOWER | UNCASED | MARK;
+
+const CLASS_TESTS: [RegExp, number][] = [
+  [/^[\p{Lu}\p{Lt}]$/u, CASED_UPPER],
+  [/^\p{Ll}$/u, CASED_LOWER],
+  [/^[\p{Lm}\p{Lo}]$/u, UNCASED],
+  [/^\p{M}$/u, MARK],
+  [/^\p{N}$/u, NUMBER],
+  [/^\s$/u, WHITE],
+];
+/** Each BMP code unit's classes, learnt on first sight (bit 128: known); code points past it in a map. */
+const bmpClasses = new Uint8Array(0x10000);
+const astralClasses = new Map<number, number>();
+
+function classesOf(cp: number): number {
+  const held = cp < 0x10000 ? bmpClasses[cp]! : astralClasses.get(cp);
+  if (held) return held & 0x7f;
+  const char = String.fromCodePoint(cp);
+  let classes = cp === 0x0a || cp === 0x0d ? LINE : 0;
+  for (const [test, bit] of CLASS_TESTS) if (test.test(char)) classes |= bit;
+  if (cp < 0x10000) bmpClasses[cp] = classes | 128;
+  else astralClasses.set(cp, classes | 128);
+  return classes;
+}
+
+/** The classes of the code point at `i`; 0 past the end. */
+function classAt(text: string, i: number): number {
+  return i < text.length ? classesOf(text.codePointAt(i)!) : 0;
+}
+
+/** Where the code point after the one at `i` starts. */
+function after(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  return (c & 0xfc00) === 0xd800 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? i + 2 : i + 1;
+}
+
+/** Past the run of code points from `i` with any of `classes`. */
+function runEnd(text: string, i: number, classes: number): number {
+  while (classAt(text, i) & classes) i = after(text, i);
+  return i;
+}
+
+/** Past the run of code points from `i` with none of `classes`, up to the end. */
+function runEndWithout(text: string, i: number, classes: number): number {
+  while (i < text.length && !(classAt(text, i) & classes)) i = after(text, i);
+  return i;
+}
+
+/**
+ * The pattern's match at `start`, its branches over code points (the header names them): the
+ * first branch that matches, each with the greedy choices and backtracking the regex makes.
+ */
+function unicodePieceEnd(text: string, start: number): number {
+  const first = classAt(text, start);
+  // [^\r\n\p{L}\p{N}]? leads branches 1 and 2; the regex tries each with that char, then without.
+  const leads = first & (LINE | LETTER | NUMBER) ? [start] : [after(text, start), start];
+  for (const from of leads) {
+    const end = leadingThenTrailing(text, from);
+    if (end >= 0) return contractionEnd(text, end);
+  }
+  for (const from of leads) {
+    const leading = runEnd(text, from, LEADING);
+    if (leading > from) return contractionEnd(text, runEnd(text, leading, TRAILING));
+  }
+  if (first & NUMBER) {
+    let end = start;
+    for (let n = 0; n < 3 && classAt(text, end) & NUMBER; n++) end = after(text, end);
+    return end;
+  }
+  // 4: ' '? [^\s\p{L}\p{N}]+ [\r\n/]*
+  const from = text.charCodeAt(start) === 0x20 ? start + 1 : start;
+  const symbols = runEndWithout(text, from, WHITE | LETTER | NUMBER);
+  if (symbols > from) {
+    let end = symbols;
+    for (let c = text.charCodeAt(end); c === 0x0d || c === 0x0a || c === 0x2f; c = text.charCodeAt(++end));
+    return end;
+  }
+  // 5–7 over the whitespace run: through its last \r or \n; else all of it at the end of the text or if it is one char; else all but its last char.
+  let end = start;
+  let afterLine = -1;
+  let last = start;
+  for (let c = classAt(text, end); c & WHITE; c = classAt(text, end)) {
+    last = end;
+    end = after(text, end);
+    if (c & LINE) afterLine = end;
+  }
+  if (end === start) throw new Error(`o200k split pattern matched nothing at ${start}`);
+  if (afterLine >= 0) return afterLine;
+  return end === text.length || last === start ? end : last;
+}
+
+/** Branch 1 from `from`: [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]* then [\p{Ll}\p{Lm}\p{Lo}\p{M}]+, the leading run given back one code point at a time until a trailing one can start; -1 if none can. */
+function leadingThenTrailing(text: string, from: number): number {
+  const starts = [from];
+  for (let i = from; classAt(text, i) & LEADING; ) starts.push((i = after(text, i)));
+  for (let k = starts.length - 1; k >= 0; k--) {
+    if (classAt(text, starts[k]!) & TRAILING) return runEnd(text, starts[k]!, TRAILING);
+  }
+  return -1;
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { countTokens, selfCountedJson, selfCountedTokens, setPieceCacheLimit } from '../../src/budget/index.js';
 import { adoptRankTable, buildRankTable, loadRankTable, RankTable, readRankTableSoon, sharedRankTable } from '../../src/budget/ranks.js';
-import { O200K_SPLIT_SOURCE, pieceEnd } from '../../src/budget/split.js';
+import { pieceEnd } from '../../src/budget/split.js';
 import { PieceCache } from '../../src/budget/piece-cache.js';
 import { MAX_PIECE_BYTES } from '../../src/budget/tokens.js';
 import { removeDir, tempDir } from '../helpers/fixture.js';
@@ -183,16 +183,23 @@ describe('countTokens', () => {
 });
 
 describe('the split scanner', () => {
-  it("falls back on gpt-tokenizer's own o200k pattern, copied without loading its module", () => {
-    expect(O200K_SPLIT_SOURCE).toBe(O200K_TOKEN_SPLIT_REGEX.source);
-  });
-
   it('cuts the corpus into the pieces the o200k pattern cuts it into', () => {
     for (const text of [...CORPUS, OVER_LONG_NON_ASCII]) expect(pieces(text), JSON.stringify(text.slice(0, 80))).toEqual(referencePieces(text));
   });
 
   it('cuts seeded random strings as the pattern does', () => {
     for (const text of randomTexts(20_000, 21)) expect(pieces(text), JSON.stringify(text)).toEqual(referencePieces(text));
+  });
+
+  it('cuts text of every Unicode class the pattern names as it does, around each backtracking choice', () => {
+    // Lu, Lt, Ll, Lm, Lo, Mn, Mc, Me, Nd, Nl, No, astral letters and digits, \s beyond ASCII, symbols, lone surrogates, contractions.
+    const atoms = ['Ω', 'ǅ', 'ω', 'ʰ', '日', 'ا', '\u0301', '\u0903', '\u20dd', '٣', 'Ⅻ', '½', '\u{1D400}', '\u{1D41A}', '\u{1D7D8}', '\u{10400}', '\u00a0', '\u2028', '\u3000', '\ufeff', '😀', '—', '\ud800', '\udc00', "'s", "'LL", "'Ve", "'", 'A', 'a', '7', ' ', '  ', '\n', '\r\n', '\t', '/', '.'];
+    const next = random(7);
+    for (let n = 0; n < 20_000; n++) {
+      let text = '';
+      for (let i = 1 + Math.floor(next() * 24); i > 0; i--) text += atoms[Math.floor(next() * atoms.length)];
+      expect(pieces(text), JSON.stringify(text)).toEqual(referencePieces(text));
+    }
   });
 
   it('cuts real source text as the pattern does', () => {
