@@ -235,10 +235,13 @@ function references(repo: Repo, name: string, { accept, kindOf, cited, enough }:
     const fileKind = kindOf.get(fileId) ?? 'code';
     const inFile: ResultItem[] = [];
     for (const chunk of repo.store.chunks.byIds(file.chunkIds).values()) {
+      // Tested whole first: a lexical hit often holds the name only in another case or inside a longer name.
+      if (!word.test(chunk.text)) continue;
       chunk.text.split('\n').forEach((line, i) => {
+        if (!word.test(line)) return;
         const lineNo = chunk.startLine + i;
         const key = `${file.path}:${lineNo}`;
-        if (cited.has(key) || !word.test(line)) return;
+        if (cited.has(key)) return;
         cited.add(key);
         inFile.push({
           path: file.path,

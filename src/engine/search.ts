@@ -233,9 +233,10 @@ function regexSearch(repo: Repo, pattern: string, k: number, accept: (p: string)
     if (kindSet && !kindSet.has(kind)) continue;
     const matched: string[] = [];
     chunk.text.split('\n').forEach((line, i) => {
+      if (!re.test(line)) return; // before the line's key: most lines of a scan do not match
       const lineNo = chunk.startLine + i;
       const key = `${chunk.path}:${lineNo}`;
-      if (seenLines.has(key) || !re.test(line)) return;
+      if (seenLines.has(key)) return;
       seenLines.add(key);
       matched.push(numberedLine(lineNo, line.trimEnd()));
     });
