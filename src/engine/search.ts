@@ -220,9 +220,18 @@ function compileRegex(pattern: string): { test(line: string): boolean } {
   }
 }
 
+/**
+ * What a pattern needs to be tested one line at a time: an anchor (`^`, `$`, `\A`, `\z`) or a flag
+ * group. A pattern with none matches some line of a text only if it matches the text (a word
+ * boundary at a line's edge sees the newline as it would the line's end), so a chunk the pattern
+ * does not match is skipped whole, without splitting it into lines.
+ */
+const LINE_BOUND = /[\^$]|\\[Az]|\(\?/;
+
 /** A line scan over the indexed text: each chunk with matching lines is one result, scored by its match count. */
 function regexSearch(repo: Repo, pattern: string, k: number, accept: (p: string) => boolean, kinds?: string[]): SearchHits {
   const re = compileRegex(pattern);
+  const wholeFirst = !LINE_BOUND.test(pattern);
   const kindSet = kinds?.length ? new Set(kinds) : null;
   const fileKinds = new Map(repo.store.files.list().map((f) => [f.path, f.kind]));
   const hits: Hit[] = [];
@@ -231,6 +240,7 @@ function regexSearch(repo: Repo, pattern: string, k: number, accept: (p: string)
     if (!accept(chunk.path)) continue;
     const kind = fileKinds.get(chunk.path) ?? 'code';
     if (kindSet && !kindSet.has(kind)) continue;
+    if (wholeFirst && !re.test(chunk.text)) continue;
     const matched: string[] = [];
     chunk.text.split('\n').forEach((line, i) => {
       if (!re.test(line)) return; // before the line's key: most lines of a scan do not match

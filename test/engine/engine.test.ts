@@ -64,6 +64,19 @@ describe('search', () => {
     expect(() => search(fixture.repo, { query: '(unclosed', regex: true })).toThrow(/invalid regular expression/);
   });
 
+  it('regex mode anchors at each line, finds words at a line\'s edge, and never matches across lines', () => {
+    const paths = (query: string) => search(fixture.repo, { query, regex: true, k: 20 }).results.map((r) => `${r.path}:${r.snippet.split(':')[0]}`);
+    // Anchored patterns are tested line by line, also on a line inside a chunk.
+    expect(paths('^\\s+return createHash')).toEqual(['src/util/crypto.ts:4']);
+    expect(paths('digest\\("hex"\\);$')).toEqual(['src/util/crypto.ts:4']);
+    expect(paths('\\Areturn|^import \\{ createHash')).toEqual(['src/util/crypto.ts:1']);
+    // Unanchored ones are tried on the whole chunk first; a word boundary at a line's edge still counts.
+    expect(paths('\\bhashToken\\(input')).toEqual(['src/util/crypto.ts:3']);
+    expect(paths('crypto";\\B').sort()).toEqual(['src/auth/session.ts:1', 'src/util/crypto.ts:1']);
+    // A pattern that would match only across a newline matches no line.
+    expect(paths('hex"\\);\\s+\\}')).toEqual([]);
+  });
+
   it('refuses an empty or punctuation-only query with a clear error', () => {
     expect(() => search(fixture.repo, { query: '   ' })).toThrow(/empty/);
     expect(() => search(fixture.repo, { query: '?!*&' })).toThrow(/no searchable words/);
