@@ -65,7 +65,7 @@ describe('search', () => {
   });
 
   it('regex mode anchors at each line, finds words at a line\'s edge, and never matches across lines', () => {
-    const paths = (query: string) => search(fixture.repo, { query, regex: true, k: 20 }).results.map((r) => `${r.path}:${r.snippet.split(':')[0]}`);
+    const paths = (query: string) => search(fixture.repo, { query, regex: true, k: 20 }).results.map((r) => `${r.path}:${r.snippet?.split(':')[0]}`);
     // Anchored patterns are tested line by line, also on a line inside a chunk.
     expect(paths('^\\s+return createHash')).toEqual(['src/util/crypto.ts:4']);
     expect(paths('digest\\("hex"\\);$')).toEqual(['src/util/crypto.ts:4']);
