@@ -6,6 +6,7 @@
  */
 import type { Store } from '../store/index.js';
 import { digest } from '../walk/index.js';
+import { byCodeUnit } from '../order.js';
 
 const DIGEST_KEY = 'index_digest';
 const HEAD_KEY = 'history_head';
@@ -18,7 +19,7 @@ export interface IndexSource {
 }
 
 export function stampIndexSource(store: Store): void {
-  const files = store.files.list().sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const files = store.files.list().sort((a, b) => byCodeUnit(a.path, b.path));
   store.setMeta(DIGEST_KEY, digest(files.map((f) => `${f.path}\u0000${f.digest}\n`).join('')));
 }
 

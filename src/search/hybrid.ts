@@ -20,6 +20,7 @@ import type { Question } from './query.js';
 import { fileRole } from './roles.js';
 import { CHUNK_DEMOTE } from './weigh.js';
 import { dot, embeddedQuery, fileCentroids, retrievalPhase, vectorSearch, type RetrievalPhase, type VectorHit } from './vector.js';
+import { byCodeUnit } from '../order.js';
 
 export type SearchMode = 'hybrid' | 'keyword' | 'semantic';
 
@@ -105,7 +106,7 @@ function byScoreThenPlace(a: Placed, b: Placed): number {
 }
 
 function byPlace(a: Placed, b: Placed): number {
-  return (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0) || (a.chunk?.startLine ?? 0) - (b.chunk?.startLine ?? 0);
+  return byCodeUnit(a.file.path, b.file.path) || (a.chunk?.startLine ?? 0) - (b.chunk?.startLine ?? 0);
 }
 
 type Placed = { score: number; file: { path: string }; chunk?: { startLine: number } };
@@ -222,7 +223,7 @@ export function feedbackNearness(store: Store, config: Config, question: Questio
         const c = centroids.get(s.file.id);
         return c ? [{ id: s.file.id, path: s.file.path, similarity: dot(c, probe) }] : [];
       })
-      .sort((a, b) => b.similarity - a.similarity || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      .sort((a, b) => b.similarity - a.similarity || byCodeUnit(a.path, b.path));
     return new Map(near.map((n, rank) => [n.id, { score: 1 / (1 + rank / NEARNESS_RANK_SCALE), similarity: n.similarity }]));
   };
 }

@@ -20,6 +20,7 @@ import { SightlineError } from '../errors/index.js';
 import { shippedFile } from '../shipped.js';
 import type { Question } from './query.js';
 import type { SignalValues } from './weigh.js';
+import { byCodeUnit } from '../order.js';
 
 /** What the scorer reads of one candidate: its signals, its best chunk's score and how many of its chunks matched. */
 export interface Candidate extends SignalValues {
@@ -110,7 +111,7 @@ export function firstFeatures(candidates: readonly Candidate[]): number[][] {
     hits = Math.max(hits, c.hitCount);
     history = Math.max(history, c.history);
   }
-  const byContent = candidates.map((c, i) => ({ c, i })).filter(({ c }) => c.content > 0).sort((a, b) => b.c.content - a.c.content || (a.c.path < b.c.path ? -1 : 1));
+  const byContent = candidates.map((c, i) => ({ c, i })).filter(({ c }) => c.content > 0).sort((a, b) => b.c.content - a.c.content || byCodeUnit(a.c.path, b.c.path));
   const rank = new Map(byContent.map(({ i }, r) => [i, r]));
   const rel = (v: number, max: number) => (max > 0 ? v / max : 0);
   return candidates.map((c, i) => [
@@ -202,5 +203,5 @@ export function firstOrder<C extends Candidate>(candidates: readonly C[], model:
 }
 
 function byScoreThenPath(a: { candidate: { path: string }; score: number }, b: { candidate: { path: string }; score: number }): number {
-  return b.score - a.score || (a.candidate.path < b.candidate.path ? -1 : a.candidate.path > b.candidate.path ? 1 : 0);
+  return b.score - a.score || byCodeUnit(a.candidate.path, b.candidate.path);
 }

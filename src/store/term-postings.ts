@@ -15,6 +15,7 @@
 import type { Db } from './db.js';
 import { anyPhrase } from './fts.js';
 import { slot, type Memo } from './memo.js';
+import { byCodeUnit } from '../order.js';
 
 /** One term's chunks (ascending ids) and each one's bm25 for the term alone, sign-flipped: larger is better. */
 export interface Postings {

@@ -14,6 +14,7 @@ import { isWithin } from './paths.js';
 import type { SkipReason } from './skips.js';
 import { DEFAULT_MAX_FILE_BYTES } from './source.js';
 import { Turns } from './turns.js';
+import { byCodeUnit } from '../order.js';
 
 export const DEFAULT_EXCLUDES: readonly string[] = Object.freeze([
   '.git',
@@ -121,7 +122,7 @@ function child(dir: string, name: string): string {
   return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
 }
 
-const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+const byPath = (a: { path: string }, b: { path: string }): number => byCodeUnit(a.path, b.path);
 
 export async function walk(opts: WalkOptions): Promise<WalkResult> {
   const root = path.resolve(opts.root);
