@@ -19,6 +19,8 @@
  *   5. \s*[\r\n]+   6. \s+(?!\S)   7. \s+
  * where a contraction is ' followed by s, d, m, t, ll, ve or re in either case.
  */
+import { after, CASED_LOWER, CASED_UPPER, classAt, LETTER, LINE, MARK, NUMBER, UNCASED, WHITE } from '../unicode.js';
+
 const END = 0;
 const NON_ASCII = 1;
 const UPPER = 2;
@@ -129,52 +131,9 @@ function whitespaceEnd(text: string, start: number): number {
   return i === text.length || i - start === 1 ? i : i - 1;
 }
 
-/** A code point's classes in the pattern (bits): its letter kind, mark, number, whitespace, \r or \n. */
-const CASED_UPPER = 1; // Lu, Lt
-const CASED_LOWER = 2; // Ll
-const UNCASED = 4; // Lm, Lo
-const MARK = 8; // M
-const NUMBER = 16; // N
-const WHITE = 32; // \s
-const LINE = 64; // \r, \n
-const LETTER = CASED_UPPER | CASED_LOWER | UNCASED;
 /** [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}] and [\p{Ll}\p{Lm}\p{Lo}\p{M}]: a word's leading and trailing classes. */
 const LEADING = CASED_UPPER | UNCASED | MARK;
 const TRAILING = CASED_LOWER | UNCASED | MARK;
-
-const CLASS_TESTS: [RegExp, number][] = [
-  [/^[\p{Lu}\p{Lt}]$/u, CASED_UPPER],
-  [/^\p{Ll}$/u, CASED_LOWER],
-  [/^[\p{Lm}\p{Lo}]$/u, UNCASED],
-  [/^\p{M}$/u, MARK],
-  [/^\p{N}$/u, NUMBER],
-  [/^\s$/u, WHITE],
-];
-/** Each BMP code unit's classes, learnt on first sight (bit 128: known); code points past it in a map. */
-const bmpClasses = new Uint8Array(0x10000);
-const astralClasses = new Map<number, number>();
-
-function classesOf(cp: number): number {
-  const held = cp < 0x10000 ? bmpClasses[cp]! : astralClasses.get(cp);
-  if (held) return held & 0x7f;
-  const char = String.fromCodePoint(cp);
-  let classes = cp === 0x0a || cp === 0x0d ? LINE : 0;
-  for (const [test, bit] of CLASS_TESTS) if (test.test(char)) classes |= bit;
-  if (cp < 0x10000) bmpClasses[cp] = classes | 128;
-  else astralClasses.set(cp, classes | 128);
-  return classes;
-}
-
-/** The classes of the code point at `i`; 0 past the end. */
-function classAt(text: string, i: number): number {
-  return i < text.length ? classesOf(text.codePointAt(i)!) : 0;
-}
-
-/** Where the code point after the one at `i` starts. */
-function after(text: string, i: number): number {
-  const c = text.charCodeAt(i);
-  return (c & 0xfc00) === 0xd800 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? i + 2 : i + 1;
-}
 
 /** Past the run of code points from `i` with any of `classes`. */
 function runEnd(text: string, i: number, classes: number): number {

@@ -6,6 +6,7 @@
  * query, so both sides always agree.
  */
 
+import { after, classAt, LETTER, NUMBER } from '../unicode.js';
 import { ownCopy } from './own-copy.js';
 
 // Boundaries inside an identifier: lower→Upper, UPPER→Upper+lower (HTTPServer), letter↔digit.
@@ -44,41 +45,25 @@ function splitIdentifier(identifier: string): string[] {
   return words;
 }
 
-/** A letter or a digit, of any script: with `_`, what an identifier is made of. */
-const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
-/** LETTER_OR_DIGIT of each BMP code unit, learnt on first sight: 0 not yet asked, 1 yes, 2 no. */
-const bmpKinds = new Uint8Array(0x10000);
-
-function isLetterOrDigitUnit(unit: number): boolean {
-  let kind = bmpKinds[unit]!;
-  if (kind === 0) bmpKinds[unit] = kind = LETTER_OR_DIGIT.test(String.fromCharCode(unit)) ? 1 : 2;
-  return kind === 1;
-}
-
 /**
  * Calls `found` with each identifier of `text` (a maximal run of letters, digits and `_`, as
  * `/[\p{L}\p{N}_]+/gu` matches them) by its bounds. A scan of code units rather than that
  * regex's matches: a match is an array per identifier, and every chunk indexed and every hit
- * judged is scanned (twice the speed, a fraction of the garbage).
+ * judged is scanned (twice the speed, a fraction of the garbage). Other than ASCII, a code point
+ * is classed by unicode.ts (a lone surrogate is neither letter nor digit, as the regex has it).
  */
 function forEachIdentifier(text: string, found: (start: number, end: number) => void): void {
   let start = -1;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = 0; i < text.length; ) {
     const c = text.charCodeAt(i);
-    let inWord: boolean;
-    let width = 1;
-    if (c < 0x80) inWord = (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
-    else if ((c & 0xfc00) === 0xd800 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      inWord = LETTER_OR_DIGIT.test(text.slice(i, i + 2)); // a letter or digit beyond the BMP (a surrogate pair)
-      width = 2;
-    } else inWord = isLetterOrDigitUnit(c); // a lone surrogate is neither, as the regex has it
+    const inWord = c < 0x80 ? (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f : (classAt(text, i) & (LETTER | NUMBER)) !== 0;
     if (inWord) {
       if (start < 0) start = i;
     } else if (start >= 0) {
       found(start, i);
       start = -1;
     }
-    i += width - 1;
+    i = c < 0x80 ? i + 1 : after(text, i);
   }
   if (start >= 0) found(start, text.length);
 }
