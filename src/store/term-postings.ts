@@ -52,7 +52,7 @@ const PLACES_SHARE = 4;
 
 /** Best first; equal scores by path, then line, so two indexes of one tree rank alike. */
 function byScoreThenPlace(a: LexicalHit, b: LexicalHit): number {
-  return b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.startLine - b.startLine;
+  return b.score - a.score || byCodeUnit(a.path, b.path) || a.startLine - b.startLine;
 }
 
 /** The aggregate a term's postings are read through (TermPostings.readPostings). */
@@ -72,11 +72,8 @@ let gathering: Gathered | null = null;
 class Gathered {
   private readonly ids: number[] = [];
   private readonly scores: number[] = [];
-  private ascending = true;
 
   add(id: number, score: number): Gathered {
-    const n = this.ids.length;
-    if (n && id < this.ids[n - 1]!) this.ascending = false;
     this.ids.push(id);
     this.scores.push(score);
     return this;
@@ -85,10 +82,16 @@ class Gathered {
   /** Ascending ids, so `holds` may search them (FTS5 reads in row id order; sorted here if ever not). */
   postings(): Postings {
     const { ids, scores } = this;
-    if (this.ascending) return { ids: Int32Array.from(ids), scores: Float64Array.from(scores) };
+    if (ascending(ids)) return { ids: Int32Array.from(ids), scores: Float64Array.from(scores) };
     const order = ids.map((_, i) => i).sort((a, b) => ids[a]! - ids[b]!);
     return { ids: Int32Array.from(order, (i) => ids[i]!), scores: Float64Array.from(order, (i) => scores[i]!) };
   }
+}
+
+/** Whether `ids` are in ascending order, as FTS5 reads rows: then they need no sort. */
+function ascending(ids: ArrayLike<number>): boolean {
+  for (let i = 1; i < ids.length; i++) if (ids[i]! < ids[i - 1]!) return false;
+  return true;
 }
 
 export class TermPostings {
@@ -140,7 +143,8 @@ export class TermPostings {
     const kept = this.kept();
     let ids = kept.postings.get(term)?.ids ?? kept.holders.get(term);
     if (!ids) {
-      ids = Int32Array.from(this.readHolders.all(anyPhrase([term])) as number[]).sort(); // in row id order as FTS5 reads, and `holds` relies on it
+      ids = Int32Array.from(this.readHolders.all(anyPhrase([term])) as number[]);
+      if (!ascending(ids)) ids.sort(); // `holds` relies on the order
       this.charge(kept, ids.length).holders.set(term, ids);
     }
     return ids;
