@@ -73,10 +73,12 @@ export function loadLayout(store: Store, root: string): Layout {
 export function resolvePages(store: Store, root: string, pageEdges: number, carried: Carried, hooks: PageHooks = {}): number {
   const layout = loadLayout(store, root);
   const view = () => new GraphView(store, layout, compute);
+  // No edge has targets yet (a first resolution): none has any to replace, since a run answers each edge once.
+  const fresh = !store.edges.anyTargets();
   let answered = 0;
   const write = (ctx: GraphView) => {
     store.transaction(() => {
-      for (const [id, { resolution: r }] of ctx.answered) store.edges.resolve(id, r.status, r.candidates, r.targets);
+      for (const [id, { resolution: r }] of ctx.answered) store.edges.resolve(id, r.status, r.candidates, r.targets, fresh);
     });
     answered += ctx.answered.size;
     hooks.written?.(ctx.answered.size);

@@ -145,14 +145,28 @@ function linkFromRow(row: LinkRow): StoredLink {
   };
 }
 
-/** Columns read into a StoredEdge (through `edgeFromRow`), from `edges e JOIN refs r`. */
-const EDGE_COLUMNS = `e.id, e.file_id AS fileId, e.from_symbol AS fromSymbol, e.kind, r.name, r.qualifier, r.module, r.alias, e.line, e.status, e.candidates`;
+/** Columns read into a StoredEdge (through `edgeFromRaw`, in this order), from `edges e JOIN refs r`. */
+const EDGE_COLUMNS = `e.id, e.file_id, e.from_symbol, e.kind, r.name, r.qualifier, r.module, r.alias, e.line, e.status, e.candidates`;
 const EDGE_FROM = 'edges e JOIN refs r ON r.id = e.ref_id';
 
-type EdgeRow = Omit<StoredEdge, 'kind' | 'status'> & { kind: number; status: number };
-
-function edgeFromRow(row: EdgeRow): StoredEdge {
-  return { ...row, kind: KINDS[row.kind]!, status: STATUSES[row.status]! };
+/**
+ * An EDGE_COLUMNS row read raw (an array): resolution reads every edge of a tree, and an object
+ * per row from SQLite, then another with the kind and status named, cost it twice the time.
+ */
+function edgeFromRaw(r: unknown[]): StoredEdge {
+  return {
+    id: r[0] as number,
+    fileId: r[1] as number,
+    fromSymbol: r[2] as number | null,
+    kind: KINDS[r[3] as number]!,
+    name: r[4] as string,
+    qualifier: r[5] as string | null,
+    module: r[6] as string | null,
+    alias: r[7] as string | null,
+    line: r[8] as number,
+    status: STATUSES[r[9] as number]!,
+    candidates: r[10] as number,
+  };
 }
 
 /** `AND e.kind IN (…)` for a kinds filter, with its parameters; nothing when no filter. */
@@ -181,6 +195,7 @@ export class EdgeTable {
   private readonly ofFileKindStmt;
   private readonly pendingStmt;
   private readonly pendingCountStmt;
+  private readonly anyTargetsStmt;
   private readonly answeredKindsStmt;
   private readonly targetsStmt;
   private readonly clearTargets;
@@ -211,11 +226,20 @@ export class EdgeTable {
       .prepare('SELECT id FROM refs WHERE name = ? AND kind = ? AND qualifier IS ? AND module IS ? AND alias IS ?')
       .pluck();
     this.insertRef = db.prepare('INSERT INTO refs(name, kind, qualifier, module, alias) VALUES (?, ?, ?, ?, ?)');
-    this.ofFileStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM ${EDGE_FROM} WHERE e.file_id = ? ORDER BY e.line, e.id`);
-    this.ofFileKindStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM ${EDGE_FROM} WHERE e.file_id = ? AND e.kind = ? ORDER BY e.line, e.id`);
+    this.ofFileStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM ${EDGE_FROM} WHERE e.file_id = ? ORDER BY e.line, e.id`).raw();
+    // Each edge's stored targets ride along (NULLs for none), in the resolver's order.
+    this.ofFileKindStmt = db
+      .prepare(
+        `SELECT ${EDGE_COLUMNS}, t.file_id, t.symbol_id, t.confidence FROM ${EDGE_FROM} LEFT JOIN edge_targets t ON t.edge_id = e.id
+           WHERE e.file_id = ? AND e.kind = ? ORDER BY e.line, e.id, t.seq`,
+      )
+      .raw();
     // By id from where the last page ended: a walk along the table that stops at the page's end, whatever was answered meanwhile.
-    this.pendingStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM ${EDGE_FROM} WHERE e.id > ? AND e.status = ${PENDING} AND e.kind = ? ORDER BY e.id LIMIT ?`);
+    this.pendingStmt = db
+      .prepare(`SELECT ${EDGE_COLUMNS} FROM ${EDGE_FROM} WHERE e.id > ? AND e.status = ${PENDING} AND e.kind = ? ORDER BY e.id LIMIT ?`)
+      .raw();
     this.pendingCountStmt = db.prepare(`SELECT count(*) FROM edges WHERE status = ${PENDING}`).pluck();
+    this.anyTargetsStmt = db.prepare('SELECT EXISTS (SELECT 1 FROM edge_targets)').pluck();
     this.answeredKindsStmt = db.prepare(`SELECT DISTINCT kind FROM edges WHERE file_id = ? AND status != ${PENDING}`).pluck();
     this.targetsStmt = db.prepare('SELECT edge_id AS edgeId, file_id AS fileId, symbol_id AS symbolId, confidence FROM edge_targets WHERE edge_id = ? ORDER BY seq');
     this.clearTargets = db.prepare('DELETE FROM edge_targets WHERE edge_id = ?');
@@ -306,10 +330,20 @@ export class EdgeTable {
     for (const key of importKeys(path)) this.markImports.run(key);
   }
 
-  /** A file's edges in line order: all of them, or those of one kind. */
-  ofFile(fileId: number, kind?: RefKind): StoredEdge[] {
-    const rows = kind === undefined ? this.ofFileStmt.all(fileId) : this.ofFileKindStmt.all(fileId, kindCode(kind));
-    return (rows as EdgeRow[]).map(edgeFromRow);
+  /** A file's edges in line order. */
+  ofFile(fileId: number): StoredEdge[] {
+    return (this.ofFileStmt.all(fileId) as unknown[][]).map(edgeFromRaw);
+  }
+
+  /** A file's edges of one kind in line order, each with its stored targets (none while pending, unless it was answered before). */
+  ofFileWithTargets(fileId: number, kind: RefKind): { edge: StoredEdge; targets: StoredTarget[] }[] {
+    const out: { edge: StoredEdge; targets: StoredTarget[] }[] = [];
+    for (const r of this.ofFileKindStmt.all(fileId, kindCode(kind)) as unknown[][]) {
+      let last = out[out.length - 1];
+      if (last?.edge.id !== r[0]) out.push((last = { edge: edgeFromRaw(r), targets: [] }));
+      if (r[11] !== null) last.targets.push({ edgeId: last.edge.id, fileId: r[11] as number, symbolId: r[12] as number | null, confidence: CONFIDENCES[r[13] as number]! });
+    }
+    return out;
   }
 
   /** Every declared package / namespace, by file. */
@@ -319,7 +353,7 @@ export class EdgeTable {
 
   /** Up to `limit` pending edges of one kind with ids above `afterId`, in id order: the resolver reads them a page at a time. */
   pendingPage(kind: RefKind, afterId: number, limit: number): StoredEdge[] {
-    return (this.pendingStmt.all(afterId, kindCode(kind), limit) as EdgeRow[]).map(edgeFromRow);
+    return (this.pendingStmt.all(afterId, kindCode(kind), limit) as unknown[][]).map(edgeFromRaw);
   }
 
   /** The kinds of a file's answered (not pending) edges, read as numbers rather than as edges. */
@@ -332,10 +366,18 @@ export class EdgeTable {
     return this.pendingCountStmt.get() as number;
   }
 
+  /** Whether any edge has stored targets: until one does (a first resolution), an edge answered has none to replace. */
+  anyTargets(): boolean {
+    return this.anyTargetsStmt.get() === 1;
+  }
 
-  /** Replaces an edge's targets and records the outcome. Call inside a transaction. */
-  resolve(edgeId: number, status: Exclude<EdgeStatus, 'pending'>, candidates: number, targets: EdgeTarget[]): void {
-    this.clearTargets.run(edgeId);
+
+  /**
+   * Records an edge's outcome and its targets, replacing those it had unless `fresh` says it had
+   * none (a lookup per edge, a third of the write). Call inside a transaction.
+   */
+  resolve(edgeId: number, status: Exclude<EdgeStatus, 'pending'>, candidates: number, targets: EdgeTarget[], fresh = false): void {
+    if (!fresh) this.clearTargets.run(edgeId);
     targets.forEach((t, seq) => this.insertTarget.run(edgeId, seq, t.fileId, t.symbolId, CONFIDENCES.indexOf(t.confidence)));
     this.setStatus.run(STATUSES.indexOf(status), candidates, edgeId);
     if (this.settled) this.settled.any = true;

@@ -15,33 +15,25 @@ export interface StoredSymbol extends SymbolRecord {
   path: string;
 }
 
-interface SymbolRow {
-  id: number;
-  file_id: number;
-  path: string;
-  name: string;
-  qualified: string;
-  kind: string;
-  signature: string;
-  start_line: number;
-  end_line: number;
-}
+/**
+ * The columns read into a StoredSymbol (by `fromRaw`, in this order). Read raw, as arrays, and
+ * named once: resolution reads every definition of a tree, often more than once.
+ */
+const SELECT = 'SELECT s.id, s.file_id, f.path, s.name, s.qualified, s.kind, s.signature, s.start_line, s.end_line FROM symbols s JOIN files f ON f.id = s.file_id';
 
-function fromRow(r: SymbolRow): StoredSymbol {
+function fromRaw(r: unknown[]): StoredSymbol {
   return {
-    id: r.id,
-    fileId: r.file_id,
-    path: r.path,
-    name: r.name,
-    qualified: r.qualified,
-    kind: r.kind,
-    signature: r.signature,
-    startLine: r.start_line,
-    endLine: r.end_line,
+    id: r[0] as number,
+    fileId: r[1] as number,
+    path: r[2] as string,
+    name: r[3] as string,
+    qualified: r[4] as string,
+    kind: r[5] as string,
+    signature: r[6] as string,
+    startLine: r[7] as number,
+    endLine: r[8] as number,
   };
 }
-
-const SELECT = 'SELECT s.*, f.path AS path FROM symbols s JOIN files f ON f.id = s.file_id';
 
 export class SymbolTable {
   private readonly insert;
@@ -54,11 +46,11 @@ export class SymbolTable {
       `INSERT INTO symbols(file_id, name, name_lc, name_key, qualified, kind, signature, start_line, end_line)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.byName = db.prepare(`${SELECT} WHERE s.name_lc = ? ORDER BY f.path, s.start_line`);
-    this.ofFile = db.prepare(`${SELECT} WHERE s.file_id = ? ORDER BY s.start_line, s.end_line DESC`);
+    this.byName = db.prepare(`${SELECT} WHERE s.name_lc = ? ORDER BY f.path, s.start_line`).raw();
+    this.ofFile = db.prepare(`${SELECT} WHERE s.file_id = ? ORDER BY s.start_line, s.end_line DESC`).raw();
     this.names = db.prepare('SELECT DISTINCT name_lc FROM symbols').pluck();
     // One statement for any number of keys: a list of `?` would be prepared anew per length, on every question.
-    this.keyed = db.prepare(`${SELECT} WHERE s.name_key IN (SELECT value FROM json_each(?))`);
+    this.keyed = db.prepare(`${SELECT} WHERE s.name_key IN (SELECT value FROM json_each(?))`).raw();
   }
 
   /** Inserts a definition and returns its id. */
@@ -69,16 +61,16 @@ export class SymbolTable {
 
   /** Definitions whose simple name equals `name`, ignoring case. */
   named(name: string): StoredSymbol[] {
-    return (this.byName.all(name.toLowerCase()) as SymbolRow[]).map(fromRow);
+    return (this.byName.all(name.toLowerCase()) as unknown[][]).map(fromRaw);
   }
 
   /** Definitions whose whole-identifier term is one of `keys` (see search/terms.ts). */
   withKeys(keys: string[]): StoredSymbol[] {
-    return keys.length ? (this.keyed.all(JSON.stringify(keys)) as SymbolRow[]).map(fromRow) : [];
+    return keys.length ? (this.keyed.all(JSON.stringify(keys)) as unknown[][]).map(fromRaw) : [];
   }
 
   ofFileId(fileId: number): StoredSymbol[] {
-    return (this.ofFile.all(fileId) as SymbolRow[]).map(fromRow);
+    return (this.ofFile.all(fileId) as unknown[][]).map(fromRaw);
   }
 
   /** Every distinct lower-cased symbol name (for recognising identifiers in a query). */

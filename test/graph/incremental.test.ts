@@ -97,3 +97,23 @@ describe('rewriting an imported file in place', () => {
     }
   });
 });
+
+describe('answering again an edge that holds targets', () => {
+  // A first resolution writes targets without replacing any (there are none yet); every later one must replace them.
+  it('replaces them: a new definition of a called name joins the old ones, each once', async () => {
+    const named = await indexFixture({
+      'a.py': 'def run():\n    return 1\n',
+      'b.py': 'def run():\n    return 2\n',
+      'c.py': 'def main():\n    return run()\n',
+    });
+    try {
+      expect(edge(named.store, 'c.py', 'call', 'run').targets).toEqual(['a.py:run/name', 'b.py:run/name']);
+      fs.writeFileSync(path.join(named.root, 'd.py'), 'def run():\n    return 3\n');
+      const summary = await named.reindex();
+      expect(summary.graph).toMatchObject({ pending: 1, answered: 1 });
+      expect(edge(named.store, 'c.py', 'call', 'run')).toMatchObject({ status: 'ambiguous', targets: ['a.py:run/name', 'b.py:run/name', 'd.py:run/name'] });
+    } finally {
+      named.close();
+    }
+  });
+});
