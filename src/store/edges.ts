@@ -272,8 +272,7 @@ export class EdgeTable {
   }
 
   /** The id of a reference's text, stored once however many edges write it. */
-  private refId(e: EdgeRecord): number {
-    const kind = kindCode(e.kind);
+  private refId(e: EdgeRecord, kind: number): number {
     const found = this.findRef.get(e.name, kind, e.qualifier, e.module, e.alias) as number | undefined;
     return found ?? Number(this.insertRef.run(e.name, kind, e.qualifier, e.module, e.alias).lastInsertRowid);
   }
@@ -283,10 +282,16 @@ export class EdgeTable {
    * to resolve). `symbolIds[i]` is the id of the version's i-th symbol.
    */
   addAll(fileId: number, edges: EdgeRecord[], symbolIds: number[]): void {
+    // A file names the same reference again and again (three edges a reference on the TypeScript SDK):
+    // each is looked up once. Kept for this call only, inside the caller's transaction, so no id can go stale.
+    const refs = new Map<string, number>();
     for (const e of edges) {
       const from = e.from >= 0 ? (symbolIds[e.from] ?? null) : null;
       const kind = kindCode(e.kind);
-      this.insert.run(fileId, from, kind, this.refId(e), e.line, kind === NAMESPACE ? RESOLVED : PENDING);
+      const key = JSON.stringify([kind, e.name, e.qualifier, e.module, e.alias]);
+      let ref = refs.get(key);
+      if (ref === undefined) refs.set(key, (ref = this.refId(e, kind)));
+      this.insert.run(fileId, from, kind, ref, e.line, kind === NAMESPACE ? RESOLVED : PENDING);
       if (kind === NAMESPACE && this.settled) this.settled.any = true;
     }
   }

@@ -128,6 +128,19 @@ describe('index layout', () => {
     expect(one(repo, 'SELECT count(*) FROM refs WHERE id NOT IN (SELECT ref_id FROM edges)')).toBe(0);
   });
 
+  it('tells apart references of one file that differ only by a missing part and an empty one', async () => {
+    const repo = await indexed({ 'a.ts': 'export const a = 1;\n' }, 'none');
+    const fileId = repo.store.files.get('a.ts')!.id;
+    const ref = (qualifier: string | null, alias: string | null) => ({ kind: 'import' as const, name: 'x', qualifier, module: 'm', alias, line: 1, from: -1 });
+    const records = [ref(null, null), ref(null, ''), ref('', null), ref(null, null), ref(null, ''), ref('', '')];
+    repo.store.transaction(() => repo.store.edges.addAll(fileId, records, []));
+    const rows = repo.store.db
+      .prepare("SELECT r.qualifier, r.alias FROM edges e JOIN refs r ON r.id = e.ref_id WHERE r.name = 'x' ORDER BY e.id")
+      .all() as { qualifier: string | null; alias: string | null }[];
+    expect(rows).toEqual(records.map(({ qualifier, alias }) => ({ qualifier, alias })));
+    expect(one(repo, "SELECT count(*) FROM refs WHERE name = 'x'")).toBe(4);
+  });
+
   it('gives the pages a pass freed back to the file system', async () => {
     const repo = await indexed(callers(40), 'none');
     const pragma = (name: string) => repo.store.db.pragma(name, { simple: true }) as number;
