@@ -44,10 +44,8 @@ function boundary(text: string, i: number, end: number): boolean {
   return (a === DIGIT) !== (b === DIGIT); // letter↔digit
 }
 
-const words: string[] = [];
-
-/** Calls `emit(term, isSingleWord)` for each term of `text`, in order. */
-export function forEachModelTerm(text: string, emit: (term: string, single: boolean) => void): void {
+/** Calls `emit(start, end)` for each identifier run of `text` (a stretch of ASCII letters, digits and underscores) the model reads: those up to MAX_IDENT long. */
+function forEachRun(text: string, emit: (start: number, end: number) => void): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -57,36 +55,73 @@ export function forEachModelTerm(text: string, emit: (term: string, single: bool
     }
     let end = i;
     while (end < n && classOf(text, end) !== OTHER) end++;
-    if (end - i <= MAX_IDENT) {
-      words.length = 0;
-      let start = i;
-      for (let j = i; j <= end; j++) {
-        const cut = j === end || classOf(text, j) === UNDER || (j > start && classOf(text, j - 1) !== UNDER && boundary(text, j, end));
-        if (!cut) continue;
-        if (j - start >= 2 && classOf(text, start) !== UNDER) {
-          const w = text.slice(start, j);
-          if (!/^[0-9]+$/.test(w)) words.push(w.toLowerCase());
-        }
-        start = j < end && classOf(text, j) === UNDER ? j + 1 : j;
-      }
-      if (words.length > 1) emit(words.join(''), false);
-      for (const w of words) emit(w, true);
-    }
+    if (end - i <= MAX_IDENT) emit(i, end);
     i = end;
   }
 }
 
-/** Calls `emit(row)` once per feature occurrence of `text`. */
-export function forEachFeature(text: string, space: FeatureSpace, emit: (row: number) => void): void {
+const words: string[] = [];
+
+/** Calls `emit(term, isSingleWord)` for each term of the run text[i, end). */
+function termsOfRun(text: string, i: number, end: number, emit: (term: string, single: boolean) => void): void {
+  words.length = 0;
+  let start = i;
+  for (let j = i; j <= end; j++) {
+    const cut = j === end || classOf(text, j) === UNDER || (j > start && classOf(text, j - 1) !== UNDER && boundary(text, j, end));
+    if (!cut) continue;
+    if (j - start >= 2 && classOf(text, start) !== UNDER) {
+      const w = text.slice(start, j);
+      if (!/^[0-9]+$/.test(w)) words.push(w.toLowerCase());
+    }
+    start = j < end && classOf(text, j) === UNDER ? j + 1 : j;
+  }
+  if (words.length > 1) emit(words.join(''), false);
+  for (const w of words) emit(w, true);
+}
+
+/** Calls `emit(term, isSingleWord)` for each term of `text`, in order. */
+export function forEachModelTerm(text: string, emit: (term: string, single: boolean) => void): void {
+  forEachRun(text, (start, end) => termsOfRun(text, start, end, emit));
+}
+
+/** The feature rows one identifier run emits, in order. */
+function rowsOfRun(run: string, space: FeatureSpace): number[] {
+  const rows: number[] = [];
   const base = space.vocab.size;
-  forEachModelTerm(text, (term, single) => {
+  termsOfRun(run, 0, run.length, (term, single) => {
     const row = space.vocab.get(term);
-    if (row !== undefined) emit(row);
+    if (row !== undefined) rows.push(row);
     else if (single) {
       const w = `<${term}>`;
       // The features are ASCII, so code units are their UTF-8 bytes, as the trainer hashes them.
-      for (let k = 0; k + 3 <= w.length; k++) emit(base + (fnv1a(w, k, k + 3) % space.buckets));
+      for (let k = 0; k + 3 <= w.length; k++) rows.push(base + (fnv1a(w, k, k + 3) % space.buckets));
     }
+  });
+  return rows;
+}
+
+/**
+ * Rows by identifier run, per feature space: code says the same names again and again, and
+ * splitting, lower-casing and looking up a run's words was most of an embedding. Emptied when
+ * full, which bounds it (~2 MB).
+ */
+const runRows = new WeakMap<FeatureSpace, Map<string, number[]>>();
+const MAX_RUNS = 16_384;
+
+/** Calls `emit(row)` once per feature occurrence of `text`. */
+export function forEachFeature(text: string, space: FeatureSpace, emit: (row: number) => void): void {
+  let known = runRows.get(space);
+  if (!known) runRows.set(space, (known = new Map()));
+  const cache = known;
+  forEachRun(text, (start, end) => {
+    const run = text.slice(start, end);
+    let rows = cache.get(run);
+    if (rows === undefined) {
+      rows = rowsOfRun(run, space);
+      if (cache.size >= MAX_RUNS) cache.clear();
+      cache.set(run, rows);
+    }
+    for (let k = 0; k < rows.length; k++) emit(rows[k]!);
   });
 }
 
