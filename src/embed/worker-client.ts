@@ -40,27 +40,32 @@ export class EmbedWorker {
   private readonly pending = new Map<number, { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void }>();
   private nextId = 0;
   private failure: Error | null = null;
+  /** The embedder's identity once the thread has opened it; rejects (the thread stopped) when it could not. */
+  readonly opened: Promise<EmbedderIdentity>;
 
-  private constructor(private readonly worker: Worker, readonly identity: EmbedderIdentity) {
-    worker.on('message', (m: WorkerReply) => {
-      if (m.type !== 'result' && m.type !== 'failed') return;
-      const p = this.pending.get(m.id);
-      this.pending.delete(m.id);
-      if (m.type === 'failed') p?.reject(new SightlineError('io', m.message));
-      else p?.resolve(Array.from({ length: m.data.length / m.dims }, (_, i) => m.data.subarray(i * m.dims, (i + 1) * m.dims)));
-    });
+  private constructor(private readonly worker: Worker) {
+    this.opened = workerReady(worker);
+    this.opened.catch(() => void worker.terminate()); // what was sent then fails with the exit
+    worker.on('message', (m: WorkerReply) => this.settle(m));
     worker.on('error', (err) => this.failAll(err));
     worker.on('exit', (code) => this.failAll(new SightlineError('io', `the embedding thread stopped (exit ${code})`)));
   }
 
-  static async start(spec: EmbedderSpec): Promise<EmbedWorker> {
-    const worker = startWorker(spec);
-    try {
-      return new EmbedWorker(worker, await workerReady(worker));
-    } catch (err) {
-      await worker.terminate();
-      throw err;
-    }
+  /**
+   * Starts the thread. Texts may be sent at once: they wait in its queue while it opens the
+   * model, so its start runs beside whatever this thread does next. A thread that cannot open
+   * the model fails what was sent, and `opened` says why.
+   */
+  static launch(spec: EmbedderSpec): EmbedWorker {
+    return new EmbedWorker(startWorker(spec));
+  }
+
+  private settle(m: WorkerReply): void {
+    if (m.type !== 'result' && m.type !== 'failed') return;
+    const p = this.pending.get(m.id);
+    this.pending.delete(m.id);
+    if (m.type === 'failed') p?.reject(new SightlineError('io', m.message));
+    else p?.resolve(Array.from({ length: m.data.length / m.dims }, (_, i) => m.data.subarray(i * m.dims, (i + 1) * m.dims)));
   }
 
   embed(texts: string[]): Promise<Float32Array[]> {

@@ -85,37 +85,50 @@ export async function embedPass(store: Store, config: Config, options: EmbedPass
   const current = currentSpace(store, spec, stored, stamp);
   if (pending === 0 && current) return { embedded: 0, pending: 0, error: null, identity: stored };
   const work = current ? pending : store.counts().chunks;
-  let embedder: Pick<Embedder, 'identity' | 'embed' | 'close'>;
+  const page = memoryPlan(config.maxMemoryMB).embedPage;
+  let afterId = 0;
+  const inFlight: { chunks: PendingChunk[]; vecs: Promise<Float32Array[]> }[] = [];
+  const refill = (embedder: Pick<Embedder, 'embed'>, total: number) => {
+    while (inFlight.length < IN_FLIGHT && !signal?.aborted) {
+      const chunks = vectors.pending(afterId, page, total <= page);
+      if (chunks.length === 0) return;
+      afterId = chunks[chunks.length - 1]!.id;
+      const vecs = embedder.embed(chunks.map(embeddingText));
+      vecs.catch(() => {}); // awaited below; a rejection before then is not unhandled
+      inFlight.push({ chunks, vecs });
+    }
+  };
+  let embedder: Pick<Embedder, 'embed' | 'close'> | null = null;
+  let identity: EmbedderIdentity;
   try {
-    embedder = work <= inThreadMax ? (await openEmbedder(spec))! : await EmbedWorker.start(spec);
+    if (work <= inThreadMax) {
+      const opened = (await openEmbedder(spec))!;
+      embedder = opened;
+      identity = opened.identity;
+    } else {
+      const worker = (embedder = EmbedWorker.launch(spec));
+      // Where no stored vector must go first (the space is this one, or none is stored), the first pages
+      // go before the thread has opened its model: its start and their embedding run beside the graph,
+      // which a small tree resolves on this thread.
+      if (pending === work) refill(worker, pending);
+      identity = await worker.opened;
+    }
   } catch (err) {
+    await embedder?.close();
     return { embedded: 0, pending, error: `embedding did not start: ${describeError(err)}; keyword search is unaffected`, identity: null };
   }
-  const summary: EmbedSummary = { embedded: 0, pending, error: null, identity: embedder.identity };
-  const page = memoryPlan(config.maxMemoryMB).embedPage;
+  const summary: EmbedSummary = { embedded: 0, pending, error: null, identity };
   try {
-    if (!sameIdentity(stored, embedder.identity)) {
+    if (!sameIdentity(stored, identity)) {
       store.transaction(() => {
-        vectors.reset(embedder.identity);
+        vectors.reset(identity);
         if (stamp !== null) vectors.vouch(stamp);
       });
       pending = vectors.pendingCount();
     }
     const total = pending;
-    let afterId = 0;
-    const inFlight: { chunks: PendingChunk[]; vecs: Promise<Float32Array[]> }[] = [];
-    const refill = () => {
-      while (inFlight.length < IN_FLIGHT && !signal?.aborted) {
-        const chunks = vectors.pending(afterId, page, total <= page);
-        if (chunks.length === 0) return;
-        afterId = chunks[chunks.length - 1]!.id;
-        const vecs = embedder.embed(chunks.map(embeddingText));
-        vecs.catch(() => {}); // awaited below; a rejection before then is not unhandled
-        inFlight.push({ chunks, vecs });
-      }
-    };
     onProgress({ phase: 'embedding', done: 0, total });
-    for (refill(); inFlight.length > 0; refill()) {
+    for (refill(embedder, total); inFlight.length > 0; refill(embedder, total)) {
       const { chunks, vecs } = inFlight.shift()!;
       const got = await vecs;
       store.transaction(() => {

@@ -162,6 +162,21 @@ describe('vectors in the index', () => {
     expect(retried).toMatchObject({ embedded: failed!.pending, pending: 0, error: null });
   });
 
+  it('sends its first pages before the thread has opened its model, and loses none when the model cannot open', async () => {
+    const repo = open({ embedder: 'none' });
+    await repo.index();
+    const chunks = repo.store.counts().chunks;
+    // Nothing stored, so pages go at once; the thread then fails to open a model that is not there.
+    const broken = withConfig(repo, { embedder: 'onnx', modelDir: path.join(repo.root, 'no-such-model') });
+    const failed = await embedPass(repo.store, broken, { inThreadMax: 0 });
+    expect(failed).toMatchObject({ embedded: 0, pending: chunks, identity: null });
+    expect(failed!.error).toMatch(/embedding did not start: .*no-such-model/);
+    expect(repo.store.vectors.count()).toBe(0);
+    const builtin = withConfig(repo, { embedder: 'builtin' });
+    expect(await embedPass(repo.store, builtin, { inThreadMax: 0 })).toMatchObject({ embedded: chunks, pending: 0, error: null });
+    expect(repo.store.vectors.load(repo.store.vectors.identity()!.dims).ids).toHaveLength(chunks);
+  });
+
   it('reports keyword_only with no embedder, and an unreachable endpoint as an error of the pass, not of the index', async () => {
     const repo = open({ embedder: 'none' });
     const summary = await repo.index();
