@@ -25,6 +25,12 @@ export function createMcpServer(runtime: Runtime, caller: Caller): McpServer {
   const asked = new Map<Engine, Set<string>>();
   // A closed session's refusal count and receipts are of no use again (its id is never reused): they go with it.
   server.server.onclose = () => releaseSessions(asked);
+  // A session's first search would wait for a read worker's start: one starts as the session begins.
+  const { readPool: pool, options } = runtime;
+  if (pool && options.served.kind === 'repo') {
+    const { engine } = options.served.unit;
+    server.server.oninitialized = () => pool.prestart(engine);
+  }
   const offered = runtime.toolsFor(caller);
   refuseWithheld(server, offered.withheld);
   const extra: z.ZodRawShape = runtime.workspace ? { [REPO_ARG]: repoArg() } : {};

@@ -56,6 +56,13 @@ function threads(served: { server: NetworkServer }): number {
   return Number(/^Threads:\s+(\d+)$/m.exec(fs.readFileSync(`/proc/${served.server.proc.pid}/status`, 'utf8'))![1]);
 }
 
+/** Resolves once `ready()` holds, checking every 20 ms for up to 10 s. */
+async function waitUntil(ready: () => boolean): Promise<void> {
+  for (const deadline = Date.now() + 10_000; !ready(); await new Promise((resolve) => setTimeout(resolve, 20))) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+  }
+}
+
 /** The same calls, with their raw answers (or error sentences), in order. */
 async function answers(conn: Connected, calls: [string, Record<string, unknown>][]): Promise<string[]> {
   const out: string[] = [];
@@ -182,18 +189,22 @@ describe('the read pool', () => {
     expect(JSON.stringify(located)).toContain('src/added_by_pass.ts');
   }, 120_000);
 
-  it('starts workers on demand: none before a pooled question, one for questions one at a time, the second when one finds the first busy', async () => {
+  it('starts workers on demand: none before a client begins a session, one as it does, the second when a question finds the first busy', async () => {
     const home = tempDir('sightline-home-');
     const server = await startNetworkServer('http', ['--repo', root, '--no-watch'], { SIGHTLINE_HOME: home, SIGHTLINE_READ_WORKERS: '2', ...KEYWORD_ONLY });
+    const unused = threads({ server });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(threads({ server })).toBe(unused); // no client, no worker
     const served = { server, conn: await connectNetwork(server), home };
     running.push(served);
     expect((await call(served.conn.client, 'health')).server.read_workers).toBe(2); // what it may start
-    const idle = threads(served);
-    await call(served.conn.client, 'list_files', {}); // the first read: a worker starts, and the first pass
+    // Started as the session began, before any question: the session's first search does not wait for it.
+    await waitUntil(() => threads(served) > unused);
+    const one = threads(served);
+    await call(served.conn.client, 'list_files', {}); // the first read, and the first pass
     await waitForIndex(served.conn.client, 60_000);
     for (const [name, args] of QUESTIONS.slice(0, 5)) await served.conn.client.callTool({ name, arguments: args });
-    const one = threads(served);
-    expect(one).toBeGreaterThan(idle);
+    expect(threads(served)).toBe(one);
     expect(indexConnections(served)).toBe(2); // the writer's and one worker's
     await Promise.all(QUESTIONS.map(([name, args]) => served.conn.client.callTool({ name, arguments: args })));
     expect(threads(served)).toBeGreaterThan(one);

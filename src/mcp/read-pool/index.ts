@@ -8,9 +8,10 @@
  * damaged index (server.ts, on the error a worker sends back); a refusal is
  * counted there too, while the worker waits (writer-call.ts). Questions wait
  * in one queue for the first idle worker. Workers start on demand, up to the
- * pool's size: the first pooled question starts one, and another starts only
- * when a question finds every started worker busy, so a server that is never
- * asked, or asked one thing at a time, does not load the engine into threads
+ * pool's size: the first starts when a client has initialized a session with a
+ * server of one repository (or with the first pooled question), and another
+ * only when a question finds every started worker busy, so a server no client
+ * uses, or asked one thing at a time, does not load the engine into threads
  * it does not use. The dashboard never comes here: it answers from its
  * `asIs` engine on the main thread.
  */
@@ -27,7 +28,7 @@ import { SightlineError } from '../../errors/index.js';
 import { noteReaderCache } from '../../search/index.js';
 import { replaySessionWrite, type Store } from '../../store/index.js';
 import type { ServerFacts, ToolDefinition } from '../tools/index.js';
-import { fromWire, type ForgetRepo, type ReadQuestion, type ReadReply, type WorkerStart } from './protocol.js';
+import { fromWire, type ConfigureRepo, type ForgetRepo, type ReadQuestion, type ReadReply, type WorkerStart } from './protocol.js';
 import { answerWriterCalls } from './writer-call.js';
 import { Prerendered, rephased, type RenderedAnswer } from '../result.js';
 
@@ -109,6 +110,20 @@ export class ReadPool {
         this.dispatch();
       }),
     );
+  }
+
+  /**
+   * Starts the first worker before the first question, configured for `engine`'s repository: its
+   * start (~0.2 s of loading the engine's modules on a 2-core machine) would otherwise be waited
+   * for by the session's first search. Called once a client has initialized its session.
+   */
+  prestart(engine: Engine): void {
+    const { root, config } = engine.repo;
+    if (this.closed || this.slots.length > 0 || !answerableOffThread(config)) return;
+    const slot = this.spawn();
+    this.slots.push(slot);
+    slot.worker.postMessage({ configure: root, config } satisfies ConfigureRepo);
+    slot.configured.add(root);
   }
 
   /** A repository no longer served (removed from a workspace, or reopened): every worker closes its connection to it. */

@@ -47,8 +47,14 @@ export interface ForgetRepo {
   forget: string;
 }
 
+/** A repository's configuration, sent to a worker started before its first question about it (ReadPool.prestart). */
+export interface ConfigureRepo {
+  configure: string;
+  config: Config;
+}
+
 /** What the main thread sends a worker. */
-export type ToWorker = ReadQuestion | ForgetRepo;
+export type ToWorker = ReadQuestion | ForgetRepo | ConfigureRepo;
 
 /** An error as it crosses threads: its class (by code) and what it said. */
 export interface WireError {

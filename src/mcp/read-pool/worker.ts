@@ -18,7 +18,7 @@ import { Store, type SessionJournal } from '../../store/index.js';
 import { pooledBody } from '../tools/pooled.js';
 import type { ToolContext } from '../tools/tool.js';
 import { renderAnswer } from '../result.js';
-import { toWire, type ReadQuestion, type ReadReply, type ToWorker, type WorkerStart } from './protocol.js';
+import { toWire, type ConfigureRepo, type ReadQuestion, type ReadReply, type ToWorker, type WorkerStart } from './protocol.js';
 import { writerRefuse } from './writer-call.js';
 
 /** What `health` would say (pooled tools never ask, but a ToolContext carries it), and the channel to the writer. */
@@ -57,7 +57,7 @@ function inodeOf(file: string): number {
 }
 
 /** The reader of `root`, opened anew when its index file was replaced (a damaged one rebuilt). */
-function readerFor(question: ReadQuestion): Reader {
+function readerFor(question: Pick<ReadQuestion, 'root' | 'config'>): Reader {
   if (question.config) configs.set(question.root, question.config);
   const config = configs.get(question.root);
   if (!config) throw new Error(`read pool: no configuration was sent for ${question.root}`);
@@ -106,6 +106,19 @@ function forget(root: string): void {
   configs.delete(root);
 }
 
+/**
+ * A repository configured ahead of its first question: its index is opened now, where it exists
+ * (a first pass may not have made it yet; the first question then opens it).
+ */
+function configure({ configure: root, config }: ConfigureRepo): void {
+  configs.set(root, config);
+  try {
+    void readerFor({ root }).repo.store;
+  } catch {
+    readers.delete(root);
+  }
+}
+
 const port = parentPort!;
 /** Messages are handled in arrival order, so a forget never closes a connection a question is still reading. */
 let handled: Promise<void> = Promise.resolve();
@@ -113,6 +126,7 @@ port.on('message', (message: ToWorker) => {
   handled = handled
     .then(async () => {
       if ('forget' in message) return forget(message.forget);
+      if ('configure' in message) return configure(message);
       port.postMessage(await answer(message));
     })
     .catch((err: unknown) => {
