@@ -6,7 +6,10 @@
  * the same transaction, so a crash before resolution leaves work to resume, never a wrong answer.
  */
 import type { ParsedRef, RefKind } from '../parse/types.js';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Db } from './db.js';
+
+type Statement = BetterSqlite3.Statement<unknown[]>;
 
 export type EdgeStatus = 'pending' | 'resolved' | 'ambiguous' | 'unresolved';
 export type Confidence = 'exact' | 'import' | 'name';
@@ -169,11 +172,15 @@ function edgeFromRaw(r: unknown[]): StoredEdge {
   };
 }
 
-/** `AND e.kind IN (…)` for a kinds filter, with its parameters; nothing when no filter. */
-function kindFilter(kinds?: string[]): { sql: string; params: number[] } {
-  if (!kinds?.length) return { sql: '', params: [] };
-  return { sql: `AND e.kind IN (${kinds.map(() => '?').join(',')})`, params: kinds.map(kindCode) };
+/**
+ * A kinds filter as one statement's parameters (`KIND_FILTER`): the kinds' codes as JSON, twice,
+ * or null twice for no filter.
+ */
+function kindParams(kinds?: string[]): [string | null, string | null] {
+  const json = kinds?.length ? JSON.stringify(kinds.map(kindCode)) : null;
+  return [json, json];
 }
+const KIND_FILTER = 'AND (? IS NULL OR e.kind IN (SELECT value FROM json_each(?)))';
 
 /** Names that make an unresolved import worth another look once `path` exists: its stem and its directory. */
 export function importKeys(path: string): string[] {
@@ -184,8 +191,6 @@ export function importKeys(path: string): string[] {
   if (parts.length > 0) keys.add(parts[parts.length - 1]!);
   return [...keys].filter((k) => k.length > 0);
 }
-
-const IN_CHUNK = 500;
 
 export class EdgeTable {
   private readonly insert;
@@ -218,6 +223,7 @@ export class EdgeTable {
   private settled: { any: boolean; at: number } | null = null;
   private readonly anySettled;
   private readonly dataVersion;
+  private readonly statements = new Map<string, Statement>();
 
   constructor(private readonly db: Db) {
     this.insert = db.prepare('INSERT INTO edges(file_id, from_symbol, kind, ref_id, line, status) VALUES (?, ?, ?, ?, ?, ?)');
@@ -397,61 +403,59 @@ export class EdgeTable {
 
   /** References that resolved to any of these definitions. */
   linksIntoSymbols(symbolIds: number[], kinds?: string[]): StoredLink[] {
-    return this.links('t.symbol_id IN', symbolIds, kinds);
+    return this.links('t.symbol_id', symbolIds, kinds);
   }
 
   /** References that resolved into any of these files (to one of their definitions, or to the module). */
   linksIntoFiles(fileIds: number[], kinds?: string[]): StoredLink[] {
-    return this.links('t.file_id IN', fileIds, kinds);
+    return this.links('t.file_id', fileIds, kinds);
   }
 
   /** References written in a file (between two lines, inclusive), resolved or not. */
   linksFrom(fileId: number, startLine = 1, endLine = Number.MAX_SAFE_INTEGER, kinds?: string[]): StoredLink[] {
-    const kind = kindFilter(kinds);
-    const rows = this.db
-      .prepare(`${LINK_SELECT} FROM edges e LEFT JOIN edge_targets t ON t.edge_id = e.id ${LINK_JOINS}
-                WHERE e.file_id = ? AND e.line BETWEEN ? AND ? ${kind.sql} ORDER BY e.line, e.id, t.seq`)
-      .all(fileId, startLine, endLine, ...kind.params) as LinkRow[];
+    const rows = this.prepared(
+      `${LINK_SELECT} FROM edges e LEFT JOIN edge_targets t ON t.edge_id = e.id ${LINK_JOINS}
+       WHERE e.file_id = ? AND e.line BETWEEN ? AND ? ${KIND_FILTER} ORDER BY e.line, e.id, t.seq`,
+    ).all(fileId, startLine, endLine, ...kindParams(kinds)) as LinkRow[];
     return rows.map(linkFromRow);
   }
 
-  private links(where: string, ids: number[], kinds?: string[]): StoredLink[] {
-    const out: StoredLink[] = [];
-    const kind = kindFilter(kinds);
-    for (let i = 0; i < ids.length; i += IN_CHUNK) {
-      const slice = ids.slice(i, i + IN_CHUNK);
-      const rows = this.db
-        .prepare(`${LINK_SELECT} FROM edge_targets t JOIN edges e ON e.id = t.edge_id ${LINK_JOINS}
-                  WHERE ${where} (${slice.map(() => '?').join(',')}) ${kind.sql} ORDER BY sf.path, e.line, e.id, t.seq`)
-        .all(...slice, ...kind.params) as LinkRow[];
-      out.push(...rows.map(linkFromRow));
-    }
-    return out;
+  /** Links whose target `column` is one of `ids`: one statement for any number of ids, as JSON. */
+  private links(column: 't.symbol_id' | 't.file_id', ids: number[], kinds?: string[]): StoredLink[] {
+    if (ids.length === 0) return [];
+    const rows = this.prepared(
+      `${LINK_SELECT} FROM edge_targets t JOIN edges e ON e.id = t.edge_id ${LINK_JOINS}
+       WHERE ${column} IN (SELECT value FROM json_each(?)) ${KIND_FILTER} ORDER BY sf.path, e.line, e.id, t.seq`,
+    ).all(JSON.stringify(ids), ...kindParams(kinds)) as LinkRow[];
+    return rows.map(linkFromRow);
   }
+
+  /**
+   * A statement prepared on first use and kept: the graph's questions, which a verb that reads no
+   * graph never asks, and whose lists of ids go in as JSON, so each one's text is fixed.
+   */
+  private prepared(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
+    return statement;
+  }
+
   /**
    * The methods these methods override: a method of a class's resolved base (extends,
    * implements, embeds, mixes in) with the same name. One level; call again to climb.
    */
   overridden(methodIds: number[]): { method: number; base: number; methodName: string; baseName: string; path: string; line: number }[] {
-    const out: { method: number; base: number; methodName: string; baseName: string; path: string; line: number }[] = [];
-    for (let i = 0; i < methodIds.length; i += IN_CHUNK) {
-      const slice = methodIds.slice(i, i + IN_CHUNK);
-      out.push(
-        ...(this.db
-          .prepare(
-            `SELECT DISTINCT m.id AS method, bm.id AS base, m.qualified AS methodName, bm.qualified AS baseName, mf.path AS path, m.start_line AS line
-             FROM symbols m JOIN files mf ON mf.id = m.file_id
-             JOIN symbols c ON c.file_id = m.file_id AND c.qualified || '.' || m.name = m.qualified
-             JOIN edges e ON e.from_symbol = c.id AND e.kind = ${INHERIT}
-             JOIN edge_targets t ON t.edge_id = e.id
-             JOIN symbols b ON b.id = t.symbol_id
-             JOIN symbols bm ON bm.file_id = b.file_id AND bm.name = m.name AND bm.qualified = b.qualified || '.' || m.name
-             WHERE m.id IN (${slice.map(() => '?').join(',')})`,
-          )
-          .all(...slice) as { method: number; base: number; methodName: string; baseName: string; path: string; line: number }[]),
-      );
-    }
-    return out;
+    if (methodIds.length === 0) return [];
+    return this.prepared(
+      `SELECT DISTINCT m.id AS method, bm.id AS base, m.qualified AS methodName, bm.qualified AS baseName, mf.path AS path, m.start_line AS line
+       FROM symbols m JOIN files mf ON mf.id = m.file_id
+       JOIN symbols c ON c.file_id = m.file_id AND c.qualified || '.' || m.name = m.qualified
+       JOIN edges e ON e.from_symbol = c.id AND e.kind = ${INHERIT}
+       JOIN edge_targets t ON t.edge_id = e.id
+       JOIN symbols b ON b.id = t.symbol_id
+       JOIN symbols bm ON bm.file_id = b.file_id AND bm.name = m.name AND bm.qualified = b.qualified || '.' || m.name
+       WHERE m.id IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(methodIds)) as { method: number; base: number; methodName: string; baseName: string; path: string; line: number }[];
   }
 
   /** Resolved references between different files, counted per (source file, target file). */
