@@ -196,7 +196,6 @@ export class EdgeTable {
   private readonly insert;
   private readonly findRef;
   private readonly insertRef;
-  private readonly ofFileStmt;
   private readonly ofFileKindStmt;
   private readonly pendingStmt;
   private readonly pendingCountStmt;
@@ -232,7 +231,6 @@ export class EdgeTable {
       .prepare('SELECT id FROM refs WHERE name = ? AND kind = ? AND qualifier IS ? AND module IS ? AND alias IS ?')
       .pluck();
     this.insertRef = db.prepare('INSERT INTO refs(name, kind, qualifier, module, alias) VALUES (?, ?, ?, ?, ?)');
-    this.ofFileStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM ${EDGE_FROM} WHERE e.file_id = ? ORDER BY e.line, e.id`).raw();
     // Each edge's stored targets ride along (NULLs for none), in the resolver's order.
     this.ofFileKindStmt = db
       .prepare(
@@ -339,11 +337,6 @@ export class EdgeTable {
   invalidateImportsFor(path: string): void {
     if (!this.mayInvalidate()) return;
     for (const key of importKeys(path)) this.markImports.run(key);
-  }
-
-  /** A file's edges in line order. */
-  ofFile(fileId: number): StoredEdge[] {
-    return (this.ofFileStmt.all(fileId) as unknown[][]).map(edgeFromRaw);
   }
 
   /** A file's edges of one kind in line order, each with its stored targets (none while pending, unless it was answered before). */

@@ -176,7 +176,7 @@ describe('schema migrations', () => {
       expect(repo.store.chunks.termStatsDrift(), `from ${v}`).toBe(0);
       expect(search(repo, { query: 'survivor' }).results[0]?.path, `from ${v}`).toBe('old.ts');
       expect(one('SELECT count(*) FROM commits'), `history from ${v}`).toBe(1);
-      expect(repo.store.edges.ofFile(repo.store.files.get('old.ts')!.id).map((e) => e.name), `edges from ${v}`).toEqual(['helper']);
+      expect(repo.store.edges.linksFrom(repo.store.files.get('old.ts')!.id).map((l) => l.name), `edges from ${v}`).toEqual(['helper']);
       // Every file's names filter, written or filled by the pass.
       expect(one('SELECT count(*) FROM file_texts WHERE names IS NULL'), `names from ${v}`).toBe(0);
       expect(repo.store.getMeta(NAMES_PENDING), `from ${v}`).toBeUndefined();
