@@ -157,7 +157,7 @@ describe('index layout', () => {
   it('answers every per-write and per-resolution edge statement through an index, never a scan of the graph', async () => {
     const repo = await indexed(callers(3), 'none');
     const edges = repo.store.edges as unknown as Record<string, { source: string }>;
-    const statements = ['ofFileStmt', 'pendingStmt', 'pendingCountStmt', 'targetsStmt', 'clearTargets', 'markTargeting', 'importsInto', 'markNamed', 'markImports', 'findRef'];
+    const statements = ['ofFileKindStmt', 'pendingStmt', 'pendingCountStmt', 'targetsStmt', 'clearTargets', 'markTargeting', 'importsInto', 'markNamed', 'markImports', 'findRef'];
     for (const name of statements) {
       const sql = edges[name]!.source;
       const params = Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => 1);
