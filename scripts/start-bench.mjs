@@ -73,7 +73,7 @@ async function served(cli, home) {
   if (answer.isError) throw new Error(`serve's first search failed: ${JSON.stringify(answer.content).slice(0, 300)}`);
   return [{ wall: initialized - started }, { wall: answered - initialized }];
 }
-const SERVED = ['sightline serve (stdio): spawn → initialize answered', 'sightline serve: then its first search (starts a read worker)'];
+const SERVED = ['sightline serve (stdio): spawn → initialize answered', 'sightline serve: then its first search, at once (its read worker still loading)'];
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
