@@ -108,11 +108,16 @@ function rowsOfRun(run: string, space: FeatureSpace): number[] {
 const runRows = new WeakMap<FeatureSpace, Map<string, number[]>>();
 const MAX_RUNS = 16_384;
 
+/** The run cache of `space`, made on its first text. */
+function rowsByRun(space: FeatureSpace): Map<string, number[]> {
+  let cache = runRows.get(space);
+  if (!cache) runRows.set(space, (cache = new Map()));
+  return cache;
+}
+
 /** Calls `emit(row)` once per feature occurrence of `text`. */
 export function forEachFeature(text: string, space: FeatureSpace, emit: (row: number) => void): void {
-  let known = runRows.get(space);
-  if (!known) runRows.set(space, (known = new Map()));
-  const cache = known;
+  const cache = rowsByRun(space);
   forEachRun(text, (start, end) => {
     const run = text.slice(start, end);
     let rows = cache.get(run);

@@ -172,15 +172,11 @@ function edgeFromRaw(r: unknown[]): StoredEdge {
   };
 }
 
-/**
- * A kinds filter as one statement's parameters (`KIND_FILTER`): the kinds' codes as JSON, twice,
- * or null twice for no filter.
- */
-function kindParams(kinds?: string[]): [string | null, string | null] {
-  const json = kinds?.length ? JSON.stringify(kinds.map(kindCode)) : null;
-  return [json, json];
+/** A kinds filter bound as `@kinds`: the kinds' codes as JSON, or null for every kind. */
+function kindParam(kinds?: string[]): { kinds: string | null } {
+  return { kinds: kinds?.length ? JSON.stringify(kinds.map(kindCode)) : null };
 }
-const KIND_FILTER = 'AND (? IS NULL OR e.kind IN (SELECT value FROM json_each(?)))';
+const KIND_FILTER = 'AND (@kinds IS NULL OR e.kind IN (SELECT value FROM json_each(@kinds)))';
 
 /** Names that make an unresolved import worth another look once `path` exists: its stem and its directory. */
 export function importKeys(path: string): string[] {
@@ -409,7 +405,7 @@ export class EdgeTable {
     const rows = this.prepared(
       `${LINK_SELECT} FROM edges e LEFT JOIN edge_targets t ON t.edge_id = e.id ${LINK_JOINS}
        WHERE e.file_id = ? AND e.line BETWEEN ? AND ? ${KIND_FILTER} ORDER BY e.line, e.id, t.seq`,
-    ).all(fileId, startLine, endLine, ...kindParams(kinds)) as LinkRow[];
+    ).all(fileId, startLine, endLine, kindParam(kinds)) as LinkRow[];
     return rows.map(linkFromRow);
   }
 
@@ -419,7 +415,7 @@ export class EdgeTable {
     const rows = this.prepared(
       `${LINK_SELECT} FROM edge_targets t JOIN edges e ON e.id = t.edge_id ${LINK_JOINS}
        WHERE ${column} IN (SELECT value FROM json_each(?)) ${KIND_FILTER} ORDER BY sf.path, e.line, e.id, t.seq`,
-    ).all(JSON.stringify(ids), ...kindParams(kinds)) as LinkRow[];
+    ).all(JSON.stringify(ids), kindParam(kinds)) as LinkRow[];
     return rows.map(linkFromRow);
   }
 
