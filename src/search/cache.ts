@@ -63,6 +63,11 @@ export function ownAnswerCacheStats(store: Store): AnswerCacheStats {
   return { entries: cache?.size ?? 0, hits: cache?.hits ?? 0, misses: cache?.misses ?? 0 };
 }
 
+/** Forgets this connection's cached answers and how they served: questions asked only to warm a thread up (mcp/read-pool/warm-up.ts). */
+export function forgetAnswers(store: Store): void {
+  store.memo.drop(ANSWERS);
+}
+
 /** Keeps what a reader of this index (a read-pool worker) reported of its own answer cache. */
 export function noteReaderCache(store: Store, reader: string, stats: AnswerCacheStats): void {
   store.memo.derived(READERS, '', () => new Map<string, AnswerCacheStats>()).set(reader, stats);

@@ -8,4 +8,4 @@ export type { SignalValues } from './weigh.js';
 export { FIRST_FEATURES, firstFeatures, kindOf, linear, rankCandidates, SECOND_FEATURES, shippedRanker, withNearness, type Candidate, type CommitsOf, type QueryKind, type RankerModel } from './learned.js';
 export { feedbackNearness, hybridChunks, hybridFiles, keywordRankDepth, type HybridAnswer, type SearchMode } from './hybrid.js';
 export { retrievalPhase, type RetrievalPhase } from './vector.js';
-export { answerCacheStats, cachedAnswer, noteReaderCache, ownAnswerCacheStats, type AnswerCacheStats } from './cache.js';
+export { answerCacheStats, cachedAnswer, forgetAnswers, noteReaderCache, ownAnswerCacheStats, type AnswerCacheStats } from './cache.js';

@@ -34,6 +34,11 @@ export class Memo {
     return this.values.get(slot)?.value as T | undefined;
   }
 
+  /** Drops the slot's value: the next `derived` makes it anew. */
+  drop(slot: Slot<unknown>): void {
+    this.values.delete(slot);
+  }
+
   /** Drops everything: the index was emptied or replaced. */
   clear(): void {
     this.values.clear();

@@ -19,6 +19,7 @@ import { pooledBody } from '../tools/pooled.js';
 import type { ToolContext } from '../tools/tool.js';
 import { renderAnswer } from '../result.js';
 import { toWire, type ConfigureRepo, type ReadQuestion, type ReadReply, type ToWorker, type WorkerStart } from './protocol.js';
+import { warmUp } from './warm-up.js';
 import { writerRefuse } from './writer-call.js';
 
 /** What `health` would say (pooled tools never ask, but a ToolContext carries it), and the channel to the writer. */
@@ -108,21 +109,30 @@ function forget(root: string): void {
 
 /**
  * A repository configured ahead of its first question: its index is opened now, where it exists
- * (a first pass may not have made it yet; the first question then opens it).
+ * (a first pass may not have made it yet; the first question then opens it), and the thread warms
+ * up on it until a real question comes (warm-up.ts).
  */
-function configure({ configure: root, config }: ConfigureRepo): void {
+async function configure({ configure: root, config }: ConfigureRepo): Promise<void> {
   configs.set(root, config);
+  let reader: Reader;
   try {
-    void readerFor({ root }).repo.store;
+    reader = readerFor({ root });
+    void reader.repo.store;
   } catch {
     readers.delete(root);
+    return;
   }
+  // Best effort: a question that fails here fails the same way when asked for real, and is reported then.
+  await warmUp(reader.engine, () => asked).catch(() => undefined);
 }
 
 const port = parentPort!;
 /** Messages are handled in arrival order, so a forget never closes a connection a question is still reading. */
 let handled: Promise<void> = Promise.resolve();
+/** Whether a question has come: the warm-up stops at the first. */
+let asked = false;
 port.on('message', (message: ToWorker) => {
+  if ('tool' in message) asked = true;
   handled = handled
     .then(async () => {
       if ('forget' in message) return forget(message.forget);
