@@ -96,6 +96,13 @@ async function runRep(system: System, tree: PreparedTree): Promise<Rep> {
 type Latencies = Pick<Rep, 'first' | 'again' | 'refine' | 'hits' | 'refined'>;
 
 /**
+ * An agent's first question comes after its first model turn, not the instant its MCP session
+ * is up: each probe waits this long after connecting (both systems alike). sightline's read
+ * worker warms up in that time, as it does for an agent (mcp/read-pool/warm-up.ts).
+ */
+const AGENT_PAUSE_MS = 1000;
+
+/**
  * Each probe in a server of its own (its processes ended before the next one
  * starts), warmed with a question not measured: every measured question is
  * then asked for the first time, as an agent's new question is (in one
@@ -111,6 +118,7 @@ async function probeLatencies(system: System, repo: string, home: string, tree: 
     try {
       const probe = session.probes[i]!;
       const queries = probe.over === 'identifiers' ? tree.queries.identifiers : [...tree.queries.identifiers, ...tree.queries.words];
+      await new Promise((resolve) => setTimeout(resolve, AGENT_PAUSE_MS));
       await probe.call(tree.queries.warmup); // warm: page cache, prepared statements, JIT
       const [first, again, refined]: [number[], number[], string[]] = [[], [], []];
       [out.first[probe.label], out.again[probe.label], out.refined[probe.label]] = [first, again, refined];
