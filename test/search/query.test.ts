@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PART_WEIGHT, plainForms, readQuery } from '../../src/search/query.js';
+import { ask, PART_WEIGHT, plainForms, readQuery } from '../../src/search/query.js';
 
 const weightOf = (text: string, term: string) => readQuery(text).terms.find((t) => t.term === term)?.weight;
 
@@ -105,5 +105,14 @@ describe('reading an issue', () => {
     expect(asked.get('files')).toBe(PART_WEIGHT.title);
     expect(asked.has('where')).toBe(false);
     expect(readQuery('where are files walked\n\nThe walker visits every directory.').askedNames.size).toBe(0);
+  });
+
+  it('leaves out modal verbs, as it does "should" and "can": they say how the asker feels, not what the code holds', () => {
+    // "must" matched error messages ("must be a string") across the MCP TypeScript SDK and put a codemod second.
+    const terms = (text: string) => readQuery(text).terms.map((t) => t.term);
+    expect(terms('what must I read to add a new transport')).toEqual(['read', 'add', 'transport']);
+    for (const modal of ['must', 'might', 'may', 'shall', 'ought', 'should', 'can']) expect(terms(`${modal} parse config`)).toEqual(['parse', 'config']);
+    // A question of nothing else is still searched for its words (a Go `Must`).
+    expect(ask('Must').read.terms.map((t) => t.term)).toEqual(['must']);
   });
 });
