@@ -73,10 +73,10 @@ const oneOf = <const V extends readonly string[]>(values: V, description: string
 
 export const CONFIG_FIELDS = {
   home: text('where indexes live; default ~/.cache/sightline', { nonEmpty: true }),
-  gitignore: flag('honour .gitignore and .git/info/exclude'),
+  gitignore: flag('honour .gitignore and .git/info/exclude (a file git tracks is indexed whatever they say, as git does)'),
   include: list('globs a file must match (empty: all)'),
   exclude: list('globs that drop a file'),
-  excludeDirs: list('directory names skipped at any depth'),
+  excludeDirs: list('directory names skipped at any depth (dist, build and target keep what git tracks in them: source, not output)'),
   maxFileBytes: int('files larger than this are skipped'),
   maxMemoryMB: int('index: the memory ceiling, in MB, that an index pass\'s batch sizes and caches, and what a connection keeps between questions, are derived from (config/memory.ts)'),
   toolConcurrency: int('MCP tool bodies that may run at once'),

@@ -2,7 +2,8 @@
  * The walker's rules for one path at a time, for callers that learn of paths
  * from elsewhere (file-system events). `createPathFilter` judges a path
  * without touching it: no ancestor directory may be a default exclude or
- * gitignored, and the path must pass the gitignore and glob rules.
+ * gitignored, and the path must pass the gitignore and glob rules, unless git
+ * tracks it (then only a dependency directory's name leaves it out).
  * `walkPaths` is `walk` restricted to given files: the same rules, then
  * the same stat checks (symlink confinement, regular file, size cap).
  * .gitignore files are read once per directory; build a new filter when one
@@ -15,7 +16,8 @@ import { compileGlobs } from './globs.js';
 import { isWithin } from './paths.js';
 import { DEFAULT_MAX_FILE_BYTES } from './source.js';
 import type { SkipReason } from './skips.js';
-import { DEFAULT_EXCLUDES, GIT_POINTER, type WalkedFile, type WalkOptions, type WalkResult } from './walker.js';
+import { readTracked } from './tracked.js';
+import { BUILD_OUTPUTS, DEFAULT_EXCLUDES, GIT_POINTER, once, type WalkedFile, type WalkOptions, type WalkResult } from './walker.js';
 
 export interface PathFilter {
   /** Why the walker would skip a repo-relative POSIX path (a directory: everything under it); null when it would not. */
@@ -50,7 +52,10 @@ export function createPathFilter(opts: WalkOptions): PathFilter {
     return gitignore && (await matcherFor(parent)).check(rel, isDir) !== undefined;
   };
 
+  const tracked = once(() => readTracked(root));
   const check = async (rel: string, isDir: boolean): Promise<SkipReason | null> => {
+    // As the walker: what an ignore rule or a build-output exclude leaves out, git may still track (walker.ts TrackedOnly).
+    const kept = () => (isDir ? tracked()?.holdsUnder(rel) : tracked()?.has(rel)) === true;
     const parts = rel.split('/');
     for (let i = 0; i < parts.length; i++) {
       const last = i === parts.length - 1;
@@ -58,11 +63,11 @@ export function createPathFilter(opts: WalkOptions): PathFilter {
         if (parts[i] === GIT_POINTER) return 'default_exclude';
         break;
       }
-      if (excludeDirs.has(parts[i]!)) return 'default_exclude';
-      if (await ignored(parts.slice(0, i + 1).join('/'), true)) return 'gitignore';
+      if (excludeDirs.has(parts[i]!) && !(BUILD_OUTPUTS.has(parts[i]!) && kept())) return 'default_exclude';
+      if ((await ignored(parts.slice(0, i + 1).join('/'), true)) && !kept()) return 'gitignore';
     }
     if (isDir) return null;
-    if (await ignored(rel, false)) return 'gitignore';
+    if ((await ignored(rel, false)) && !kept()) return 'gitignore';
     if (exclude?.(rel) !== undefined) return 'glob_exclude';
     if (include && include(rel) === undefined) return 'glob_include';
     return null;

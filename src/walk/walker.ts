@@ -13,6 +13,7 @@ import { compileGlobs, type GlobMatcher } from './globs.js';
 import { isWithin } from './paths.js';
 import type { SkipReason } from './skips.js';
 import { DEFAULT_MAX_FILE_BYTES } from './source.js';
+import { readTracked, type Tracked } from './tracked.js';
 import { Turns } from './turns.js';
 import { byCodeUnit } from '../order.js';
 
@@ -26,6 +27,13 @@ export const DEFAULT_EXCLUDES: readonly string[] = Object.freeze([
   'vendor',
   '__pycache__',
 ]);
+
+/**
+ * Default excludes that name what a build writes. A directory of one of these names that git tracks
+ * files in holds source (Java's package `org.apache.commons.io.build`): its tracked files are
+ * indexed, the rest of it left out. Dependencies (node_modules, vendor, .venv) stay out even tracked.
+ */
+export const BUILD_OUTPUTS: ReadonlySet<string> = new Set(['dist', 'build', 'target']);
 
 export interface WalkOptions {
   /** Absolute path of the repository root (already validated to be a directory). */
@@ -77,7 +85,16 @@ interface Ctx {
   readonly skipped: SkippedEntry[];
   /** Lets directory reads through a few at a time per turn of the event loop (readDir). */
   readonly turns: Turns;
+  /** What git tracks (tracked.ts), read the first time a rule or an exclude would leave something out. */
+  readonly tracked: () => Tracked | null;
 }
+
+/**
+ * A directory walked only for the files git tracks in it (an ignore rule or a build-output exclude
+ * matched it, and git tracks files under it: git's rules never hide a tracked file); everything
+ * else in it is skipped for the reason the directory was.
+ */
+type TrackedOnly = { reason: SkipReason; rule: string } | null;
 
 function skip(ctx: Ctx, rel: string, isDir: boolean, reason: SkipReason, rule?: string): void {
   const entry: SkippedEntry = { path: isDir ? rel + '/' : rel, reason };
@@ -139,6 +156,7 @@ export async function walk(opts: WalkOptions): Promise<WalkResult> {
     files: [],
     skipped: [],
     turns: new Turns(),
+    tracked: once(() => readTracked(root)),
   };
 
   let matcher = IgnoreMatcher.empty();
@@ -155,11 +173,21 @@ export async function walk(opts: WalkOptions): Promise<WalkResult> {
   return { files: ctx.files, skipped: ctx.skipped };
 }
 
+/** `make()`'s value, made on the first call. */
+export function once<T>(make: () => T): () => T {
+  let made = false;
+  let value: T;
+  return () => {
+    if (!made) [value, made] = [make(), true];
+    return value;
+  };
+}
+
 /**
  * @param dirAbs   absolute path of the directory
  * @param dirRel   repo-relative POSIX path ('' for the root)
  */
-async function walkDir(ctx: Ctx, dirAbs: string, dirRel: string, parentMatcher: IgnoreMatcher): Promise<void> {
+async function walkDir(ctx: Ctx, dirAbs: string, dirRel: string, parentMatcher: IgnoreMatcher, only: TrackedOnly = null): Promise<void> {
   let dirents: Dirent[];
   try {
     dirents = await readDir(ctx, dirAbs);
@@ -186,16 +214,17 @@ async function walkDir(ctx: Ctx, dirAbs: string, dirRel: string, parentMatcher: 
     const rel = dirRel === '' ? name : `${dirRel}/${name}`;
     const abs = child(dirAbs, name);
     if (d.isDirectory()) {
-      if (admitDir(ctx, matcher, rel, name)) jobs.push(walkDir(ctx, abs, rel, matcher));
+      const admitted = admitDir(ctx, matcher, rel, name, only);
+      if (admitted) jobs.push(walkDir(ctx, abs, rel, matcher, admitted.only));
     } else if (d.isFile()) {
       if (name === GIT_POINTER) skip(ctx, rel, false, 'default_exclude', name);
-      else if (admitFile(ctx, matcher, rel)) {
+      else if (admitFile(ctx, matcher, rel, only)) {
         statAbs.push(abs);
         statRel.push(rel);
       }
     } else if (d.isSymbolicLink()) {
-      jobs.push(followLink(ctx, abs, rel, name, matcher));
-    } else if (admitFile(ctx, matcher, rel)) {
+      jobs.push(followLink(ctx, abs, rel, name, matcher, only));
+    } else if (admitFile(ctx, matcher, rel, only)) {
       skip(ctx, rel, false, 'not_regular', direntKind(d));
     }
   }
@@ -214,27 +243,46 @@ function direntKind(d: Dirent | Stats): string {
 /** A `.git` file: a worktree's or submodule's pointer to its repository, never source. */
 export const GIT_POINTER = '.git';
 
-/** Directory checks: default excludes (by name), then gitignore. */
-function admitDir(ctx: Ctx, matcher: IgnoreMatcher, rel: string, name: string): boolean {
+/**
+ * Directory checks: default excludes (by name), then gitignore. A directory either leaves out that
+ * git tracks files in is walked for those files only (TrackedOnly); null: skipped.
+ */
+function admitDir(ctx: Ctx, matcher: IgnoreMatcher, rel: string, name: string, only: TrackedOnly): { only: TrackedOnly } | null {
+  const holdsTracked = () => ctx.tracked()?.holdsUnder(rel) === true;
+  if (only && !holdsTracked()) {
+    skip(ctx, rel, true, only.reason, only.rule);
+    return null;
+  }
   if (ctx.excludeDirs.has(name)) {
-    skip(ctx, rel, true, 'default_exclude', name);
-    return false;
+    if (!BUILD_OUTPUTS.has(name) || !holdsTracked()) {
+      skip(ctx, rel, true, 'default_exclude', name);
+      return null;
+    }
+    only ??= { reason: 'default_exclude', rule: name };
   }
   if (ctx.gitignore) {
     const rule = matcher.check(rel, true);
     if (rule !== undefined) {
-      skip(ctx, rel, true, 'gitignore', rule);
-      return false;
+      if (!holdsTracked()) {
+        skip(ctx, rel, true, 'gitignore', rule);
+        return null;
+      }
+      only ??= { reason: 'gitignore', rule };
     }
   }
-  return true;
+  return { only };
 }
 
-/** File checks that need no stat: gitignore, exclude globs, include globs. */
-function admitFile(ctx: Ctx, matcher: IgnoreMatcher, rel: string): boolean {
+/** File checks that need no stat: gitignore (which a tracked file passes), exclude globs, include globs. */
+function admitFile(ctx: Ctx, matcher: IgnoreMatcher, rel: string, only: TrackedOnly): boolean {
+  const tracked = () => ctx.tracked()?.has(rel) === true;
+  if (only && !tracked()) {
+    skip(ctx, rel, false, only.reason, only.rule);
+    return false;
+  }
   if (ctx.gitignore) {
     const rule = matcher.check(rel, false);
-    if (rule !== undefined) {
+    if (rule !== undefined && !tracked()) {
       skip(ctx, rel, false, 'gitignore', rule);
       return false;
     }
@@ -282,7 +330,7 @@ function statFiles(ctx: Ctx, abs: readonly string[], rel: readonly string[]): vo
  * are checked against the link's path, treating it as a directory when it
  * points to one.
  */
-async function followLink(ctx: Ctx, abs: string, rel: string, name: string, matcher: IgnoreMatcher): Promise<void> {
+async function followLink(ctx: Ctx, abs: string, rel: string, name: string, matcher: IgnoreMatcher, only: TrackedOnly): Promise<void> {
   let real: string;
   let st: Stats;
   try {
@@ -295,7 +343,7 @@ async function followLink(ctx: Ctx, abs: string, rel: string, name: string, matc
     return;
   }
   if (st.isDirectory()) {
-    if (!admitDir(ctx, matcher, rel, name)) return;
+    if (!admitDir(ctx, matcher, rel, name, only)) return;
     if (!isWithin(ctx.realRoot, real)) {
       skip(ctx, rel, true, 'symlink_escape', 'target outside the repository root');
       return;
@@ -304,7 +352,7 @@ async function followLink(ctx: Ctx, abs: string, rel: string, name: string, matc
     skip(ctx, rel, true, 'symlink_dir', `links to ${target === '' ? '.' : target}/`);
     return;
   }
-  if (!admitFile(ctx, matcher, rel)) return;
+  if (!admitFile(ctx, matcher, rel, only)) return;
   if (!isWithin(ctx.realRoot, real)) {
     skip(ctx, rel, false, 'symlink_escape', 'target outside the repository root');
     return;

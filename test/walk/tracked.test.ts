@@ -1,0 +1,112 @@
+/**
+ * Git's rule that ignore rules never hide a tracked file, and build-output
+ * directories that hold tracked source (walk/tracked.ts): the index read as
+ * git lists it, and the walker and the path filter keeping what git tracks.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createPathFilter, walk } from '../../src/walk/index.js';
+import { indexPaths, readTracked } from '../../src/walk/tracked.js';
+import { makeTree, tempDir } from './helpers.js';
+
+const git = (root: string, ...args: string[]) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8' });
+
+const SPEC: Record<string, string> = {
+  // `cobra` is meant for the built binary; git still tracks what was added under cobra/ (spf13/cobra).
+  '.gitignore': 'cobra\n*.log\n',
+  'cobra/tpl/main.go': 'package tpl\n',
+  'cobra/scratch.go': 'package scratch\n',
+  'fixtures/app.log': 'a tracked log\n',
+  'debug.log': 'an untracked log\n',
+  // A Java package named build (org.apache.commons.io.build), beside a real build output.
+  'src/org/io/build/Builder.java': 'class Builder {}\n',
+  'build/out.js': 'compiled\n',
+  'target/classes/App.class.txt': 'compiled\n',
+  // Vendored dependencies stay out, tracked or not.
+  'vendor/lib/x.go': 'package x\n',
+  'main.go': 'package main\n',
+};
+const TRACKED = ['.gitignore', 'cobra/tpl/main.go', 'fixtures/app.log', 'src/org/io/build/Builder.java', 'vendor/lib/x.go', 'main.go'];
+
+function repo(): string {
+  const root = makeTree(SPEC);
+  git(root, 'init', '-q');
+  git(root, 'config', 'core.excludesFile', '/dev/null');
+  git(root, 'add', '-f', ...TRACKED);
+  return root;
+}
+
+const listed = (root: string) => git(root, 'ls-files', '-z').split('\0').filter(Boolean);
+
+describe("git's index", () => {
+  it('is read as git lists it, in versions 2, 3 and 4', () => {
+    const root = repo();
+    git(root, 'add', '-f', '-N', 'debug.log'); // intent to add: an entry with the extended flag (version 3)
+    for (const version of ['2', '3', '4']) {
+      git(root, 'update-index', '--index-version', version);
+      expect(indexPaths(fs.readFileSync(path.join(root, '.git', 'index')))).toEqual(listed(root));
+    }
+  });
+
+  it('is found through a worktree\'s .git file, and read again only when git rewrites it', () => {
+    const root = repo();
+    git(root, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'first');
+    const other = path.join(tempDir(), 'wt');
+    git(root, 'worktree', 'add', '-q', other);
+    const first = readTracked(other)!;
+    expect(first.has('cobra/tpl/main.go')).toBe(true);
+    expect(first.holdsUnder('src/org/io')).toBe(true);
+    expect(first.has('cobra/scratch.go')).toBe(false);
+    expect(readTracked(other)).toBe(first); // unchanged index: the same read
+    fs.writeFileSync(path.join(other, 'new.go'), 'package n\n');
+    git(other, 'add', 'new.go');
+    expect(readTracked(other)!.has('new.go')).toBe(true);
+  });
+
+  it('is not read where it is missing, damaged or split', () => {
+    expect(readTracked(makeTree({ 'a.go': 'package a\n' }))).toBeNull(); // no .git
+    const damaged = repo();
+    fs.writeFileSync(path.join(damaged, '.git', 'index'), 'DIRC\0\0\0\u0002\0\0\u0000\u0009short');
+    expect(readTracked(damaged)).toBeNull();
+    const split = repo();
+    git(split, 'update-index', '--split-index');
+    expect(readTracked(split)).toBeNull();
+  });
+});
+
+describe('the walker and what git tracks', () => {
+  it('keeps tracked files an ignore rule or a build-output name would leave out, and nothing else of theirs', async () => {
+    const root = repo();
+    const { files, skipped } = await walk({ root });
+    expect(files.map((f) => f.path)).toEqual(['.gitignore', 'cobra/tpl/main.go', 'fixtures/app.log', 'main.go', 'src/org/io/build/Builder.java']);
+    const why = Object.fromEntries(skipped.map((s) => [s.path, `${s.reason} ${s.rule}`]));
+    expect(why).toEqual({
+      '.git/': 'default_exclude .git',
+      'build/': 'default_exclude build',
+      'cobra/scratch.go': 'gitignore .gitignore: cobra',
+      'debug.log': 'gitignore .gitignore: *.log',
+      'target/': 'default_exclude target',
+      'vendor/': 'default_exclude vendor',
+    });
+  });
+
+  it('goes by the ignore rules alone where git tracks nothing, or the index cannot be read', async () => {
+    const root = repo();
+    fs.writeFileSync(path.join(root, '.git', 'index'), 'not an index');
+    const { files } = await walk({ root });
+    expect(files.map((f) => f.path)).toEqual(['.gitignore', 'main.go']);
+  });
+
+  it('judges a single path as the walk does', async () => {
+    const root = repo();
+    const filter = createPathFilter({ root });
+    const verdicts = await Promise.all(
+      ['cobra/tpl/main.go', 'cobra/scratch.go', 'fixtures/app.log', 'debug.log', 'src/org/io/build/Builder.java', 'build/out.js', 'vendor/lib/x.go'].map((p) => filter.check(p, false)),
+    );
+    expect(verdicts).toEqual([null, 'gitignore', null, 'gitignore', null, 'default_exclude', 'default_exclude']);
+    expect(await filter.check('cobra', true)).toBeNull(); // walked, for what git tracks in it
+    expect(await filter.check('build', true)).toBe('default_exclude');
+  });
+});
