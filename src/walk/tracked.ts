@@ -63,23 +63,52 @@ export function readTracked(root: string): Tracked | null {
   } catch {
     return null;
   }
-  const tracked = trackedOf(indexPaths(bytes));
+  const names = indexNames(bytes);
+  const tracked = names && new IndexNames(names);
   lastRead.set(file, { size: st.size, mtimeMs: st.mtimeMs, tracked });
   return tracked;
 }
 
-function trackedOf(paths: string[] | null): Tracked | null {
-  if (!paths) return null;
-  const files = new Set(paths);
-  const dirs = new Set<string>();
-  for (const p of paths) {
-    for (let at = p.lastIndexOf('/'); at > 0; at = p.lastIndexOf('/', at - 1)) {
-      const dir = p.slice(0, at);
-      if (dirs.has(dir)) break; // its ancestors were added with it
-      dirs.add(dir);
+/** Entry names as byte ranges of one buffer, in the index's order: ascending by their bytes, as git sorts them. */
+interface Names {
+  bytes: Buffer;
+  starts: Int32Array;
+  ends: Int32Array;
+}
+
+/**
+ * Looked up by binary search over the names where they lie: no string per entry (a 9,000-file
+ * index read into a Set of strings took 35 ms in a new process, most of it making the strings).
+ */
+class IndexNames implements Tracked {
+  constructor(private readonly names: Names) {}
+
+  /** The first entry whose name is not below `key`. */
+  private lowerBound(key: Buffer): number {
+    const { bytes, starts, ends } = this.names;
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (bytes.compare(key, 0, key.length, starts[mid]!, ends[mid]!) < 0) lo = mid + 1;
+      else hi = mid;
     }
+    return lo;
   }
-  return { has: (rel) => files.has(rel), holdsUnder: (dirRel) => dirs.has(dirRel) };
+
+  has(rel: string): boolean {
+    const key = Buffer.from(rel);
+    const at = this.lowerBound(key);
+    const { bytes, starts, ends } = this.names;
+    return at < starts.length && bytes.compare(key, 0, key.length, starts[at]!, ends[at]!) === 0;
+  }
+
+  holdsUnder(dirRel: string): boolean {
+    const key = Buffer.from(dirRel + '/');
+    const at = this.lowerBound(key);
+    const { bytes, starts, ends } = this.names;
+    return at < starts.length && ends[at]! - starts[at]! >= key.length && bytes.compare(key, 0, key.length, starts[at]!, starts[at]! + key.length) === 0;
+  }
 }
 
 const ENTRY_FIXED = 62;
@@ -88,47 +117,54 @@ const NAME_MASK = 0x0fff;
 
 /** The paths of an index file's entries, in its order; null for anything but a whole index of version 2, 3 or 4. */
 export function indexPaths(bytes: Buffer): string[] | null {
+  const names = indexNames(bytes);
+  return names && Array.from(names.starts, (start, i) => names.bytes.toString('utf8', start, names.ends[i]));
+}
+
+function indexNames(bytes: Buffer): Names | null {
   if (bytes.length < 12 || bytes.toString('latin1', 0, 4) !== 'DIRC') return null;
   const version = bytes.readUInt32BE(4);
   if (version < 2 || version > 4) return null;
   const count = bytes.readUInt32BE(8);
-  const paths: string[] = [];
+  const starts = new Int32Array(count);
+  const ends = new Int32Array(count);
+  // Version 4 drops each name's prefix shared with the one before: the names are written out whole here.
+  const whole = version === 4 ? Buffer.allocUnsafe(bytes.length * 4) : bytes;
+  let written = 0;
   let at = 12;
-  let previous: Buffer = Buffer.alloc(0);
-  try {
-    for (let i = 0; i < count; i++) {
-      const start = at;
-      const flags = bytes.readUInt16BE(start + 60);
-      at = start + ENTRY_FIXED + (version >= 3 && flags & EXTENDED ? 2 : 0);
-      let name: Buffer;
-      if (version === 4) {
-        // How many bytes of the previous path to drop, in git's offset varint; then the rest, NUL-terminated.
-        let byte = bytes[at++]!;
-        let drop = byte & 0x7f;
-        while (byte & 0x80) {
-          byte = bytes[at++]!;
-          drop = ((drop + 1) << 7) | (byte & 0x7f);
-        }
-        const end = bytes.indexOf(0, at);
-        if (end < 0 || drop > previous.length) return null;
-        name = Buffer.concat([previous.subarray(0, previous.length - drop), bytes.subarray(at, end)]);
-        at = end + 1;
-      } else {
-        const short = flags & NAME_MASK;
-        const end = short < NAME_MASK ? at + short : bytes.indexOf(0, at);
-        if (end < 0 || end > bytes.length) return null;
-        name = bytes.subarray(at, end);
-        at = start + Math.ceil((end - start + 1) / 8) * 8; // 1 to 8 NULs pad the entry to a multiple of 8
+  for (let i = 0; i < count; i++) {
+    const start = at;
+    if (start + ENTRY_FIXED > bytes.length) return null; // cut short
+    const flags = (bytes[start + 60]! << 8) | bytes[start + 61]!; // readUInt16BE, cold, was half the read
+    at = start + ENTRY_FIXED + (version >= 3 && flags & EXTENDED ? 2 : 0);
+    if (version === 4) {
+      // How many bytes of the previous name to drop, in git's offset varint; then the rest, NUL-terminated.
+      let byte = bytes[at++] ?? 0;
+      let drop = byte & 0x7f;
+      while (byte & 0x80) {
+        byte = bytes[at++] ?? 0;
+        drop = ((drop + 1) << 7) | (byte & 0x7f);
       }
-      previous = name;
-      paths.push(name.toString('utf8'));
+      const end = bytes.indexOf(0, at);
+      const kept = i === 0 ? 0 : ends[i - 1]! - starts[i - 1]! - drop;
+      if (end < 0 || kept < 0 || written + kept + (end - at) > whole.length) return null;
+      starts[i] = written;
+      if (kept > 0) whole.copy(whole, written, starts[i - 1]!, starts[i - 1]! + kept);
+      written += kept + bytes.copy(whole, written + kept, at, end);
+      ends[i] = written;
+      at = end + 1;
+    } else {
+      const short = flags & NAME_MASK;
+      const end = short < NAME_MASK ? at + short : bytes.indexOf(0, at);
+      if (end < 0 || end >= bytes.length) return null;
+      starts[i] = at;
+      ends[i] = end;
+      at = start + Math.ceil((end - start + 1) / 8) * 8; // 1 to 8 NULs pad the entry to a multiple of 8
     }
-  } catch {
-    return null; // cut short: read past the end
   }
   // Extensions follow, each a 4-byte signature and a 4-byte size; a split index keeps entries elsewhere.
   for (let ext = at; ext + 8 <= bytes.length - 20; ext += 8 + bytes.readUInt32BE(ext + 4)) {
     if (bytes.toString('latin1', ext, ext + 4) === 'link') return null;
   }
-  return paths;
+  return { bytes: whole, starts, ends };
 }

@@ -19,6 +19,7 @@ const SPEC: Record<string, string> = {
   'cobra/tpl/main.go': 'package tpl\n',
   'cobra/scratch.go': 'package scratch\n',
   'fixtures/app.log': 'a tracked log\n',
+  'fixtures/naïve.log': 'a tracked log, its name not ASCII\n',
   'debug.log': 'an untracked log\n',
   // A Java package named build (org.apache.commons.io.build), beside a real build output.
   'src/org/io/build/Builder.java': 'class Builder {}\n',
@@ -28,7 +29,7 @@ const SPEC: Record<string, string> = {
   'vendor/lib/x.go': 'package x\n',
   'main.go': 'package main\n',
 };
-const TRACKED = ['.gitignore', 'cobra/tpl/main.go', 'fixtures/app.log', 'src/org/io/build/Builder.java', 'vendor/lib/x.go', 'main.go'];
+const TRACKED = ['.gitignore', 'cobra/tpl/main.go', 'fixtures/app.log', 'fixtures/naïve.log', 'src/org/io/build/Builder.java', 'vendor/lib/x.go', 'main.go'];
 
 function repo(): string {
   const root = makeTree(SPEC);
@@ -80,7 +81,7 @@ describe('the walker and what git tracks', () => {
   it('keeps tracked files an ignore rule or a build-output name would leave out, and nothing else of theirs', async () => {
     const root = repo();
     const { files, skipped } = await walk({ root });
-    expect(files.map((f) => f.path)).toEqual(['.gitignore', 'cobra/tpl/main.go', 'fixtures/app.log', 'main.go', 'src/org/io/build/Builder.java']);
+    expect(files.map((f) => f.path)).toEqual(['.gitignore', 'cobra/tpl/main.go', 'fixtures/app.log', 'fixtures/naïve.log', 'main.go', 'src/org/io/build/Builder.java']);
     const why = Object.fromEntries(skipped.map((s) => [s.path, `${s.reason} ${s.rule}`]));
     expect(why).toEqual({
       '.git/': 'default_exclude .git',
