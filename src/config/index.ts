@@ -76,7 +76,7 @@ export const CONFIG_FIELDS = {
   gitignore: flag('honour .gitignore and .git/info/exclude (a file git tracks is indexed whatever they say, as git does)'),
   include: list('globs a file must match (empty: all)'),
   exclude: list('globs that drop a file'),
-  excludeDirs: list('directory names skipped at any depth (dist, build and target keep what git tracks in them: source, not output)'),
+  excludeDirs: list('directory names skipped at any depth (dist, build and target only at the root or beside a project file: elsewhere they are source packages)'),
   maxFileBytes: int('files larger than this are skipped'),
   maxMemoryMB: int('index: the memory ceiling, in MB, that an index pass\'s batch sizes and caches, and what a connection keeps between questions, are derived from (config/memory.ts)'),
   toolConcurrency: int('MCP tool bodies that may run at once'),

@@ -1,15 +1,17 @@
 /**
  * The walker's rules for one path at a time, for callers that learn of paths
  * from elsewhere (file-system events). `createPathFilter` judges a path
- * without touching it: no ancestor directory may be a default exclude or
- * gitignored, and the path must pass the gitignore and glob rules, unless git
- * tracks it (then only a dependency directory's name leaves it out).
+ * without touching it (it lists the directory holding a `dist`, `build` or
+ * `target` on its way, to tell a project's output from a source package): no
+ * ancestor directory may be a default exclude or gitignored (unless git
+ * tracks the path: git never ignores a tracked file), and the path must pass
+ * the gitignore and glob rules.
  * `walkPaths` is `walk` restricted to given files: the same rules, then
  * the same stat checks (symlink confinement, regular file, size cap).
  * .gitignore files are read once per directory; build a new filter when one
  * of them changes.
  */
-import { promises as fsp, type Stats } from 'node:fs';
+import fs, { promises as fsp, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { IgnoreMatcher, loadIgnoreFile } from './gitignore.js';
 import { compileGlobs } from './globs.js';
@@ -17,7 +19,7 @@ import { isWithin } from './paths.js';
 import { DEFAULT_MAX_FILE_BYTES } from './source.js';
 import type { SkipReason } from './skips.js';
 import { readTracked } from './tracked.js';
-import { BUILD_OUTPUTS, DEFAULT_EXCLUDES, GIT_POINTER, once, type WalkedFile, type WalkOptions, type WalkResult } from './walker.js';
+import { DEFAULT_EXCLUDES, excludedByName, GIT_POINTER, once, type WalkedFile, type WalkOptions, type WalkResult } from './walker.js';
 
 export interface PathFilter {
   /** Why the walker would skip a repo-relative POSIX path (a directory: everything under it); null when it would not. */
@@ -53,8 +55,22 @@ export function createPathFilter(opts: WalkOptions): PathFilter {
   };
 
   const tracked = once(() => readTracked(root));
+  /** The names in a directory, read once: whether a `build` there is its project's output (excludedByName). */
+  const listings = new Map<string, string[]>();
+  const namesIn = (dir: string) => {
+    let names = listings.get(dir);
+    if (!names) {
+      try {
+        names = fs.readdirSync(path.join(root, dir));
+      } catch {
+        names = [];
+      }
+      listings.set(dir, names);
+    }
+    return names;
+  };
   const check = async (rel: string, isDir: boolean): Promise<SkipReason | null> => {
-    // As the walker: what an ignore rule or a build-output exclude leaves out, git may still track (walker.ts TrackedOnly).
+    // As the walker: what an ignore rule leaves out, git may still track (walker.ts TrackedOnly).
     const kept = () => (isDir ? tracked()?.holdsUnder(rel) : tracked()?.has(rel)) === true;
     const parts = rel.split('/');
     for (let i = 0; i < parts.length; i++) {
@@ -63,7 +79,8 @@ export function createPathFilter(opts: WalkOptions): PathFilter {
         if (parts[i] === GIT_POINTER) return 'default_exclude';
         break;
       }
-      if (excludeDirs.has(parts[i]!) && !(BUILD_OUTPUTS.has(parts[i]!) && kept())) return 'default_exclude';
+      const parent = parts.slice(0, i).join('/');
+      if (excludedByName(excludeDirs, parts[i]!, parent, () => namesIn(parent))) return 'default_exclude';
       if ((await ignored(parts.slice(0, i + 1).join('/'), true)) && !kept()) return 'gitignore';
     }
     if (isDir) return null;

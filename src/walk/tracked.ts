@@ -2,11 +2,9 @@
  * The files git tracks, read from its index (`.git/index`). Git's own rule is
  * that ignore rules never hide a tracked file: a `.gitignore` line `cobra`
  * (meant for a built binary) leaves spf13/cobra's tracked `cobra/tpl/main.go`
- * in the repository. And a directory named like a build output (`build`,
- * `dist`, `target`) that git tracks files in holds source: Java's package
- * `org.apache.commons.io.build`, a Go package `build`. The walker reads this
- * only when a rule or a default exclude is about to leave a directory or file
- * out, so a tree with nothing ignored never reads it.
+ * in the repository. The walker reads this only when an ignore rule is about
+ * to leave a directory or file out, so a tree with nothing ignored never
+ * reads it.
  *
  * The index format (git's Documentation/gitformat-index.txt): a header
  * ("DIRC", version 2, 3 or 4, entry count), then the entries, each 62 bytes

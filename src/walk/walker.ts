@@ -29,11 +29,26 @@ export const DEFAULT_EXCLUDES: readonly string[] = Object.freeze([
 ]);
 
 /**
- * Default excludes that name what a build writes. A directory of one of these names that git tracks
- * files in holds source (Java's package `org.apache.commons.io.build`): its tracked files are
- * indexed, the rest of it left out. Dependencies (node_modules, vendor, .venv) stay out even tracked.
+ * Default excludes that name what a build writes, which a project writes beside its own files: a
+ * directory of one of these names at the root, or beside a project file, is left out (tracked or
+ * not: axios commits its `dist` bundles); anywhere else it is a source package (Java's
+ * `org.apache.commons.io.build`, a Go package `build`) and walked.
  */
 export const BUILD_OUTPUTS: ReadonlySet<string> = new Set(['dist', 'build', 'target']);
+/** Files that make their directory a project's: what its build writes lands beside them. */
+export const PROJECT_FILES: ReadonlySet<string> = new Set([
+  'package.json', 'deno.json', 'pom.xml', 'build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts', 'build.xml', 'build.sbt',
+  'Cargo.toml', 'go.mod', 'setup.py', 'setup.cfg', 'pyproject.toml', 'CMakeLists.txt', 'Makefile', 'makefile', 'GNUmakefile', 'meson.build',
+  'composer.json', 'Gemfile', 'mix.exs', 'project.clj', 'Package.swift', 'pubspec.yaml',
+]);
+
+/** Whether a directory named `name` under a directory holding `siblings` ('' for the root) is excluded by name. */
+export function excludedByName(excludeDirs: ReadonlySet<string>, name: string, parentRel: string, siblings: () => Iterable<string>): boolean {
+  if (!excludeDirs.has(name)) return false;
+  if (!BUILD_OUTPUTS.has(name) || parentRel === '') return true;
+  for (const sibling of siblings()) if (PROJECT_FILES.has(sibling)) return true;
+  return false;
+}
 
 export interface WalkOptions {
   /** Absolute path of the repository root (already validated to be a directory). */
@@ -90,11 +105,10 @@ interface Ctx {
 }
 
 /**
- * A directory walked only for the files git tracks in it (an ignore rule or a build-output exclude
- * matched it, and git tracks files under it: git's rules never hide a tracked file); everything
- * else in it is skipped for the reason the directory was.
+ * The ignore rule of a directory walked only for the files git tracks in it (the rule matched it,
+ * but git's rules never hide a tracked file); everything else in it is skipped under that rule.
  */
-type TrackedOnly = { reason: SkipReason; rule: string } | null;
+type TrackedOnly = string | null;
 
 function skip(ctx: Ctx, rel: string, isDir: boolean, reason: SkipReason, rule?: string): void {
   const entry: SkippedEntry = { path: isDir ? rel + '/' : rel, reason };
@@ -207,6 +221,7 @@ async function walkDir(ctx: Ctx, dirAbs: string, dirRel: string, parentMatcher: 
   }
 
   const jobs: Promise<void>[] = [];
+  const siblings = () => dirents.map((d) => d.name);
   const statAbs: string[] = [];
   const statRel: string[] = [];
   for (const d of dirents) {
@@ -214,7 +229,7 @@ async function walkDir(ctx: Ctx, dirAbs: string, dirRel: string, parentMatcher: 
     const rel = dirRel === '' ? name : `${dirRel}/${name}`;
     const abs = child(dirAbs, name);
     if (d.isDirectory()) {
-      const admitted = admitDir(ctx, matcher, rel, name, only);
+      const admitted = admitDir(ctx, matcher, dirRel, rel, name, only, siblings);
       if (admitted) jobs.push(walkDir(ctx, abs, rel, matcher, admitted.only));
     } else if (d.isFile()) {
       if (name === GIT_POINTER) skip(ctx, rel, false, 'default_exclude', name);
@@ -223,7 +238,7 @@ async function walkDir(ctx: Ctx, dirAbs: string, dirRel: string, parentMatcher: 
         statRel.push(rel);
       }
     } else if (d.isSymbolicLink()) {
-      jobs.push(followLink(ctx, abs, rel, name, matcher, only));
+      jobs.push(followLink(ctx, abs, dirRel, rel, name, matcher, only, siblings));
     } else if (admitFile(ctx, matcher, rel, only)) {
       skip(ctx, rel, false, 'not_regular', direntKind(d));
     }
@@ -244,21 +259,18 @@ function direntKind(d: Dirent | Stats): string {
 export const GIT_POINTER = '.git';
 
 /**
- * Directory checks: default excludes (by name), then gitignore. A directory either leaves out that
- * git tracks files in is walked for those files only (TrackedOnly); null: skipped.
+ * Directory checks: default excludes (by name, excludedByName), then gitignore. A directory a rule
+ * ignores that git tracks files in is walked for those files only (TrackedOnly); null: skipped.
  */
-function admitDir(ctx: Ctx, matcher: IgnoreMatcher, rel: string, name: string, only: TrackedOnly): { only: TrackedOnly } | null {
+function admitDir(ctx: Ctx, matcher: IgnoreMatcher, parentRel: string, rel: string, name: string, only: TrackedOnly, siblings: () => Iterable<string>): { only: TrackedOnly } | null {
   const holdsTracked = () => ctx.tracked()?.holdsUnder(rel) === true;
   if (only && !holdsTracked()) {
-    skip(ctx, rel, true, only.reason, only.rule);
+    skip(ctx, rel, true, 'gitignore', only);
     return null;
   }
-  if (ctx.excludeDirs.has(name)) {
-    if (!BUILD_OUTPUTS.has(name) || !holdsTracked()) {
-      skip(ctx, rel, true, 'default_exclude', name);
-      return null;
-    }
-    only ??= { reason: 'default_exclude', rule: name };
+  if (excludedByName(ctx.excludeDirs, name, parentRel, siblings)) {
+    skip(ctx, rel, true, 'default_exclude', name);
+    return null;
   }
   if (ctx.gitignore) {
     const rule = matcher.check(rel, true);
@@ -267,7 +279,7 @@ function admitDir(ctx: Ctx, matcher: IgnoreMatcher, rel: string, name: string, o
         skip(ctx, rel, true, 'gitignore', rule);
         return null;
       }
-      only ??= { reason: 'gitignore', rule };
+      only ??= rule;
     }
   }
   return { only };
@@ -277,7 +289,7 @@ function admitDir(ctx: Ctx, matcher: IgnoreMatcher, rel: string, name: string, o
 function admitFile(ctx: Ctx, matcher: IgnoreMatcher, rel: string, only: TrackedOnly): boolean {
   const tracked = () => ctx.tracked()?.has(rel) === true;
   if (only && !tracked()) {
-    skip(ctx, rel, false, only.reason, only.rule);
+    skip(ctx, rel, false, 'gitignore', only);
     return false;
   }
   if (ctx.gitignore) {
@@ -330,7 +342,16 @@ function statFiles(ctx: Ctx, abs: readonly string[], rel: readonly string[]): vo
  * are checked against the link's path, treating it as a directory when it
  * points to one.
  */
-async function followLink(ctx: Ctx, abs: string, rel: string, name: string, matcher: IgnoreMatcher, only: TrackedOnly): Promise<void> {
+async function followLink(
+  ctx: Ctx,
+  abs: string,
+  parentRel: string,
+  rel: string,
+  name: string,
+  matcher: IgnoreMatcher,
+  only: TrackedOnly,
+  siblings: () => Iterable<string>,
+): Promise<void> {
   let real: string;
   let st: Stats;
   try {
@@ -343,7 +364,7 @@ async function followLink(ctx: Ctx, abs: string, rel: string, name: string, matc
     return;
   }
   if (st.isDirectory()) {
-    if (!admitDir(ctx, matcher, rel, name, only)) return;
+    if (!admitDir(ctx, matcher, parentRel, rel, name, only, siblings)) return;
     if (!isWithin(ctx.realRoot, real)) {
       skip(ctx, rel, true, 'symlink_escape', 'target outside the repository root');
       return;

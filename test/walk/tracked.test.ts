@@ -1,7 +1,8 @@
 /**
- * Git's rule that ignore rules never hide a tracked file, and build-output
- * directories that hold tracked source (walk/tracked.ts): the index read as
- * git lists it, and the walker and the path filter keeping what git tracks.
+ * Git's rule that ignore rules never hide a tracked file (walk/tracked.ts):
+ * the index read as git lists it, and the walker and the path filter keeping
+ * what git tracks. And a directory named like a build output that is a source
+ * package, not a project's output (walker.ts excludedByName).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,15 +22,19 @@ const SPEC: Record<string, string> = {
   'fixtures/app.log': 'a tracked log\n',
   'fixtures/naïve.log': 'a tracked log, its name not ASCII\n',
   'debug.log': 'an untracked log\n',
-  // A Java package named build (org.apache.commons.io.build), beside a real build output.
+  // A Java package named build (org.apache.commons.io.build) and a Go package named target, beside real build outputs:
+  // at the root, and beside a project file (tracked, as axios commits its dist bundles).
   'src/org/io/build/Builder.java': 'class Builder {}\n',
+  'pkg/target/t.go': 'package target\n',
   'build/out.js': 'compiled\n',
   'target/classes/App.class.txt': 'compiled\n',
+  'packages/lib/package.json': '{}\n',
+  'packages/lib/dist/lib.js': 'compiled\n',
   // Vendored dependencies stay out, tracked or not.
   'vendor/lib/x.go': 'package x\n',
   'main.go': 'package main\n',
 };
-const TRACKED = ['.gitignore', 'cobra/tpl/main.go', 'fixtures/app.log', 'fixtures/naïve.log', 'src/org/io/build/Builder.java', 'vendor/lib/x.go', 'main.go'];
+const TRACKED = ['.gitignore', 'cobra/tpl/main.go', 'fixtures/app.log', 'fixtures/naïve.log', 'src/org/io/build/Builder.java', 'packages/lib/dist/lib.js', 'vendor/lib/x.go', 'main.go'];
 
 function repo(): string {
   const root = makeTree(SPEC);
@@ -78,16 +83,26 @@ describe("git's index", () => {
 });
 
 describe('the walker and what git tracks', () => {
-  it('keeps tracked files an ignore rule or a build-output name would leave out, and nothing else of theirs', async () => {
+  it('keeps tracked files an ignore rule would leave out, and nothing else of theirs; leaves out only a project\'s build output', async () => {
     const root = repo();
     const { files, skipped } = await walk({ root });
-    expect(files.map((f) => f.path)).toEqual(['.gitignore', 'cobra/tpl/main.go', 'fixtures/app.log', 'fixtures/naïve.log', 'main.go', 'src/org/io/build/Builder.java']);
+    expect(files.map((f) => f.path)).toEqual([
+      '.gitignore',
+      'cobra/tpl/main.go',
+      'fixtures/app.log',
+      'fixtures/naïve.log',
+      'main.go',
+      'packages/lib/package.json',
+      'pkg/target/t.go',
+      'src/org/io/build/Builder.java',
+    ]);
     const why = Object.fromEntries(skipped.map((s) => [s.path, `${s.reason} ${s.rule}`]));
     expect(why).toEqual({
       '.git/': 'default_exclude .git',
       'build/': 'default_exclude build',
       'cobra/scratch.go': 'gitignore .gitignore: cobra',
       'debug.log': 'gitignore .gitignore: *.log',
+      'packages/lib/dist/': 'default_exclude dist',
       'target/': 'default_exclude target',
       'vendor/': 'default_exclude vendor',
     });
@@ -97,16 +112,18 @@ describe('the walker and what git tracks', () => {
     const root = repo();
     fs.writeFileSync(path.join(root, '.git', 'index'), 'not an index');
     const { files } = await walk({ root });
-    expect(files.map((f) => f.path)).toEqual(['.gitignore', 'main.go']);
+    expect(files.map((f) => f.path)).toEqual(['.gitignore', 'main.go', 'packages/lib/package.json', 'pkg/target/t.go', 'src/org/io/build/Builder.java']);
   });
 
   it('judges a single path as the walk does', async () => {
     const root = repo();
     const filter = createPathFilter({ root });
     const verdicts = await Promise.all(
-      ['cobra/tpl/main.go', 'cobra/scratch.go', 'fixtures/app.log', 'debug.log', 'src/org/io/build/Builder.java', 'build/out.js', 'vendor/lib/x.go'].map((p) => filter.check(p, false)),
+      ['cobra/tpl/main.go', 'cobra/scratch.go', 'fixtures/app.log', 'debug.log', 'src/org/io/build/Builder.java', 'pkg/target/t.go', 'build/out.js', 'packages/lib/dist/lib.js', 'vendor/lib/x.go'].map(
+        (p) => filter.check(p, false),
+      ),
     );
-    expect(verdicts).toEqual([null, 'gitignore', null, 'gitignore', null, 'default_exclude', 'default_exclude']);
+    expect(verdicts).toEqual([null, 'gitignore', null, 'gitignore', null, null, 'default_exclude', 'default_exclude', 'default_exclude']);
     expect(await filter.check('cobra', true)).toBeNull(); // walked, for what git tracks in it
     expect(await filter.check('build', true)).toBe('default_exclude');
   });
