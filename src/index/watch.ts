@@ -12,7 +12,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Event } from '@parcel/watcher';
-import { createPathFilter, type PathFilter, type WalkOptions } from '../walk/index.js';
+import { BUILD_OUTPUTS, createPathFilter, type PathFilter, type WalkOptions } from '../walk/index.js';
 
 export interface WatchOptions {
   /** The walk's rules: what the watcher ignores is exactly what the walker skips. */
@@ -176,10 +176,12 @@ export async function watchTree(options: WatchOptions): Promise<TreeWatcher> {
 
   const excludeDirs = options.walk.excludeDirs ?? [];
   // Excluded directories are not even watched (inotify watches are a finite resource),
-  // except .git/info, whose exclude file is a rule file.
+  // except .git/info, whose exclude file is a rule file. A build output's name is one only at the
+  // root here: deeper, it may be a source package (walker.ts excludedByName), and the filter judges its events.
+  const ignored = (d: string) => (BUILD_OUTPUTS.has(d) ? [d, `${d}/**`] : [`**/${d}`, `**/${d}/**`]);
   const { default: watcher } = await import('@parcel/watcher'); // native, and only a watching process needs it
   const subscription = await watcher.subscribe(root, (err, events) => void onEvents(err, events).catch(options.onError), {
-    ignore: [...excludeDirs.filter((d) => d !== '.git').flatMap((d) => [`**/${d}`, `**/${d}/**`]), '**/.git/objects/**', ...ignorePaths],
+    ignore: [...excludeDirs.filter((d) => d !== '.git').flatMap(ignored), '**/.git/objects/**', ...ignorePaths],
   });
 
   return {

@@ -2,7 +2,7 @@
  * sightline walk module: repository enumeration and safe source reading.
  * Usable on its own (no dependency on the rest of sightline).
  */
-export { DEFAULT_EXCLUDES, walk } from './walker.js';
+export { BUILD_OUTPUTS, DEFAULT_EXCLUDES, walk } from './walker.js';
 export type { WalkOptions, WalkedFile, SkippedEntry, WalkResult } from './walker.js';
 export { SKIP_REASONS, describeSkips, isSkipReason, tallySkips, type SkipReason, type SkipTally } from './skips.js';
 export { digest, readSource, readSourceInside } from './source.js';

@@ -100,7 +100,7 @@ interface Ctx {
   readonly skipped: SkippedEntry[];
   /** Lets directory reads through a few at a time per turn of the event loop (readDir). */
   readonly turns: Turns;
-  /** What git tracks (tracked.ts), read the first time a rule or an exclude would leave something out. */
+  /** What git tracks (tracked.ts), read the first time an ignore rule would leave something out. */
   readonly tracked: () => Tracked | null;
 }
 

@@ -202,6 +202,17 @@ describe('watchTree', () => {
     await until('a scan for src/b.ts', () => scans.length === 1);
   });
 
+  it("a source package named like a build output is watched; a project's own output is not", async () => {
+    const root = tmp.dir();
+    writeFiles(root, { 'packages/lib/package.json': '{}\n', 'packages/lib/dist/.keep': '', 'build/.keep': '', 'src/org/io/build/.keep': '' });
+    const { scans } = await watchCounting(root, 30, { walk: { root, excludeDirs: ['.git', 'node_modules', 'dist', 'build'] } });
+    writeFiles(root, { 'packages/lib/dist/lib.js': 'compiled\n', 'build/out.js': 'compiled\n' });
+    await sleep(400);
+    expect(scans).toHaveLength(0);
+    writeFiles(root, { 'src/org/io/build/Builder.java': 'class Builder {}\n' }); // org.apache.commons.io.build's kind
+    await until('a scan for the source package', () => scans.length === 1);
+  });
+
   it('a .gitignore change reloads the rules and counts as a change', async () => {
     const root = tmp.dir();
     writeFiles(root, { 'src/a.ts': 'export const a = 1;\n' });
