@@ -10,6 +10,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { findGitDir, GIT_ENV, readOrNull as read } from '../git-dir.js';
 
 export interface GitHead {
   /** The directory's path below the work tree's top, with a trailing slash ('' at the top), as `git rev-parse --show-prefix` prints it. */
@@ -21,30 +22,6 @@ export interface GitHead {
 export type HeadReading = GitHead | null | 'ask-git';
 
 const HASH = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-/** Variables that move git's directories elsewhere: then only git knows. */
-const GIT_ENV = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_CEILING_DIRECTORIES', 'GIT_DISCOVERY_ACROSS_FILESYSTEM'];
-
-const read = (file: string): string | null => {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-};
-
-/** The nearest `.git` at or above `dir`: its work tree's top and its git directory (a `.git` file names one elsewhere: worktrees, submodules). */
-function findGitDir(dir: string): { top: string; gitDir: string } | null | 'ask-git' {
-  for (let at = dir; ; at = path.dirname(at)) {
-    const dotGit = path.join(at, '.git');
-    const stat = fs.statSync(dotGit, { throwIfNoEntry: false });
-    if (stat?.isDirectory()) return { top: at, gitDir: dotGit };
-    if (stat?.isFile()) {
-      const named = /^gitdir: (.+)$/m.exec(read(dotGit) ?? '')?.[1]?.trim();
-      return named ? { top: at, gitDir: path.resolve(at, named) } : 'ask-git';
-    }
-    if (path.dirname(at) === at) return null;
-  }
-}
 
 /** The commit a ref names, from its loose file or packed-refs; undefined when it is in neither; 'ask-git' for a loose file that holds no hash. */
 function resolveRef(commonDir: string, gitDir: string, ref: string): string | undefined | 'ask-git' {

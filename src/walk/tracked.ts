@@ -6,6 +6,10 @@
  * to leave a directory or file out, so a tree with nothing ignored never
  * reads it.
  *
+ * The index is found as git finds it (../git-dir.ts), from a root at the
+ * work tree's top or below it, through a linked worktree's `.git` file too;
+ * where git's variables point it elsewhere, it is git's to say, and not read.
+ *
  * The index format (git's Documentation/gitformat-index.txt): a header
  * ("DIRC", version 2, 3 or 4, entry count), then the entries, each 62 bytes
  * of stat data, object id and flags, 2 more in version 3 where the extended
@@ -17,6 +21,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { findGitDir, GIT_ENV } from '../git-dir.js';
 
 export interface Tracked {
   /** Whether git tracks the repo-relative file. */
@@ -25,46 +30,54 @@ export interface Tracked {
   holdsUnder(dirRel: string): boolean;
 }
 
-/** The index of the repository at `root` (a worktree's `.git` file names its git directory), or null. */
-function indexFile(root: string): string | null {
-  const dotGit = path.join(root, '.git');
-  let st: fs.Stats | undefined;
+/**
+ * The index of the repository `root` lies in, and the root's path below the work tree's top ('' or
+ * ending in '/'), as git finds them; null where git's variables point it elsewhere
+ * (GIT_INDEX_FILE and GIT_ENV: then only git knows), or outside git.
+ */
+function indexFor(root: string, env: NodeJS.ProcessEnv): { file: string; prefix: string } | null {
+  if (env.GIT_INDEX_FILE !== undefined || GIT_ENV.some((v) => env[v] !== undefined)) return null;
+  let real: string;
+  let found: ReturnType<typeof findGitDir>;
   try {
-    st = fs.statSync(dotGit, { throwIfNoEntry: false });
+    real = fs.realpathSync(root);
+    found = findGitDir(real);
   } catch {
-    return null;
+    return null; // unreadable on the way up: the rules alone
   }
-  if (st?.isDirectory()) return path.join(dotGit, 'index');
-  if (!st?.isFile()) return null;
-  try {
-    const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(fs.readFileSync(dotGit, 'utf8'));
-    return pointer ? path.join(path.resolve(root, pointer[1]!), 'index') : null;
-  } catch {
-    return null;
-  }
+  if (found === null || found === 'ask-git') return null;
+  const below = path.relative(found.top, real).split(path.sep).join('/');
+  return { file: path.join(found.gitDir, 'index'), prefix: below === '' ? '' : `${below}/` };
 }
 
 /** The last index read, by file: a pass reads it again only when git has written it since (its stat moved). */
-const lastRead = new Map<string, { size: number; mtimeMs: number; tracked: Tracked | null }>();
+const lastRead = new Map<string, { size: number; mtimeMs: number; names: Tracked | null }>();
 
-/** What git tracks in the repository at `root`; null where there is no index, or one this reader does not read whole. */
-export function readTracked(root: string): Tracked | null {
-  const file = indexFile(root);
-  if (!file) return null;
+/** What git tracks under `root` (paths relative to it); null where there is no index, or one this reader does not read whole. */
+export function readTracked(root: string, env: NodeJS.ProcessEnv = process.env): Tracked | null {
+  const found = indexFor(root, env);
+  if (!found) return null;
+  const { file, prefix } = found;
   let bytes: Buffer;
   let st: fs.Stats;
   try {
     st = fs.statSync(file);
     const last = lastRead.get(file);
-    if (last && last.size === st.size && last.mtimeMs === st.mtimeMs) return last.tracked;
+    if (last && last.size === st.size && last.mtimeMs === st.mtimeMs) return last.names && below(last.names, prefix);
     bytes = fs.readFileSync(file);
   } catch {
     return null;
   }
   const names = indexNames(bytes);
   const tracked = names && new IndexNames(names);
-  lastRead.set(file, { size: st.size, mtimeMs: st.mtimeMs, tracked });
-  return tracked;
+  lastRead.set(file, { size: st.size, mtimeMs: st.mtimeMs, names: tracked });
+  return tracked && below(tracked, prefix);
+}
+
+/** `tracked`, with paths relative to a root `prefix` below the work tree's top. */
+function below(tracked: Tracked, prefix: string): Tracked {
+  if (prefix === '') return tracked;
+  return { has: (rel) => tracked.has(prefix + rel), holdsUnder: (dirRel) => tracked.holdsUnder(prefix + dirRel) };
 }
 
 /** Entry names as byte ranges of one buffer, in the index's order: ascending by their bytes, as git sorts them. */

@@ -71,6 +71,16 @@ describe("git's index", () => {
     expect(readTracked(other)!.has('new.go')).toBe(true);
   });
 
+  it("is found from a root below the work tree's top, and left to git where its variables move it", () => {
+    const root = repo();
+    const below = readTracked(path.join(root, 'cobra'))!;
+    expect(below.has('tpl/main.go')).toBe(true);
+    expect(below.holdsUnder('tpl')).toBe(true);
+    expect(below.has('scratch.go')).toBe(false);
+    expect(readTracked(root, { GIT_INDEX_FILE: path.join(root, '.git', 'index') })).toBeNull();
+    expect(readTracked(root, { GIT_DIR: path.join(root, '.git') })).toBeNull();
+  });
+
   it('is not read where it is missing, damaged or split', () => {
     expect(readTracked(makeTree({ 'a.go': 'package a\n' }))).toBeNull(); // no .git
     const damaged = repo();
