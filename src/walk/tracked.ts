@@ -51,7 +51,7 @@ function indexFor(root: string, env: NodeJS.ProcessEnv): { file: string; prefix:
 }
 
 /** The last index read, by file: a pass reads it again only when git has written it since (its stat moved). */
-const lastRead = new Map<string, { size: number; mtimeMs: number; names: Tracked | null }>();
+const lastRead = new Map<string, { size: number; mtimeMs: number; tracked: Tracked | null }>();
 
 /** What git tracks under `root` (paths relative to it); null where there is no index, or one this reader does not read whole. */
 export function readTracked(root: string, env: NodeJS.ProcessEnv = process.env): Tracked | null {
@@ -63,14 +63,14 @@ export function readTracked(root: string, env: NodeJS.ProcessEnv = process.env):
   try {
     st = fs.statSync(file);
     const last = lastRead.get(file);
-    if (last && last.size === st.size && last.mtimeMs === st.mtimeMs) return last.names && below(last.names, prefix);
+    if (last && last.size === st.size && last.mtimeMs === st.mtimeMs) return last.tracked && below(last.tracked, prefix);
     bytes = fs.readFileSync(file);
   } catch {
     return null;
   }
   const names = indexNames(bytes);
   const tracked = names && new IndexNames(names);
-  lastRead.set(file, { size: st.size, mtimeMs: st.mtimeMs, names: tracked });
+  lastRead.set(file, { size: st.size, mtimeMs: st.mtimeMs, tracked });
   return tracked && below(tracked, prefix);
 }
 
@@ -126,12 +126,7 @@ const ENTRY_FIXED = 62;
 const EXTENDED = 0x4000;
 const NAME_MASK = 0x0fff;
 
-/** The paths of an index file's entries, in its order; null for anything but a whole index of version 2, 3 or 4. */
-export function indexPaths(bytes: Buffer): string[] | null {
-  const names = indexNames(bytes);
-  return names && Array.from(names.starts, (start, i) => names.bytes.toString('utf8', start, names.ends[i]));
-}
-
+/** An index file's entry names, in its order; null for anything but a whole index of version 2, 3 or 4. */
 function indexNames(bytes: Buffer): Names | null {
   if (bytes.length < 12 || bytes.toString('latin1', 0, 4) !== 'DIRC') return null;
   const version = bytes.readUInt32BE(4);

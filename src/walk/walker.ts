@@ -36,7 +36,7 @@ export const DEFAULT_EXCLUDES: readonly string[] = Object.freeze([
  */
 export const BUILD_OUTPUTS: ReadonlySet<string> = new Set(['dist', 'build', 'target']);
 /** Files that make their directory a project's: what its build writes lands beside them. */
-export const PROJECT_FILES: ReadonlySet<string> = new Set([
+const PROJECT_FILES: ReadonlySet<string> = new Set([
   'package.json', 'deno.json', 'pom.xml', 'build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts', 'build.xml', 'build.sbt',
   'Cargo.toml', 'go.mod', 'setup.py', 'setup.cfg', 'pyproject.toml', 'CMakeLists.txt', 'Makefile', 'makefile', 'GNUmakefile', 'meson.build',
   'composer.json', 'Gemfile', 'mix.exs', 'project.clj', 'Package.swift', 'pubspec.yaml',

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPathFilter, walk } from '../../src/walk/index.js';
-import { indexPaths, readTracked } from '../../src/walk/tracked.js';
+import { readTracked } from '../../src/walk/tracked.js';
 import { makeTree, tempDir } from './helpers.js';
 
 const git = (root: string, ...args: string[]) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8' });
@@ -47,12 +47,19 @@ function repo(): string {
 const listed = (root: string) => git(root, 'ls-files', '-z').split('\0').filter(Boolean);
 
 describe("git's index", () => {
-  it('is read as git lists it, in versions 2, 3 and 4', () => {
+  it('holds every file and directory git lists, and nothing else, in versions 2, 3 and 4', () => {
     const root = repo();
     git(root, 'add', '-f', '-N', 'debug.log'); // intent to add: an entry with the extended flag (version 3)
+    const paths = listed(root);
+    const dirs = [...new Set(paths.flatMap((p) => p.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))))];
     for (const version of ['2', '3', '4']) {
       git(root, 'update-index', '--index-version', version);
-      expect(indexPaths(fs.readFileSync(path.join(root, '.git', 'index')))).toEqual(listed(root));
+      const tracked = readTracked(root)!;
+      expect(paths.filter((p) => !tracked.has(p)), `version ${version}`).toEqual([]);
+      expect(dirs.filter((d) => !tracked.holdsUnder(d)), `version ${version}`).toEqual([]);
+      // Neither a file git does not track, nor a prefix of a tracked name that is no directory of one.
+      expect(['cobra/scratch.go', 'cobra/tpl', 'fixtures/app', 'src/org/io/build/Builder'].filter((p) => tracked.has(p))).toEqual([]);
+      expect(['cobra/tp', 'fixtures/app.log', 'main'].filter((d) => tracked.holdsUnder(d))).toEqual([]);
     }
   });
 
