@@ -122,11 +122,11 @@ const secondKnobs: Knob[] = SECOND_FEATURES.map((f) => ({
 const MOVES = [-0.5, -0.2, -0.1, -0.05, 0.05, 0.1, 0.2, 0.5];
 const SCALES = [0, 0.5, 0.8, 1.25, 2];
 
-function ascend(start: RankerModel, knobs: Knob[], evaluate: (m: RankerModel) => number, log: (line: string) => void): RankerModel {
+function ascend(start: RankerModel, knobs: Knob[], evaluate: (m: RankerModel) => number, log: (line: string) => void, rounds = 12): RankerModel {
   let model = start;
   let best = evaluate(model);
   log(`  start ${best.toFixed(4)}`);
-  for (let round = 1; round <= 12; round++) {
+  for (let round = 1; round <= rounds; round++) {
     let improved = false;
     for (const knob of knobs) {
       const v = knob.get(model);
@@ -146,6 +146,17 @@ function ascend(start: RankerModel, knobs: Knob[], evaluate: (m: RankerModel) =>
     if (!improved) break;
   }
   return model;
+}
+
+/** The names of stage one's weights a fit may move: its features and `demote`. */
+export const FIRST_KNOBS: readonly string[] = firstKnobs.map((k) => k.name);
+
+/**
+ * Stage one's `knobs` (names from FIRST_KNOBS) moved from `start` by a short ascent with no restarts:
+ * a small adjustment of a model to a few cases (bench/ranker/adapt.ts), not a fit from scratch.
+ */
+export function adjustFirst(cases: readonly Case[], start: RankerModel, knobs: readonly string[], rounds: number): RankerModel {
+  return ascend(start, firstKnobs.filter((k) => knobs.includes(k.name)), (m) => objective(cases, m, true), () => {}, rounds);
 }
 
 /** Restarts of stage one from the best so far with every weight scaled at random (×0.5 to ×1.5): the ascent stops at the first local best. */

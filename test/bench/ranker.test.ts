@@ -4,7 +4,7 @@
  * to a ranking that never runs.
  */
 import { describe, expect, it } from 'vitest';
-import { fit, prepare, ranked } from '../../bench/ranker/fit.js';
+import { adjustFirst, fit, prepare, ranked } from '../../bench/ranker/fit.js';
 import type { Pool } from '../../bench/quality/pools.js';
 import { shippedRanker, type Candidate, type RankerModel } from '../../src/search/index.js';
 
@@ -55,5 +55,31 @@ describe('the trainer', () => {
     expect(fitted.first.weights.history).toBe(shipped.first.weights.history);
     expect(fitted.first.demote).toBe(shipped.first.demote);
     expect(fitted.second.weights.cochange).toBe(shipped.second.weights.cochange);
+  });
+
+  it('adjusts only the weights it is given, and moves one that puts a gold file first', () => {
+    const shipped = shippedRanker('question');
+    // Gold is the one candidate that history alone tells apart; a decoy defines and mentions what is asked.
+    const cases = [1, 2, 3].map((seed) => {
+      const candidates: Candidate[] = Array.from({ length: 12 }, (_, i) => ({
+        path: `src/f${i}.ts`,
+        demoted: false,
+        content: 1,
+        top: 1,
+        hitCount: 1,
+        history: i === 10 - seed ? 0.3 : 0,
+        definition: i === seed ? 1 : 0,
+        mention: i === seed ? 1 : 0,
+        name: 0,
+        semantic: 0,
+      }));
+      return prepare({ id: `a${seed}`, repo: 'o/r', language: 'go', split: 'validation', kind: 'question', gold: [`src/f${10 - seed}.ts`], candidates, commits: {} });
+    });
+    expect(cases.every((c) => ranked(c, shipped)[0] !== c.pool.gold[0])).toBe(true); // the named definition wins under the shipped weights
+    const adjusted = adjustFirst(cases, shipped, ['history'], 3);
+    expect(adjusted.first.weights.history).toBeGreaterThan(shipped.first.weights.history);
+    expect({ ...adjusted.first.weights, history: 0 }).toEqual({ ...shipped.first.weights, history: 0 });
+    expect(adjusted.first.demote).toBe(shipped.first.demote);
+    expect(cases.every((c) => ranked(c, adjusted)[0] === c.pool.gold[0])).toBe(true);
   });
 });
