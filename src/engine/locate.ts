@@ -118,10 +118,10 @@ function fileKinds(repo: Repo): Map<number, string> {
   return repo.store.memo.derived(FILE_KINDS, repo.store.indexVersion(), () => new Map(repo.store.files.list().map((f) => [f.id, f.kind])));
 }
 
-/** The definitions of `name`, under `qualifier` when one was written (`Store.open`). */
+/** The definitions of `name` as written (SymbolTable.spelled), under `qualifier` when one was written (`Store.open`). */
 function definitionsOf(repo: Repo, name: string, qualifier: string | null): StoredSymbol[] {
   const suffix = `${qualifier}.${name}`.toLowerCase();
-  return repo.store.symbols.named(name).filter((s) => !qualifier || s.qualified.toLowerCase().endsWith(suffix));
+  return repo.store.symbols.spelled(name).filter((s) => !qualifier || s.qualified.toLowerCase().endsWith(suffix));
 }
 
 /**

@@ -93,7 +93,7 @@ export const LOCATE = verb({
   summary: 'where a symbol is defined and where it is referenced (indexes on first use)',
   guide: { when: 'find where a class, function or method is defined or used', call: '{query: "Store.open", kind: "definition"}' },
   args: [
-    arg.text('query', { required: true, positional: { label: 'name' }, doc: 'A symbol name, optionally qualified: "Class.method", "module::fn"', example: '"SessionManager" or "Store.open"' }),
+    arg.text('query', { required: true, positional: { label: 'name' }, doc: 'A symbol name, optionally qualified: "Class.method", "module::fn". Definitions spelled exactly so, where any is ("Transport" is not "transport"), else those of any case', example: '"SessionManager" or "Store.open"' }),
     arg.choice('kind', LOCATE_KINDS, {
       doc: 'definition (where it is declared), reference (where it is used) or any (both, definitions first; {limits})',
       cli: 'definition, reference or any',

@@ -64,6 +64,17 @@ export class SymbolTable {
     return (this.byName.all(name.toLowerCase()) as unknown[][]).map(fromRaw);
   }
 
+  /**
+   * The definitions a name written by a caller means: those spelled exactly so, where any is, else
+   * those of any case. `Transport` is the interface, not the `const transport = …` of a dozen
+   * examples; `transport`, where nothing is spelled so, still finds `Transport`.
+   */
+  spelled(name: string): StoredSymbol[] {
+    const found = this.named(name);
+    const exact = found.filter((s) => s.name === name);
+    return exact.length > 0 ? exact : found;
+  }
+
   /** Definitions whose whole-identifier term is one of `keys` (see search/terms.ts). */
   withKeys(keys: string[]): StoredSymbol[] {
     return keys.length ? (this.keyed.all(JSON.stringify(keys)) as unknown[][]).map(fromRaw) : [];

@@ -110,6 +110,24 @@ describe('locate', () => {
     expect(locate(fixture.repo, { query: 'Other.getUserName', kind: 'definition' }).results).toHaveLength(0);
     expect(locate(fixture.repo, { query: 'getUserName', kind: 'reference' }).results.every((r) => r.kind === 'reference')).toBe(true);
   });
+
+  describe('letter case', () => {
+    const cased = useIndexedRepo({
+      'src/shared/transport.ts': 'export interface Transport {\n  start(): Promise<void>;\n}\n',
+      'examples/stdio.ts': 'export const transport = openStdio();\n',
+      'examples/http.ts': 'export const transport = openHttp();\n',
+    });
+    const definitions = (query: string) => locate(cased.repo, { query, kind: 'definition' }).results.map((r) => r.path);
+
+    it('a name finds the definitions spelled exactly so, and none of another case', () => {
+      expect(definitions('Transport')).toEqual(['src/shared/transport.ts']);
+      expect(definitions('transport').sort()).toEqual(['examples/http.ts', 'examples/stdio.ts']);
+    });
+
+    it('a name no definition spells so finds every case', () => {
+      expect(definitions('TRANSPORT').sort()).toEqual(['examples/http.ts', 'examples/stdio.ts', 'src/shared/transport.ts']);
+    });
+  });
 });
 
 describe('outline, read, list-files, stats', () => {
