@@ -79,7 +79,7 @@ export function locate(repo: Repo, options: LocateOptions, readUntil?: number): 
 
   const definitions = definitionsOf(repo, name, qualifier)
     .filter((s) => accept(s.path))
-    .sort((a, b) => rankOf(a, kindOf) - rankOf(b, kindOf) || exactness(b, name) - exactness(a, name) || byCodeUnit(a.path, b.path));
+    .sort((a, b) => rankOf(a, kindOf) - rankOf(b, kindOf) || byCodeUnit(a.path, b.path));
 
   const results: LocateEnvelope['results'] = [];
   if (kind !== 'reference') {
@@ -190,10 +190,6 @@ function declaredAt(found: LocateEnvelope): string | undefined {
 
 function rankOf(s: StoredSymbol, kindOf: Map<number, string>): number {
   return KIND_ORDER[kindOf.get(s.fileId) ?? 'code'] ?? 5;
-}
-
-function exactness(s: StoredSymbol, name: string): number {
-  return s.name === name ? 1 : 0;
 }
 
 const REFERENCE_CANDIDATES = 2000;
