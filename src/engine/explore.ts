@@ -123,8 +123,7 @@ function resolveAnchor(repo: Repo, query: string): Anchor {
   const parts = query.split(/::|\.|#|->/).filter(Boolean);
   const name = parts.pop() ?? query;
   const qualifier = parts.length ? parts.join('.') : null;
-  let symbols = repo.store.symbols.spelled(name);
-  if (qualifier) symbols = symbols.filter((s) => s.qualified === `${qualifier}.${name}` || s.qualified.endsWith(`.${qualifier}.${name}`));
+  const symbols = repo.store.symbols.spelled(name, (s) => !qualifier || s.qualified === `${qualifier}.${name}` || s.qualified.endsWith(`.${qualifier}.${name}`));
   if (symbols.length === 0) {
     throw new SightlineError('not_found', `no definition named ${query} is indexed; check the spelling with locate, or pass a file path`);
   }

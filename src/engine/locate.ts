@@ -121,7 +121,7 @@ function fileKinds(repo: Repo): Map<number, string> {
 /** The definitions of `name` as written (SymbolTable.spelled), under `qualifier` when one was written (`Store.open`). */
 function definitionsOf(repo: Repo, name: string, qualifier: string | null): StoredSymbol[] {
   const suffix = `${qualifier}.${name}`.toLowerCase();
-  return repo.store.symbols.spelled(name).filter((s) => !qualifier || s.qualified.toLowerCase().endsWith(suffix));
+  return repo.store.symbols.spelled(name, (s) => !qualifier || s.qualified.toLowerCase().endsWith(suffix));
 }
 
 /**

@@ -65,12 +65,13 @@ export class SymbolTable {
   }
 
   /**
-   * The definitions a name written by a caller means: those spelled exactly so, where any is, else
-   * those of any case. `Transport` is the interface, not the `const transport = …` of a dozen
-   * examples; `transport`, where nothing is spelled so, still finds `Transport`.
+   * The definitions a name written by a caller means, among those `where` keeps (a qualifier's): those
+   * spelled exactly so, where any is, else those of any case. `Transport` is the interface, not the
+   * `const transport = …` of a dozen examples; `transport`, where nothing is spelled so, still finds
+   * `Transport`.
    */
-  spelled(name: string): StoredSymbol[] {
-    const found = this.named(name);
+  spelled(name: string, where: (s: StoredSymbol) => boolean = () => true): StoredSymbol[] {
+    const found = this.named(name).filter(where);
     const exact = found.filter((s) => s.name === name);
     return exact.length > 0 ? exact : found;
   }

@@ -116,6 +116,8 @@ describe('locate', () => {
       'src/shared/transport.ts': 'export interface Transport {\n  start(): Promise<void>;\n}\n',
       'examples/stdio.ts': 'export const transport = openStdio();\n',
       'examples/http.ts': 'export const transport = openHttp();\n',
+      'src/store.ts': 'export class Store {\n  open(): void {}\n}\n',
+      'src/flags.ts': 'export const OPEN = 1;\n',
     });
     const definitions = (query: string) => locate(cased.repo, { query, kind: 'definition' }).results.map((r) => r.path);
 
@@ -126,6 +128,11 @@ describe('locate', () => {
 
     it('a name no definition spells so finds every case', () => {
       expect(definitions('TRANSPORT').sort()).toEqual(['examples/http.ts', 'examples/stdio.ts', 'src/shared/transport.ts']);
+    });
+
+    it('the spelling is judged under the qualifier: another OPEN elsewhere does not hide Store.open', () => {
+      expect(definitions('Store.OPEN')).toEqual(['src/store.ts']);
+      expect(definitions('OPEN')).toEqual(['src/flags.ts']);
     });
   });
 });
