@@ -4,7 +4,7 @@
  */
 import { confidenceRank } from '../graph/index.js';
 import { byCodeUnit } from '../order.js';
-import type { StoredLink } from '../store/index.js';
+import type { StoredLink, StoredSymbol } from '../store/index.js';
 import { round, type ResultItem } from './envelope.js';
 import { LineReader } from './indexed-lines.js';
 import type { Repo } from './repo.js';
@@ -12,15 +12,8 @@ import type { Repo } from './repo.js';
 const SCORE: Record<string, number> = { exact: 0.95, import: 0.9, name: 0.7 };
 const KIND_ORDER: Record<string, number> = { code: 0, config: 1, generated: 2, test: 3, doc: 4 };
 
-export function graphReferences(
-  repo: Repo,
-  name: string,
-  qualifier: string | null,
-  accept: (path: string) => boolean,
-  kindOf: Map<number, string>,
-): ResultItem[] {
-  let defs = repo.store.symbols.named(name).filter((s) => s.name === name);
-  if (qualifier) defs = defs.filter((s) => s.qualified.toLowerCase().endsWith(`${qualifier}.${name}`.toLowerCase()));
+/** The resolved edges into `defs` (locate's definitions of the name), from sources `accept` keeps. */
+export function graphReferences(repo: Repo, defs: readonly StoredSymbol[], accept: (path: string) => boolean, kindOf: Map<number, string>): ResultItem[] {
   if (defs.length === 0) return [];
   const lines = new LineReader(repo.store);
   const seen = new Set<string>();

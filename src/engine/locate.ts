@@ -77,7 +77,8 @@ export function locate(repo: Repo, options: LocateOptions, readUntil?: number): 
   const { name, qualifier } = splitQualified(query);
   const kindOf = fileKinds(repo);
 
-  const definitions = definitionsOf(repo, name, qualifier)
+  const defined = definitionsOf(repo, name, qualifier);
+  const definitions = defined
     .filter((s) => accept(s.path))
     .sort((a, b) => rankOf(a, kindOf) - rankOf(b, kindOf) || byCodeUnit(a.path, b.path));
 
@@ -100,7 +101,8 @@ export function locate(repo: Repo, options: LocateOptions, readUntil?: number): 
   }
   let unread = 0;
   if (kind !== 'definition') {
-    const graph = graphReferences(repo, name, qualifier, accept, kindOf);
+    // Edges into the definitions spelled exactly so, wherever they lie (scope filters the references).
+    const graph = graphReferences(repo, defined.filter((s) => s.name === name), accept, kindOf);
     const cited = new Set([...definitions.map((d) => `${d.path}:${d.startLine}`), ...graph.map((r) => `${r.path}:${r.start_line}`)]);
     results.push(...graph);
     const bounded = kind !== 'reference' && definitions.length > 0;
