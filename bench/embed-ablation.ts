@@ -13,7 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Repo, repoId, type SearchOptions } from '../src/engine/index.js';
 import { search } from '../src/engine/search.js';
-import { ask, candidateFiles, feedbackNearness, kindOf, rankCandidates, shippedRanker, storedRelations, withNearness } from '../src/search/index.js';
+import { ask, candidateFiles, feedbackNearness, kindOf, rankCandidates, shippedRanker, withNearness } from '../src/search/index.js';
 import { Checkout, findMirror } from './quality/checkout.js';
 import { averages, METRIC_NAMES, score, type Scores } from './quality/metrics.js';
 import { byRepository, loadRecords, recordOptions, type BenchRecord } from './quality/records.js';
@@ -60,7 +60,7 @@ async function runRepository(name: string, records: BenchRecord[], opts: ReturnT
       const question = ask(record.query);
       const candidates = candidateFiles(repo.store, question, {}, feedbackNearness(repo.store, repo.config, question) ?? undefined);
       const byGrid = GRID.map((semantic) => {
-        const files = rankCandidates(candidates, withNearness(shippedRanker(kindOf(question)), semantic), storedRelations(repo!.store, candidates)).slice(0, K).map((c) => c.candidate.path);
+        const files = rankCandidates(candidates, withNearness(shippedRanker(kindOf(question)), semantic), (paths) => repo!.store.history.commitsTouching(paths)).slice(0, K).map((c) => c.candidate.path);
         return score(files, record.gold_code_files);
       });
       out.push({ record, byMode, byGrid });

@@ -21,20 +21,15 @@ export interface Pool {
   candidates: Candidate[];
   /** Per candidate path, the ids of the stored commits that touched it. */
   commits: Record<string, number[]>;
-  /** Per candidate path, the candidates its code references or is referenced by, with how many references (absent from pools built without the graph). */
-  links?: Record<string, Record<string, number>>;
 }
 
 export function poolOf(repo: Repo, record: BenchRecord, mode: 'keyword' | 'semantic' | 'hybrid'): Pool {
   const question = ask(record.query);
   const nearness = mode === 'keyword' ? null : feedbackNearness(repo.store, repo.config, question);
-  const signals = candidateFiles(repo.store, question, {}, nearness ?? undefined);
-  const candidates = signals.map(
+  const candidates = candidateFiles(repo.store, question, {}, nearness ?? undefined).map(
     ({ path, demoted, content, top, hitCount, history, definition, mention, name, semantic }): Candidate => ({ path, demoted, content, top, hitCount, history, definition, mention, name, semantic }),
   );
-  const paths = candidates.map((c) => c.path);
-  const touching = repo.store.history.commitsTouching(paths);
-  const links = repo.store.edges.linksAmong(signals.map((s) => s.file.id));
+  const touching = repo.store.history.commitsTouching(candidates.map((c) => c.path));
   return {
     id: record.id,
     repo: record.repo,
@@ -44,6 +39,5 @@ export function poolOf(repo: Repo, record: BenchRecord, mode: 'keyword' | 'seman
     gold: record.gold_code_files,
     candidates,
     commits: Object.fromEntries([...touching].map(([p, ids]) => [p, [...ids]])),
-    links: Object.fromEntries([...links].map(([p, to]) => [p, Object.fromEntries(to)])),
   };
 }

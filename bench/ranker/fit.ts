@@ -11,8 +11,8 @@ import {
   firstFeatures,
   rankCandidates,
   SECOND_FEATURES,
+  type CommitsOf,
   type RankerModel,
-  type Relations,
 } from '../../src/search/index.js';
 import type { Pool } from '../quality/pools.js';
 import { score, type Scores } from '../quality/metrics.js';
@@ -20,12 +20,12 @@ import { score, type Scores } from '../quality/metrics.js';
 /** The depth a `search --files` answer is scored to (bench:quality's K). */
 export const K = 10;
 
-/** One pool, prepared once: its stage-one features (flat, a row per candidate), each path's place in path order, its commit sets and links. */
+/** One pool, prepared once: its stage-one features (flat, a row per candidate), each path's place in path order, its commit sets. */
 export interface Case {
   pool: Pool;
   features: Float64Array;
   pathOrder: Int32Array;
-  relations: Relations;
+  commitsOf: CommitsOf;
 }
 
 export function prepare(pool: Pool): Case {
@@ -33,9 +33,7 @@ export function prepare(pool: Pool): Case {
   const byPath = pool.candidates.map((c, i) => ({ path: c.path, i })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const pathOrder = new Int32Array(pool.candidates.length);
   byPath.forEach(({ i }, order) => (pathOrder[i] = order));
-  // Pools written before the graph was read hold no links: coupling is 0 there.
-  const links = new Map(Object.entries(pool.links ?? {}).map(([p, to]) => [p, new Map(Object.entries(to))]));
-  return { pool, features: Float64Array.from(firstFeatures(pool.candidates).flat()), pathOrder, relations: { commitsOf: () => sets, linksOf: () => links } };
+  return { pool, features: Float64Array.from(firstFeatures(pool.candidates).flat()), pathOrder, commitsOf: () => sets };
 }
 
 /**
@@ -46,7 +44,7 @@ export function prepare(pool: Pool): Case {
  */
 export function ranked(c: Case, model: RankerModel, firstOnly = false): string[] {
   if (!firstOnly) {
-    return rankCandidates(c.pool.candidates, model, c.relations)
+    return rankCandidates(c.pool.candidates, model, c.commitsOf)
       .slice(0, K)
       .map((r) => r.candidate.path);
   }

@@ -26,7 +26,7 @@ const USAGE =
  */
 export const HAND_SET: RankerModel = {
   first: { weights: { content: 1, top: 0, hits: 0, contentRank: 0, history: 0.5, definition: 0.25, mention: 0.5, name: 0.15, semantic: 0.15 }, demote: 0.1 },
-  second: { pool: 20, seeds: 2, weights: { cochange: 0, sibling: 0, pair: 0, coupled: 0 } },
+  second: { pool: 20, seeds: 2, weights: { cochange: 0, sibling: 0, pair: 0 } },
 };
 
 function load(file: string): Case[] {

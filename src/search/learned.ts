@@ -10,10 +10,9 @@
  * definitions named, mentions, file names, nearness). Stage two re-scores the
  * first stage's best few from what they say about each other: a fix that
  * touches one file often touches the files that changed with it before
- * (co-change), the implementations beside it (siblings), its other half
- * (`x.js` and `x.d.ts`, `x.h` and `x.c`) or the files its code uses or is
- * used by (coupled). Those are features weighed by the model, not files
- * appended to the answer.
+ * (co-change), the implementations beside it (siblings) or its other half
+ * (`x.js` and `x.d.ts`, `x.h` and `x.c`). Those are features weighed by the
+ * model, not files appended to the answer.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -32,7 +31,7 @@ export interface Candidate extends SignalValues {
 }
 
 export const FIRST_FEATURES = ['content', 'top', 'hits', 'contentRank', 'history', 'definition', 'mention', 'name', 'semantic'] as const;
-export const SECOND_FEATURES = ['cochange', 'sibling', 'pair', 'coupled'] as const;
+export const SECOND_FEATURES = ['cochange', 'sibling', 'pair'] as const;
 export type FirstFeature = (typeof FIRST_FEATURES)[number];
 export type SecondFeature = (typeof SECOND_FEATURES)[number];
 
@@ -43,14 +42,6 @@ export interface RankerModel {
 
 /** The commits (ids) that touched each path, for co-change; paths with none may be left out. */
 export type CommitsOf = (paths: readonly string[]) => ReadonlyMap<string, ReadonlySet<number>>;
-/** Resolved references between any two of the paths, counted, under both paths; pairs with none left out. */
-export type LinksOf = (paths: readonly string[]) => ReadonlyMap<string, ReadonlyMap<string, number>>;
-
-/** What stage two reads of the candidates besides their own signals: their history and their code graph. */
-export interface Relations {
-  commitsOf: CommitsOf;
-  linksOf: LinksOf;
-}
 
 const MODEL_FILE = path.join('models', 'ranker.json');
 
@@ -148,9 +139,6 @@ export function firstScores(candidates: readonly Candidate[], weights: readonly 
 
 const { dirname: dirOf, extname: extOf } = path.posix;
 
-/** References between two files at which they count as fully coupled: one import alone is a weak bond. */
-const LINKS_FULL = 3;
-
 /** `src/x.d.ts` → `src/x`, `lib/x.js` → `lib/x`: the name two halves of one module share. */
 function stemOf(file: string): string {
   const name = path.posix.basename(file);
@@ -164,18 +152,15 @@ function stemOf(file: string): string {
  * best `seeds`; what it lends another file is scaled by its share of the best
  * stage-one score, so a weak first place lends little.
  */
-export function secondFeatures(pool: readonly Candidate[], first: readonly number[], seeds: number, relations: Relations): number[][] {
+export function secondFeatures(pool: readonly Candidate[], first: readonly number[], seeds: number, commitsOf: CommitsOf): number[][] {
   const best = Math.max(0, ...first);
   const seedCount = Math.min(seeds, pool.length);
-  const paths = pool.map((c) => c.path);
-  const commits = relations.commitsOf(paths);
-  const links = relations.linksOf(paths);
+  const commits = commitsOf(pool.map((c) => c.path));
   const seedInfo = pool.slice(0, seedCount).map((c, i) => ({ path: c.path, share: best > 0 ? Math.max(0, first[i]!) / best : 0, commits: commits.get(c.path), dir: dirOf(c.path), ext: extOf(c.path), stem: stemOf(c.path) }));
   return pool.map((c) => {
     const mine = commits.get(c.path);
-    const linked = links.get(c.path);
     const dir = dirOf(c.path), ext = extOf(c.path), stem = stemOf(c.path);
-    let cochange = 0, sibling = 0, pair = 0, coupled = 0;
+    let cochange = 0, sibling = 0, pair = 0;
     for (const s of seedInfo) {
       if (s.path === c.path) continue;
       if (mine && s.commits && s.commits.size > 0) {
@@ -185,10 +170,8 @@ export function secondFeatures(pool: readonly Candidate[], first: readonly numbe
       }
       if (s.dir === dir && s.ext === ext) sibling = Math.max(sibling, s.share);
       if (s.stem === stem) pair = Math.max(pair, s.share);
-      const bond = linked?.get(s.path);
-      if (bond) coupled = Math.max(coupled, (s.share * Math.min(bond, LINKS_FULL)) / LINKS_FULL);
     }
-    return [Math.min(1, cochange), sibling, pair, coupled];
+    return [Math.min(1, cochange), sibling, pair];
   });
 }
 
@@ -198,13 +181,13 @@ export function secondFeatures(pool: readonly Candidate[], first: readonly numbe
  * best) plus its weighted stage-two features. The rest keep stage one's order.
  * `score` is what the order came from (stage two's for the pool).
  */
-export function rankCandidates<C extends Candidate>(candidates: readonly C[], model: RankerModel, relations: Relations): { candidate: C; score: number }[] {
+export function rankCandidates<C extends Candidate>(candidates: readonly C[], model: RankerModel, commitsOf: CommitsOf): { candidate: C; score: number }[] {
   const wSecond = SECOND_FEATURES.map((f) => model.second.weights[f]);
   const order = firstOrder(candidates, model);
   const pool = order.slice(0, model.second.pool);
   const best = pool[0]?.score ?? 0;
   if (pool.length < 2 || best <= 0 || wSecond.every((w) => w === 0)) return order;
-  const second = secondFeatures(pool.map((p) => p.candidate), pool.map((p) => p.score), model.second.seeds, relations);
+  const second = secondFeatures(pool.map((p) => p.candidate), pool.map((p) => p.score), model.second.seeds, commitsOf);
   const rescored = pool
     .map((p, i) => ({ candidate: p.candidate, score: p.score / best + linear(wSecond, second[i]!) * (p.candidate.demoted ? model.first.demote : 1) }))
     .sort(byScoreThenPath);

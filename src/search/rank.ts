@@ -20,7 +20,7 @@ import { byCodeUnit } from '../order.js';
 import type { LexicalHit, StoredChunk, StoredFile, Store } from '../store/index.js';
 import { gatherEvidence, roleOf, type Evidence, type EvidenceOptions } from './evidence.js';
 import { historyCredit } from './history.js';
-import { firstOrder, kindOf, rankCandidates, shippedRanker, withNearness, type Candidate, type Relations } from './learned.js';
+import { firstOrder, kindOf, rankCandidates, shippedRanker, withNearness, type Candidate } from './learned.js';
 import type { Question } from './query.js';
 import type { FileRole } from './roles.js';
 import { CHUNK_DEMOTE } from './weigh.js';
@@ -241,21 +241,12 @@ export interface RankedFiles {
   signals: readonly FileSignals[];
 }
 
-/** What the ranker's second stage reads of these candidates from the index: the commits that touched them and the references between them. */
-export function storedRelations(store: Store, candidates: readonly FileSignals[]): Relations {
-  const idOf = new Map(candidates.map((c) => [c.path, c.file.id]));
-  return {
-    commitsOf: (paths) => store.history.commitsTouching(paths),
-    linksOf: (paths) => store.edges.linksAmong(paths.flatMap((p) => idOf.get(p) ?? [])),
-  };
-}
-
 /** Distinct files, best first, as the shipped ranker (learned.ts) orders them; `nearness` scales its nearness weight. */
 export function rankFiles(store: Store, question: Question, options: RankOptions, nearnessOf?: NearnessOf, nearness = 1): RankedFiles {
   const model = withNearness(shippedRanker(kindOf(question)), nearness);
   const signals = options.signals ?? fileSignals(store, question, options);
   const candidates = candidateFiles(store, question, { ...options, signals }, nearnessOf);
-  const top = rankCandidates(candidates, model, storedRelations(store, candidates)).slice(0, options.limit);
+  const top = rankCandidates(candidates, model, (paths) => store.history.commitsTouching(paths)).slice(0, options.limit);
   // Each file's best chunk, its rows read in one go.
   const rows = store.chunks.byIds(top.flatMap(({ candidate: s }) => (s.hits[0] ? [s.hits[0].chunkId] : [])));
   const files = top.map(({ candidate: s, score }): RankedFile => {

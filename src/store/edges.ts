@@ -458,35 +458,6 @@ export class EdgeTable {
       .all() as { from: number; to: number; count: number }[];
   }
 
-  /**
-   * Resolved references between any two of these files (either way round), counted per pair and
-   * keyed by path, each pair under both paths: how tightly files a ranking already holds are bound
-   * in code. Read from each file's own edges: a file many others use has more edges into it than
-   * any file has out of it.
-   */
-  linksAmong(fileIds: readonly number[]): Map<string, Map<string, number>> {
-    const out = new Map<string, Map<string, number>>();
-    if (fileIds.length < 2) return out;
-    const rows = this.prepared(
-      `SELECT fa.path AS "from", fb.path AS "to", l.count FROM (
-         SELECT e.file_id AS a, t.file_id AS b, count(DISTINCT e.id) AS count
-         FROM json_each(@ids) w CROSS JOIN edges e ON e.file_id = w.value CROSS JOIN edge_targets t ON t.edge_id = e.id
-         WHERE +t.file_id IN (SELECT value FROM json_each(@ids)) AND t.file_id != e.file_id AND e.status = ${RESOLVED}
-         GROUP BY e.file_id, t.file_id
-       ) l JOIN files fa ON fa.id = l.a JOIN files fb ON fb.id = l.b`,
-    ).all({ ids: JSON.stringify(fileIds) }) as { from: string; to: string; count: number }[];
-    const add = (a: string, b: string, n: number) => {
-      let m = out.get(a);
-      if (!m) out.set(a, (m = new Map()));
-      m.set(b, (m.get(b) ?? 0) + n);
-    };
-    for (const r of rows) {
-      add(r.from, r.to, r.count);
-      add(r.to, r.from, r.count);
-    }
-    return out;
-  }
-
   /** Definitions under a path prefix referenced from the most other files (resolved, non-import edges). */
   mostReferenced(limit: number, pathPrefix: string): (LinkedSymbol & { path: string; files: number })[] {
     return this.db

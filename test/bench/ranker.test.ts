@@ -36,7 +36,7 @@ function poolOf(seed: number): Pool {
 describe('the trainer', () => {
   it('orders the first ten candidates as the search does, ties and demotion included', () => {
     const shipped = shippedRanker('question');
-    const firstOnly: RankerModel = { ...shipped, second: { ...shipped.second, weights: { cochange: 0, sibling: 0, pair: 0, coupled: 0 } } };
+    const firstOnly: RankerModel = { ...shipped, second: { ...shipped.second, weights: { cochange: 0, sibling: 0, pair: 0 } } };
     for (let seed = 1; seed <= 50; seed++) {
       const c = prepare(poolOf(seed));
       expect(ranked(c, firstOnly, true)).toEqual(ranked(c, firstOnly, false));

@@ -1,10 +1,10 @@
-/** The learned file ranker: its features, its two stages, the shipped model, and co-change and coupling read from a real index. */
+/** The learned file ranker: its features, its two stages, the shipped model, and co-change read from a real git history. */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Repo } from '../../src/engine/index.js';
-import { ask, firstFeatures, kindOf, rankCandidates, shippedRanker, withNearness, type Candidate, type RankerModel, type Relations } from '../../src/search/index.js';
+import { ask, firstFeatures, kindOf, rankCandidates, shippedRanker, withNearness, type Candidate, type RankerModel } from '../../src/search/index.js';
 import { parseRanker, parseRankers, secondFeatures } from '../../src/search/learned.js';
 import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
 
@@ -16,11 +16,11 @@ function candidate(path: string, signals: Partial<Candidate> = {}): Candidate {
 function model(second: Partial<RankerModel['second']['weights']> = {}, pool = 10, seeds = 1): RankerModel {
   return {
     first: { weights: { content: 1, top: 0, hits: 0, contentRank: 0, history: 0, definition: 0, mention: 0, name: 0, semantic: 0 }, demote: 0.1 },
-    second: { pool, seeds, weights: { cochange: 0, sibling: 0, pair: 0, coupled: 0, ...second } },
+    second: { pool, seeds, weights: { cochange: 0, sibling: 0, pair: 0, ...second } },
   };
 }
 
-const none: Relations = { commitsOf: () => new Map(), linksOf: () => new Map() };
+const none = () => new Map<string, Set<number>>();
 const order = (ranked: { candidate: Candidate }[]) => ranked.map((r) => r.candidate.path);
 
 describe('stage one', () => {
@@ -61,12 +61,12 @@ describe('stage two', () => {
       ['src/core/lexer.ts', new Set([1, 2, 3])],
       ['src/util/log.ts', new Set([9])],
     ]);
-    const [, log, lexer, decl] = secondFeatures(files, [10, 6, 5, 4], 1, { ...none, commitsOf: () => commits });
+    const [, log, lexer, decl] = secondFeatures(files, [10, 6, 5, 4], 1, () => commits);
     expect(lexer![0]).toBeCloseTo(0.75);
     expect(log![0]).toBe(0);
     expect(decl![0]).toBe(0); // no commits at all
-    expect(order(rankCandidates(files, model({ cochange: 0.5 }), { ...none, commitsOf: () => commits })).slice(0, 2)).toEqual(['src/core/parser.ts', 'src/core/lexer.ts']);
-    expect(order(rankCandidates(files, model(), { ...none, commitsOf: () => commits })).slice(0, 2)).toEqual(['src/core/parser.ts', 'src/util/log.ts']);
+    expect(order(rankCandidates(files, model({ cochange: 0.5 }), () => commits)).slice(0, 2)).toEqual(['src/core/parser.ts', 'src/core/lexer.ts']);
+    expect(order(rankCandidates(files, model(), () => commits)).slice(0, 2)).toEqual(['src/core/parser.ts', 'src/util/log.ts']);
   });
 
   it('marks siblings (same folder and extension) and the other half of a module (same stem)', () => {
@@ -74,20 +74,6 @@ describe('stage two', () => {
     expect([parser![1], log![1], lexer![1], decl![1]]).toEqual([0, 0, 1, 1]); // .d.ts ends in .ts too
     expect([parser![2], log![2], lexer![2], decl![2]]).toEqual([0, 0, 0, 1]);
     expect(order(rankCandidates(files, model({ pair: 0.5 }), none)).slice(0, 2)).toEqual(['src/core/parser.ts', 'src/core/parser.d.ts']);
-  });
-
-  it('credits the files bound to a seed in code, by how many references join them, up to three', () => {
-    const links = new Map([
-      ['src/core/parser.ts', new Map([['src/core/parser.d.ts', 1], ['src/util/log.ts', 5]])],
-      ['src/core/parser.d.ts', new Map([['src/core/parser.ts', 1]])],
-      ['src/util/log.ts', new Map([['src/core/parser.ts', 5]])],
-    ]);
-    const [parser, log, lexer, decl] = secondFeatures(files, [10, 6, 5, 4], 1, { ...none, linksOf: () => links });
-    expect([parser![3], log![3], lexer![3]]).toEqual([0, 1, 0]); // a seed lends nothing to itself; five references count as three
-    expect(decl![3]).toBeCloseTo(1 / 3);
-    const coupled = { ...none, linksOf: () => links };
-    expect(order(rankCandidates(files, model({ coupled: 0.35 }), coupled)).slice(0, 3)).toEqual(['src/core/parser.ts', 'src/util/log.ts', 'src/core/parser.d.ts']);
-    expect(order(rankCandidates(files, model(), coupled)).slice(0, 3)).toEqual(['src/core/parser.ts', 'src/util/log.ts', 'src/core/lexer.ts']);
   });
 
   it('lends by the seed\'s share of the best first-stage score, and re-ranks only the pool', () => {
@@ -124,7 +110,7 @@ describe('the shipped models', () => {
   });
 });
 
-describe('co-change and coupling from the index', () => {
+describe('co-change from the index', () => {
   const cleanup: string[] = [];
   afterEach(() => {
     while (cleanup.length) removeDir(cleanup.pop()!);
@@ -151,24 +137,5 @@ describe('co-change and coupling from the index', () => {
     expect(touching.get('c.ts')!.size).toBe(2);
     expect([...touching.get('c.ts')!].filter((id) => touching.get('a.ts')!.has(id))).toHaveLength(1); // only the first commit
     expect(touching.has('missing.ts')).toBe(false);
-  });
-
-  it('counts the resolved references between two files, either way round, and none with an unrelated file', async () => {
-    const root = makeRepo({
-      'src/parse.ts': 'export function parse(text: string): string[] {\n  return text.split(" ");\n}\n',
-      'src/run.ts': 'import { parse } from "./parse";\n\nexport function run(text: string): number {\n  return parse(text).length + parse(text.trim()).length;\n}\n',
-      'src/other.ts': 'export function other(): number {\n  return 1;\n}\n',
-    });
-    const home = tempDir('sightline-home-');
-    cleanup.push(root, home);
-    const repo = Repo.open(root, { flags: { home, embedder: 'none' }, env: {} });
-    await repo.index();
-    const idOf = (p: string) => repo.store.files.get(p)!.id;
-    const links = repo.store.edges.linksAmong(['src/parse.ts', 'src/run.ts', 'src/other.ts'].map(idOf));
-    repo.close();
-    const bond = links.get('src/run.ts')?.get('src/parse.ts');
-    expect(bond).toBeGreaterThanOrEqual(2); // the import and the calls
-    expect(links.get('src/parse.ts')?.get('src/run.ts')).toBe(bond);
-    expect(links.has('src/other.ts')).toBe(false);
   });
 });
