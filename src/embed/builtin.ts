@@ -101,9 +101,22 @@ export function embedStatic(model: StaticModel, text: string): Float32Array {
   return normalize(out);
 }
 
-/** out += weight · rows[at … at + out.length): one feature's share of a text's vector. */
+/**
+ * out += weight · rows[at … at + out.length): one feature's share of a text's vector, the
+ * embedder's innermost loop, four dimensions a step. Each dimension is added as before, in the
+ * same order, so the vector is the same to the bit.
+ */
 function addRow(out: Float32Array, weight: number, rows: Int8Array, at: number): void {
-  for (let d = 0; d < out.length; d++) out[d] += weight * rows[at + d]!;
+  const n = out.length;
+  const whole = n - (n % 4);
+  let d = 0;
+  for (; d < whole; d += 4) {
+    out[d] += weight * rows[at + d]!;
+    out[d + 1] += weight * rows[at + d + 1]!;
+    out[d + 2] += weight * rows[at + d + 2]!;
+    out[d + 3] += weight * rows[at + d + 3]!;
+  }
+  for (; d < n; d++) out[d] += weight * rows[at + d]!;
 }
 
 /** What a process read from a model file, kept while the file's size and mtime stay the same. */

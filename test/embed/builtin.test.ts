@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BuiltinEmbedder, defaultModelPath } from '../../src/embed/index.js';
-import { builtVocab, QueryRows, scanVocab, vocabFile } from '../../src/embed/builtin.js';
+import { builtVocab, embedStatic, QueryRows, scanVocab, vocabFile } from '../../src/embed/builtin.js';
+import { featuresOf } from '../../src/embed/features.js';
+import { normalize } from '../../src/embed/http.js';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
@@ -14,6 +16,19 @@ describe('builtin embedder', () => {
     expect(model.identity.name).toBe('builtin');
     expect(model.identity.dims).toBeGreaterThan(0);
     expect(model.identity.model).toMatch(/^sightline-builtin@[0-9a-f]{12}$/);
+  });
+
+  it('embeds a text as the plain weighted sum of its feature rows, to the bit', () => {
+    const m = model.model;
+    // Each feature row weighted, added one dimension at a time in the order the text first uses the rows.
+    const plain = (text: string) => {
+      const out = new Float32Array(m.dims);
+      for (const [row, weight] of featuresOf(text, m.space)) for (let d = 0; d < m.dims; d++) out[d] += weight * m.scales[row]! * m.rows[row * m.dims + d]!;
+      return normalize(out);
+    };
+    for (const text of ['parse a date string', 'def getUserName(self):\n    return self._user_name  # the name', 'fn main() { println!("{}", x_y_z); }', '']) {
+      expect(Array.from(embedStatic(m, text))).toEqual(Array.from(plain(text)));
+    }
   });
 
   it('reads the model file once per process while it is unchanged, again once it changes', () => {
