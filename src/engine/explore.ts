@@ -9,7 +9,7 @@ import { checkQuery, SightlineError, usageError } from '../errors/index.js';
 import { confidenceRank, GraphQuery, overview, type GraphHit, type Hop, type Overview, type Walk } from '../graph/index.js';
 import { byCodeUnit } from '../order.js';
 import { pathFilter } from '../search/index.js';
-import type { StoredFile, StoredSymbol } from '../store/index.js';
+import { splitQualified, type StoredFile, type StoredSymbol } from '../store/index.js';
 import { round, type ResultItem } from './envelope.js';
 import { limitsOf, narrowings, runGate, type GatedFields, type GateOptions } from './gated.js';
 import { graphPending, type GraphPendingField } from './graph-settled.js';
@@ -120,10 +120,8 @@ function resolveAnchor(repo: Repo, query: string): Anchor {
     if (file) return { kind: 'file', query, file };
     if (query.includes('/')) throw new SightlineError('not_found', `${path} is not an indexed file; pass a file path from list_files or a symbol name`);
   }
-  const parts = query.split(/::|\.|#|->/).filter(Boolean);
-  const name = parts.pop() ?? query;
-  const qualifier = parts.length ? parts.join('.') : null;
-  const symbols = repo.store.symbols.spelled(name, (s) => !qualifier || s.qualified === `${qualifier}.${name}` || s.qualified.endsWith(`.${qualifier}.${name}`));
+  const { name, qualifier } = splitQualified(query);
+  const symbols = repo.store.symbols.spelled(name, qualifier);
   if (symbols.length === 0) {
     throw new SightlineError('not_found', `no definition named ${query} is indexed; check the spelling with locate, or pass a file path`);
   }

@@ -10,7 +10,7 @@ import { checkQuery, usageError } from '../errors/index.js';
 import { byCodeUnit } from '../order.js';
 import { cachedAnswer, pathFilter } from '../search/index.js';
 import { identifierWords } from '../terms/index.js';
-import { slot, type StoredSymbol } from '../store/index.js';
+import { slot, splitQualified, type StoredSymbol } from '../store/index.js';
 import { round, type ResultItem } from './envelope.js';
 import { limitsOf, narrowings, runGate, type GatedFields, type GateOptions } from './gated.js';
 import { declares } from './exact-name.js';
@@ -51,12 +51,6 @@ const DEFAULT_MAX_RESULTS = 50;
 /** Code first: a definition in a test or doc is usually a fixture or an example. */
 const KIND_ORDER: Record<string, number> = { code: 0, config: 1, generated: 2, test: 3, doc: 4 };
 
-function splitQualified(query: string): { name: string; qualifier: string | null } {
-  const parts = query.split(/::|\.|#|->/).filter(Boolean);
-  const name = parts.pop() ?? query;
-  return { name, qualifier: parts.length ? parts.join('.') : null };
-}
-
 function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -77,7 +71,7 @@ export function locate(repo: Repo, options: LocateOptions, readUntil?: number): 
   const { name, qualifier } = splitQualified(query);
   const kindOf = fileKinds(repo);
 
-  const defined = definitionsOf(repo, name, qualifier);
+  const defined = repo.store.symbols.spelled(name, qualifier);
   const definitions = defined
     .filter((s) => accept(s.path))
     .sort((a, b) => rankOf(a, kindOf) - rankOf(b, kindOf) || byCodeUnit(a.path, b.path));
@@ -120,12 +114,6 @@ function fileKinds(repo: Repo): Map<number, string> {
   return repo.store.memo.derived(FILE_KINDS, repo.store.indexVersion(), () => new Map(repo.store.files.list().map((f) => [f.id, f.kind])));
 }
 
-/** The definitions of `name` as written (SymbolTable.spelled), under `qualifier` when one was written (`Store.open`). */
-function definitionsOf(repo: Repo, name: string, qualifier: string | null): StoredSymbol[] {
-  const suffix = `${qualifier}.${name}`.toLowerCase();
-  return repo.store.symbols.spelled(name, (s) => !qualifier || s.qualified.toLowerCase().endsWith(suffix));
-}
-
 /**
  * When `query` is one exact name with a definition, the gate's reason to
  * answer it however widely the name is used: the definition is what the
@@ -135,7 +123,7 @@ export function definitionIntent(repo: Repo, query: string): string | undefined 
   const q = query.trim();
   if (!/^[\p{L}_$][\p{L}\p{N}_$]*(?:(?:::|\.|#|->)[\p{L}_$][\p{L}\p{N}_$]*)*$/u.test(q)) return undefined;
   const { name, qualifier } = splitQualified(q);
-  return definitionsOf(repo, name, qualifier).length ? `"${q}" names a definition, which comes first` : undefined;
+  return repo.store.symbols.spelled(name, qualifier).length ? `"${q}" names a definition, which comes first` : undefined;
 }
 
 function maxResultsOf(options: LocateOptions): number {

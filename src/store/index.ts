@@ -29,6 +29,7 @@ export type { ChunkRecord, ChunkTerms, NewChunk, StoredChunk, LexicalHit } from 
 export { packTexts, type PackedTexts } from './chunk-text.js';
 export { MAX_TERM_STATS_DRIFT } from './chunks.js';
 export type { SymbolRecord, StoredSymbol } from './symbols.js';
+export { splitQualified } from './symbols.js';
 export type { CommitRecord, CommitHit } from './history.js';
 export type { Confidence, EdgeRecord, EdgeStatus, EdgeTarget, LinkedSymbol, StoredEdge, StoredLink, StoredTarget } from './edges.js';
 export { FIELD_WEIGHTS } from './chunks.js';

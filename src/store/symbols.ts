@@ -35,6 +35,13 @@ function fromRaw(r: unknown[]): StoredSymbol {
   };
 }
 
+/** A name as a caller writes it, `Store.open`, `mod::fn`, `Class#method` or `obj->f`: its last part, and the rest joined by dots. */
+export function splitQualified(written: string): { name: string; qualifier: string | null } {
+  const parts = written.split(/::|\.|#|->/).filter(Boolean);
+  const name = parts.pop() ?? written;
+  return { name, qualifier: parts.length ? parts.join('.') : null };
+}
+
 export class SymbolTable {
   private readonly insert;
   private readonly byName;
@@ -65,13 +72,19 @@ export class SymbolTable {
   }
 
   /**
-   * The definitions a name written by a caller means, among those `where` keeps (a qualifier's): those
-   * spelled exactly so, where any is, else those of any case. `Transport` is the interface, not the
-   * `const transport = …` of a dozen examples; `transport`, where nothing is spelled so, still finds
-   * `Transport`.
+   * The definitions a name written by a caller means: under `qualifier` when one was written (its
+   * qualified name ends in `qualifier.name` at a dot, in any case: `Store.open` is not `MyStore.open`),
+   * and among those, the ones spelled exactly so, where any is, else those of any case. `Transport` is
+   * the interface, not the `const transport = …` of a dozen examples; `transport`, where nothing is
+   * spelled so, still finds `Transport`.
    */
-  spelled(name: string, where: (s: StoredSymbol) => boolean = () => true): StoredSymbol[] {
-    const found = this.named(name).filter(where);
+  spelled(name: string, qualifier: string | null = null): StoredSymbol[] {
+    const under = qualifier && `${qualifier}.${name}`.toLowerCase();
+    const found = this.named(name).filter((s) => {
+      if (!under) return true;
+      const q = s.qualified.toLowerCase();
+      return q === under || q.endsWith(`.${under}`);
+    });
     const exact = found.filter((s) => s.name === name);
     return exact.length > 0 ? exact : found;
   }

@@ -118,6 +118,7 @@ describe('locate', () => {
       'examples/http.ts': 'export const transport = openHttp();\n',
       'src/store.ts': 'export class Store {\n  open(): void {}\n}\n',
       'src/flags.ts': 'export const OPEN = 1;\n',
+      'src/my-store.ts': 'export class MyStore {\n  open(): void {}\n}\n',
     });
     const definitions = (query: string) => locate(cased.repo, { query, kind: 'definition' }).results.map((r) => r.path);
 
@@ -133,6 +134,12 @@ describe('locate', () => {
     it('the spelling is judged under the qualifier: another OPEN elsewhere does not hide Store.open', () => {
       expect(definitions('Store.OPEN')).toEqual(['src/store.ts']);
       expect(definitions('OPEN')).toEqual(['src/flags.ts']);
+    });
+
+    it('a qualifier ends at a dot, in any case: Store.open is not MyStore.open', () => {
+      expect(definitions('Store.open')).toEqual(['src/store.ts']);
+      expect(definitions('store.open')).toEqual(['src/store.ts']);
+      expect(definitions('MyStore.open')).toEqual(['src/my-store.ts']);
     });
   });
 });
