@@ -43,7 +43,10 @@ export function scopeSuggestions(hits: GateHit[], limits: GateLimits, run: (scop
     }
   };
   visit(placed(hits.map((h) => h.path)), 0);
-  const ordered = [...chosen.filter(fits), ...chosen.filter((r) => !fits(r))].slice(0, SCOPE_SUGGESTIONS);
+  // Biggest first across the tree, not in the order visited: a directory that fits as it is (src, 39
+  // hits) comes before the small pieces of a sibling that had to be split (docs/patterns, 7).
+  const bySize = (a: DirectoryHits, b: DirectoryHits) => b.hits - a.hits || byCodeUnit(a.dir, b.dir);
+  const ordered = [...chosen.filter(fits).sort(bySize), ...chosen.filter((r) => !fits(r)).sort(bySize)].slice(0, SCOPE_SUGGESTIONS);
   return ordered.map((r) => {
     const y = run(r.dir);
     return { action: 'narrow_scope', arg: r.dir, would_yield: y.hits, est_tokens: y.estTokens, hint: `pass scope: "${r.dir}"` };

@@ -6,6 +6,7 @@ import {
   gate,
   jsonTokens,
   memoryLedger,
+  scopeSuggestions,
   selfCountedJson,
   trimToBudget,
   UsageMeter,
@@ -106,6 +107,24 @@ describe('distribution', () => {
     expect(distribution(['a.ts', 'lib/b.ts'])).toEqual([
       { dir: '.', hits: 1, files: 1 },
       { dir: 'lib', hits: 1, files: 1 },
+    ]);
+  });
+});
+
+describe('scopeSuggestions', () => {
+  const hitsIn = (dir: string, files: number, perFile = 1): GateHit[] =>
+    Array.from({ length: files * perFile }, (_, i) => ({ path: `${dir}/f${i % files}.md`, relevance: 1 }));
+  const yieldOf = (hits: GateHit[]) => (scope: string) => ({ hits: hits.filter((h) => h.path.startsWith(`${scope}/`)).length, estTokens: 0 });
+
+  it('offers the directories that would pass, the most hits first, wherever the split put them', () => {
+    // docs has too many files, so it is split into its subdirectories; src fits whole and holds more hits than any of them.
+    const hits = [...hitsIn('docs/patterns', 7), ...hitsIn('docs/deploying', 5), ...hitsIn('docs/api', 15), ...hitsIn('docs/tutorial', 3), ...hitsIn('src', 10, 4), ...hitsIn('tests', 8, 2)];
+    const offered = scopeSuggestions(hits, LIMITS, yieldOf(hits));
+    // In the order visited it was src, docs/api, docs/patterns: tests (16 hits) lost to a 7-hit piece of docs.
+    expect(offered.map((s) => [s.arg, s.would_yield])).toEqual([
+      ['src', 40],
+      ['tests', 16],
+      ['docs/api', 15],
     ]);
   });
 });
