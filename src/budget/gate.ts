@@ -20,6 +20,11 @@ export type RefineReason = 'breadth' | 'volume' | 'relevance' | 'compound';
 export interface GateHit {
   path: string;
   relevance: number;
+  /**
+   * In a file that repeats the code's words (a translation catalog, a generated or vendored copy, a
+   * fixture) and that the ranking demoted for this question: not counted while other hits are.
+   */
+  copy?: boolean;
 }
 
 export interface GateSummary {
@@ -86,9 +91,15 @@ export type GateDecision =
   | { pass: true; summary: GateSummary; note?: string }
   | { pass: false; refine: RefineEnvelope };
 
-/** Matches at least as relevant as the floor: the ones that count as hits. */
+/**
+ * Matches at least as relevant as the floor: the ones that count as hits. Copies count only when
+ * nothing else does: sphinx's 71 translation catalogs saying "extensions" do not make "how are
+ * extensions loaded" broad, but a string found only in them is still answered.
+ */
 export function relevantHits(hits: GateHit[], limits: GateLimits): GateHit[] {
-  return hits.filter((h) => h.relevance >= limits.minRelevance);
+  const relevant = hits.filter((h) => h.relevance >= limits.minRelevance);
+  const originals = relevant.filter((h) => !h.copy);
+  return originals.length > 0 ? originals : relevant;
 }
 
 export function summarize(hits: GateHit[], estTokens: number, limits: GateLimits): GateSummary {

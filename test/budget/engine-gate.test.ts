@@ -21,6 +21,28 @@ function ok<T extends { status: string }>(e: T | RefineEnvelope): T {
   return e;
 }
 
+describe('copies of the code behind the gate', () => {
+  let fx: Indexed;
+  beforeAll(async () => {
+    const catalogs: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) catalogs[`locale/l${i}/messages.txt`] = `msgid "widget"\nmsgstr "widget ${i}"\nmsgid "gadget"\nmsgstr "gadget ${i}"\n`;
+    fx = await indexed({ ...catalogs, ...filesMentioning('src', 3, 'widget') });
+  });
+  afterAll(() => fx.cleanup());
+
+  it('a question is not broad for what 30 translation catalogs repeat: only the code is counted', () => {
+    const e = ok(gatedSearch(fx.repo, { query: 'widget', mode: 'keyword' }));
+    expect(e.total).toBe(3);
+    expect(e.results.slice(0, 3).map((r) => r.path).sort()).toEqual(['src/part0.ts', 'src/part1.ts', 'src/part2.ts']);
+  });
+
+  it('a word found only in copies is counted there, and judged', () => {
+    const r = refined(gatedSearch(fx.repo, { query: 'gadget', mode: 'keyword' }));
+    expect(r.summary).toMatchObject({ total_found: 30, files: 30 });
+    expect(r.reason).toBe('breadth');
+  });
+});
+
 describe('search behind the gate', () => {
   let fx: Indexed;
   beforeAll(async () => {
