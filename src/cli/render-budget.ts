@@ -1,14 +1,17 @@
 /** Human-readable rendering of the budget layer's answers: refine, and context bundles. */
-import type { RefineEnvelope } from '../budget/index.js';
+import type { RefineEnvelope, RefineReason } from '../budget/index.js';
 import type { ContextEnvelope } from '../engine/index.js';
 import { rememberedLines } from './render.js';
 
 const indent = (text: string, pad = '    ') => text.split('\n').map((l) => pad + l).join('\n');
 
+/** What a refusal says first: a question can be refused for being broad, or for having no match that covers it. */
+const HEADLINE: Record<RefineReason, string> = { breadth: 'too broad', volume: 'too broad', compound: 'too broad', relevance: 'no strong match' };
+
 export function renderRefine(e: RefineEnvelope): string {
   const s = e.summary;
   const lines = [
-    `too broad (${e.reason}): ${s.total_found} hits in ${s.files} files, about ${s.est_tokens} tokens, best relevance ${s.top_score}`,
+    `${HEADLINE[e.reason]} (${e.reason}): ${s.total_found} hits in ${s.files} files, about ${s.est_tokens} tokens, best relevance ${s.top_score}`,
     `  ${e.note}`,
   ];
   if (e.distribution.length) lines.push('where the hits are:', ...e.distribution.map((d) => `  ${String(d.hits).padStart(6)}  ${d.dir}`));
