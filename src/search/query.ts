@@ -158,7 +158,9 @@ const MIN_STEM = 4;
 
 function inflectionStems(word: string): string[] {
   if (word.length < 5 || !/^[a-z]+$/.test(word)) return [];
-  const undouble = (stem: string) => (/([^aeiouy])\1$/.test(stem) && !/(ss|ll|ff|zz)$/.test(stem) ? [stem.slice(0, -1)] : []);
+  // A doubled last consonant is undone (stopped → stop), an l's too, for British spellings (cancelled →
+  // cancel, labelled → label); called → cal is too short to keep, and installed → instal is a word no index holds.
+  const undouble = (stem: string) => (/([^aeiouy])\1$/.test(stem) && !/(ss|ff|zz)$/.test(stem) ? [stem.slice(0, -1)] : []);
   if (word.endsWith('ies')) return [word.slice(0, -3) + 'y'];
   if (word.endsWith('ing')) return [word.slice(0, -3), word.slice(0, -3) + 'e', ...undouble(word.slice(0, -3))];
   if (word.endsWith('ed')) return [word.slice(0, -2), word.slice(0, -1), ...undouble(word.slice(0, -2))];

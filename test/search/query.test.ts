@@ -31,6 +31,11 @@ describe('reading an issue', () => {
     expect(plainForms('parsing')).toContain('parse');
     expect(plainForms('dependencies')).toEqual(['dependency']);
     expect(plainForms('stopped')).toContain('stop');
+    // British spellings double an l: cancelled, labelling; a stem too short to tell from another word is never offered.
+    expect(plainForms('cancelled')).toContain('cancel');
+    expect(plainForms('labelling')).toContain('label');
+    expect(plainForms('called')).toContain('call');
+    expect(plainForms('called')).not.toContain('cal');
     for (const plain of ['class', 'status', 'analysis', 'walk', 'fix']) expect(plainForms(plain)).toEqual([]);
     const question = 'Files are walked twice';
     expect(weightOf(question, 'walked')).toBe(PART_WEIGHT.title);
