@@ -21,10 +21,10 @@ export interface GateHit {
   path: string;
   relevance: number;
   /**
-   * In a file that repeats the code's words (a translation catalog, a generated or vendored copy, a
-   * fixture) and that the ranking demoted for this question: not counted while other hits are.
+   * In a file the ranking demoted for this question (a test, a doc, an example, a translation, a
+   * generated or vendored copy, … not named by the question): not counted while other hits are.
    */
-  copy?: boolean;
+  demoted?: boolean;
 }
 
 export interface GateSummary {
@@ -92,14 +92,15 @@ export type GateDecision =
   | { pass: false; refine: RefineEnvelope };
 
 /**
- * Matches at least as relevant as the floor: the ones that count as hits. Copies count only when
- * nothing else does: sphinx's 71 translation catalogs saying "extensions" do not make "how are
- * extensions loaded" broad, but a string found only in them is still answered.
+ * Matches at least as relevant as the floor: the ones that count as hits. The gate judges what the
+ * answer leads with, so demoted hits count only when nothing else does: sphinx's 71 translation
+ * catalogs saying "extensions" do not make "how are extensions loaded" broad, nor an SDK's tests
+ * "where are tool calls validated"; a word found only in tests is still counted there, and judged.
  */
 export function relevantHits(hits: GateHit[], limits: GateLimits): GateHit[] {
   const relevant = hits.filter((h) => h.relevance >= limits.minRelevance);
-  const originals = relevant.filter((h) => !h.copy);
-  return originals.length > 0 ? originals : relevant;
+  const leading = relevant.filter((h) => !h.demoted);
+  return leading.length > 0 ? leading : relevant;
 }
 
 export function summarize(hits: GateHit[], estTokens: number, limits: GateLimits): GateSummary {

@@ -9,7 +9,7 @@
  */
 import { scopeSuggestions, termSuggestions, trimBudget, type GateHit, type GateLimits, type GateSummary, type RefineEnvelope, type Suggestion, type Yield } from '../budget/index.js';
 import type { Citation } from '../cite/index.js';
-import { COPY_ROLES, keywordRankDepth, pathFilter, searchTerms, type FileRole } from '../search/index.js';
+import { keywordRankDepth, pathFilter, searchTerms } from '../search/index.js';
 import type { ResultItem, SearchEnvelope } from './envelope.js';
 import { declares, exactName, type ExactName } from './exact-name.js';
 import { expandResults } from './expansions.js';
@@ -53,9 +53,9 @@ function similarity(reasons: string[]): number {
   return r ? Number(r.slice('semantic:'.length)) || 0 : 0;
 }
 
-/** A hit the ranking demoted for lying in a copy of the code's words (reason `role:<role>`, COPY_ROLES): the gate counts it last (relevantHits). */
-function inCopy(reasons: string[]): boolean {
-  return reasons.some((r) => r.startsWith('role:') && COPY_ROLES.has(r.slice('role:'.length) as FileRole));
+/** A hit the ranking demoted for its file's role (reason `role:<role>`): the gate counts it last (relevantHits). */
+function demoted(reasons: string[]): boolean {
+  return reasons.some((r) => r.startsWith('role:'));
 }
 
 /** A hybrid answer fuses two lists and cuts the result; its candidate pool is the keyword list. */
@@ -87,7 +87,7 @@ function matches(repo: Repo, options: SearchOptions, pool: number, within: Ranke
     const hits = answer.hits.map((h, i) => {
       const words = !exact || held[i]!.has(exact.term) ? coverage(weights, held[i]!) : 0;
       const near = similarity(h.reasons);
-      return { path: h.path, relevance: Math.max(words, near), similarity: near, ...(inCopy(h.reasons) ? { copy: true } : {}) };
+      return { path: h.path, relevance: Math.max(words, near), similarity: near, ...(demoted(h.reasons) ? { demoted: true } : {}) };
     });
     return { answer, hits, weights, held, ...(exact ? { exact } : {}) };
   }).matches;

@@ -1,7 +1,7 @@
 /** Retrieval: code-aware terms, lexical search, ranking, filters. */
 export { searchTerms } from './lexical.js';
 export { ask, readQuery, type Question, type ReadQuery, type WeightedTerm } from './query.js';
-export { COPY_ROLES, fileRole, type FileRole } from './roles.js';
+export { fileRole, type FileRole } from './roles.js';
 export { callerGlob, pathFilter, type PathFilterOptions } from './filters.js';
 export { candidateFiles, chunkDepth, fileSignals, rankChunks, rankFiles, type FileSignals, type Nearness, type NearnessOf, type RankedChunk, type RankedFile, type RankOptions } from './rank.js';
 export type { SignalValues } from './weigh.js';

@@ -39,9 +39,6 @@ export function fileRole(path: string, kind: string, language?: string | null): 
   return language === null && !OTHER_SOURCE.test(path) ? 'other' : 'code';
 }
 
-/** Roles whose files repeat the code's words rather than hold the code: translations, generated and vendored copies, fixtures. */
-export const COPY_ROLES: ReadonlySet<FileRole> = new Set(['locale', 'generated', 'vendored', 'fixture']);
-
 /**
  * Words that, in a query's title, say the issue is about files of that role
  * ("benchmark", "typo in docs"). Words that name the subject of a project as

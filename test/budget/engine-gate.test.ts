@@ -21,22 +21,25 @@ function ok<T extends { status: string }>(e: T | RefineEnvelope): T {
   return e;
 }
 
-describe('copies of the code behind the gate', () => {
+describe('demoted hits behind the gate', () => {
   let fx: Indexed;
   beforeAll(async () => {
-    const catalogs: Record<string, string> = {};
-    for (let i = 0; i < 30; i++) catalogs[`locale/l${i}/messages.txt`] = `msgid "widget"\nmsgstr "widget ${i}"\nmsgid "gadget"\nmsgstr "gadget ${i}"\n`;
-    fx = await indexed({ ...catalogs, ...filesMentioning('src', 3, 'widget') });
+    const demoted: Record<string, string> = {};
+    for (let i = 0; i < 15; i++) {
+      demoted[`locale/l${i}/messages.txt`] = `msgid "widget"\nmsgstr "widget ${i}"\nmsgid "gadget"\nmsgstr "gadget ${i}"\n`;
+      demoted[`test/part${i}.test.ts`] = `import { widget, gadget } from "../src/part0";\ntest("widget ${i}", () => expect(gadget(widget(${i}))).toBe(${i}));\n`;
+    }
+    fx = await indexed({ ...demoted, ...filesMentioning('src', 3, 'widget') });
   });
   afterAll(() => fx.cleanup());
 
-  it('a question is not broad for what 30 translation catalogs repeat: only the code is counted', () => {
+  it('a question is not broad for what 15 tests and 15 translation catalogs repeat: the code it leads with is counted', () => {
     const e = ok(gatedSearch(fx.repo, { query: 'widget', mode: 'keyword' }));
     expect(e.total).toBe(3);
     expect(e.results.slice(0, 3).map((r) => r.path).sort()).toEqual(['src/part0.ts', 'src/part1.ts', 'src/part2.ts']);
   });
 
-  it('a word found only in copies is counted there, and judged', () => {
+  it('a word found only in demoted files is counted there, and judged', () => {
     const r = refined(gatedSearch(fx.repo, { query: 'gadget', mode: 'keyword' }));
     expect(r.summary).toMatchObject({ total_found: 30, files: 30 });
     expect(r.reason).toBe('breadth');

@@ -91,11 +91,11 @@ describe('gate', () => {
     expect(d).toMatchObject({ pass: true, note: expect.stringMatching(/forced past the gate \(breadth\)/) });
   });
 
-  it('counts copies (translations, generated, vendored, fixtures) only when nothing else is relevant', () => {
-    const copies: GateHit[] = Array.from({ length: 40 }, (_, i) => ({ path: `locale/l${i}/m.po`, relevance: 0.9, copy: true }));
+  it('counts demoted hits (tests, docs, translations, copies …) only when nothing else is relevant', () => {
+    const demoted: GateHit[] = Array.from({ length: 40 }, (_, i) => ({ path: `locale/l${i}/m.po`, relevance: 0.9, demoted: true }));
     const code: GateHit[] = [{ path: 'src/a.ts', relevance: 0.8 }, { path: 'src/b.ts', relevance: 0.2 }];
-    expect(summarize([...copies, ...code], 100, LIMITS)).toMatchObject({ total_found: 1, files: 1, top_score: 0.9 });
-    expect(summarize(copies, 100, LIMITS)).toMatchObject({ total_found: 40, files: 40 });
+    expect(summarize([...demoted, ...code], 100, LIMITS)).toMatchObject({ total_found: 1, files: 1, top_score: 0.9 });
+    expect(summarize(demoted, 100, LIMITS)).toMatchObject({ total_found: 40, files: 40 });
   });
 
   it('counts only hits at or above min_relevance', () => {
