@@ -94,8 +94,9 @@ export type GateDecision =
 /**
  * Matches at least as relevant as the floor: the ones that count as hits. The gate judges what the
  * answer leads with, so demoted hits count only when nothing else does: sphinx's 71 translation
- * catalogs saying "extensions" do not make "how are extensions loaded" broad, nor an SDK's tests
- * "where are tool calls validated"; a word found only in tests is still counted there, and judged.
+ * catalogs saying "extensions" do not make "how are extensions loaded" broad, nor the MCP SDK's 83
+ * test hits "how does the client connect to a server"; a word found only in tests is still counted
+ * there, and judged.
  */
 export function relevantHits(hits: GateHit[], limits: GateLimits): GateHit[] {
   const relevant = hits.filter((h) => h.relevance >= limits.minRelevance);
