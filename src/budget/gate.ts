@@ -139,6 +139,12 @@ const WHY: Record<RefineReason, string> = {
   compound: 'the question is too broad on more than one count',
 };
 
+/** An answer let through by the margin on relevance: its results are the nearest, and `total` (hits over the floor) counts none of them. */
+function weakNote(summary: GateSummary, limits: GateLimits): string {
+  const pct = (x: number) => `${Math.round(x * 100)} %`;
+  return `weak matches: the best holds ${pct(summary.top_score)} of the question's weight, under the ${pct(limits.minRelevance)} a hit needs to count; answered with the nearest, which total does not count`;
+}
+
 export function gate(input: GateInput): GateDecision {
   const { limits, ledger } = input;
   const summary = summarize(input.hits, input.estTokens, limits);
@@ -153,7 +159,7 @@ export function gate(input: GateInput): GateDecision {
   }
   if (!reason) {
     answered();
-    return { pass: true, summary };
+    return { pass: true, summary, ...(summary.top_score < limits.minRelevance ? { note: weakNote(summary, limits) } : {}) };
   }
   if (input.answerBecause) {
     answered();

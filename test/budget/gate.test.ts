@@ -98,6 +98,14 @@ describe('gate', () => {
     expect(summarize(demoted, 100, LIMITS)).toMatchObject({ total_found: 40, files: 40 });
   });
 
+  it('answers a best hit just under min_relevance, saying the matches are weak and total counts none', () => {
+    const d = gate({ hits: [{ path: 'src/a.ts', relevance: 0.31 }], estTokens: 100, limits: LIMITS, ledger: memoryLedger(), suggest: () => [], forcedYield: 1 });
+    expect(d).toMatchObject({ pass: true, summary: { total_found: 0, top_score: 0.31 } });
+    expect(d.pass && d.note).toBe("weak matches: the best holds 31 % of the question's weight, under the 35 % a hit needs to count; answered with the nearest, which total does not count");
+    const strong = gate({ hits: [{ path: 'src/a.ts', relevance: 0.5 }], estTokens: 100, limits: LIMITS, ledger: memoryLedger(), suggest: () => [], forcedYield: 1 });
+    expect(strong.pass && strong.note).toBeUndefined();
+  });
+
   it('counts only hits at or above min_relevance', () => {
     const weak: GateHit[] = [...broad.slice(0, 5), ...Array.from({ length: 200 }, (_, i) => ({ path: `x/${i}.ts`, relevance: 0.1 }))];
     expect(gate({ hits: weak, estTokens: 10, limits: LIMITS, ledger: memoryLedger(), suggest: () => [], forcedYield: 1 })).toMatchObject({ pass: true, summary: { total_found: 5, files: 5 } });
