@@ -141,8 +141,9 @@ const WHY: Record<RefineReason, string> = {
 
 /** An answer let through by the margin on relevance: its results are the nearest, and `total` (hits over the floor) counts none of them. */
 function weakNote(summary: GateSummary, limits: GateLimits): string {
-  const pct = (x: number) => `${Math.round(x * 100)} %`;
-  return `weak matches: the best holds ${pct(summary.top_score)} of the question's weight, under the ${pct(limits.minRelevance)} a hit needs to count; answered with the nearest, which total does not count`;
+  // The best rounded down, so that it never reads as the floor it is under (0.348: 34 %, not 35 %).
+  const pct = (x: number, round: (n: number) => number) => `${round(x * 100)} %`;
+  return `weak matches: the best holds ${pct(summary.top_score, Math.floor)} of the question's weight, under the ${pct(limits.minRelevance, Math.round)} a hit needs to count; answered with the nearest, which total does not count`;
 }
 
 export function gate(input: GateInput): GateDecision {
