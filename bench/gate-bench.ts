@@ -22,8 +22,14 @@ import { fmt, percentile, table, usage } from './util.js';
 const USAGE = 'usage: npm run bench:gate -- [--questions DIR] [--home DIR] <tree>...';
 const REASONS = ['breadth', 'volume', 'relevance', 'compound'] as const;
 
-function parseArgs(argv: string[]): { questions: string; home?: string; trees: string[] } {
-  const args: { questions: string; home?: string; trees: string[] } = { questions: path.resolve('bench/gate-questions'), trees: [] };
+interface Args {
+  questions: string;
+  home?: string;
+  trees: string[];
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { questions: path.resolve('bench/gate-questions'), trees: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--questions') args.questions = path.resolve(argv[++i] ?? usage(USAGE));
@@ -62,7 +68,7 @@ async function main(): Promise<void> {
           const answer = gatedSearch(repo, { query, mode: 'keyword' });
           ms.push(performance.now() - t0);
           if (answer.status !== 'refine') continue;
-          const r = answer as RefineEnvelope;
+          const r: RefineEnvelope = answer;
           byReason.set(r.reason, (byReason.get(r.reason) ?? 0) + 1);
           const first = r.suggestions.find((s) => s.action !== 'use_force');
           const next = first ? `${first.action} ${first.arg} → ${first.would_yield} hits` : 'use_force only';

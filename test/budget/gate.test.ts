@@ -99,12 +99,13 @@ describe('gate', () => {
   });
 
   it('answers a best hit just under min_relevance, saying the matches are weak and total counts none', () => {
-    const d = gate({ hits: [{ path: 'src/a.ts', relevance: 0.31 }], estTokens: 100, limits: LIMITS, ledger: memoryLedger(), suggest: () => [], forcedYield: 1 });
+    const best = (relevance: number) => gate({ hits: [{ path: 'src/a.ts', relevance }], estTokens: 100, limits: LIMITS, ledger: memoryLedger(), suggest: () => [], forcedYield: 1 });
+    const d = best(0.31);
     expect(d).toMatchObject({ pass: true, summary: { total_found: 0, top_score: 0.31 } });
     expect(d.pass && d.note).toBe("weak matches: the best holds 31 % of the question's weight, under the 35 % a hit needs to count; answered with the nearest, which total does not count");
-    const near = gate({ hits: [{ path: 'src/a.ts', relevance: 0.348 }], estTokens: 100, limits: LIMITS, ledger: memoryLedger(), suggest: () => [], forcedYield: 1 });
+    const near = best(0.348);
     expect(near.pass && near.note).toMatch(/^weak matches: the best holds 34 % of the question's weight, under the 35 %/);
-    const strong = gate({ hits: [{ path: 'src/a.ts', relevance: 0.5 }], estTokens: 100, limits: LIMITS, ledger: memoryLedger(), suggest: () => [], forcedYield: 1 });
+    const strong = best(0.5);
     expect(strong.pass && strong.note).toBeUndefined();
   });
 

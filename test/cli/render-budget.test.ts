@@ -1,9 +1,10 @@
 /** The CLI's text for a refusal says what kind of refusal it is. */
 import { describe, expect, it } from 'vitest';
-import { gate, memoryLedger, type GateHit, type GateLimits } from '../../src/budget/index.js';
+import { gate, gateLimits, memoryLedger, type GateHit } from '../../src/budget/index.js';
 import { renderRefine } from '../../src/cli/render-budget.js';
+import { defaultConfig } from '../../src/config/defaults.js';
 
-const LIMITS: GateLimits = { maxFiles: 25, maxHits: 120, maxTokens: 6000, minRelevance: 0.35, absoluteMaxTokens: 24000, compoundMargin: 0.15, maxRefusals: 3 };
+const LIMITS = gateLimits(defaultConfig());
 
 function refusal(hits: GateHit[]): string {
   const d = gate({ hits, estTokens: 500, limits: LIMITS, ledger: memoryLedger(), suggest: () => [], forcedYield: 3 });
