@@ -25,7 +25,9 @@
  *   - what each connection, a server's readers included, keeps between
  *     questions: file texts (16 MiB) and the postings of the terms asked
  *     for (200,000 chunk ids, each with its score; the places of a quarter
- *     as many hits).
+ *     as many hits);
+ *   - the directory listings a process keeps between walks of a tree
+ *     (100,000 files named).
  * The rest — Node itself, the grammars, the model, a pass's list of files —
  * is fixed, which is why the ceiling has a floor.
  */
@@ -52,6 +54,8 @@ export interface MemoryPlan {
   keptTextKi: number;
   /** Chunk ids a connection keeps of the terms questions looked up, with their scores (store/term-postings.ts). */
   keptTermChunkIds: number;
+  /** Files a repository's kept directory listings name, for the next walk in the process (walk/listings.ts). */
+  listedFiles: number;
 }
 
 /** The ceiling the figures below are stated at: each is `at512 * ceiling / 512`, clamped. */
@@ -74,5 +78,6 @@ export function memoryPlan(maxMemoryMB: number): MemoryPlan {
     sqliteCacheKiB: scaled(maxMemoryMB, 16_000, 2_000, 256_000),
     keptTextKi: scaled(maxMemoryMB, 16_384, 1_024, 262_144),
     keptTermChunkIds: scaled(maxMemoryMB, 200_000, 20_000, 2_000_000),
+    listedFiles: scaled(maxMemoryMB, 100_000, 10_000, 1_000_000),
   };
 }

@@ -11,7 +11,7 @@ import { gateLimits, trimBudget, type BudgetSessions } from '../budget/index.js'
 import { openMemory, type Memory } from '../memory/index.js';
 import { findDamage, rebuildDamaged, Store, type Rebuilt } from '../store/index.js';
 import { checkDatabaseUrl, teamMemoryStore, teamSessions } from '../team/index.js';
-import { digest } from '../walk/index.js';
+import { digest, Listings } from '../walk/index.js';
 
 export interface OpenRepoOptions {
   /** Explicit knobs (CLI flags, tool arguments): the highest precedence. */
@@ -64,6 +64,8 @@ export class Repo {
   private store_: Store | null = null;
   private memory_: Memory | null = null;
   private teamSessions_: BudgetSessions | null = null;
+  /** Directory listings kept between this process's walks of the tree (walk/listings.ts); a forced pass starts them anew. */
+  private listings_: Listings | null = null;
 
   private constructor(
     readonly root: string,
@@ -146,6 +148,8 @@ export class Repo {
       const recovered = this.recoverIfDamaged();
       if (recovered) onRecovered?.(recovered);
     }
+    if (force) this.listings_ = null;
+    const listings = (this.listings_ ??= new Listings(memoryPlan(this.config.maxMemoryMB).listedFiles));
     return runIndexJob(this.store, job, (hooks) => {
       if (force) this.store.clear();
       return indexRepository(this.root, this.store, this.config, {
@@ -155,6 +159,7 @@ export class Repo {
         },
         checkpoint: hooks.checkpoint,
         paths: force ? undefined : paths,
+        listings,
       });
     });
   }

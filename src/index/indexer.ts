@@ -60,7 +60,7 @@ export async function indexRepository(root: string, store: Store, config: Config
   const started = performance.now();
   store.setCacheKiB(memoryPlan(config.maxMemoryMB).sqliteCacheKiB);
   options.onProgress?.({ phase: 'walking', done: 0, total: 0, summary: emptySummary() });
-  const pass = new Pass(root, store, config, options, await survey(root, store, config, options.paths));
+  const pass = new Pass(root, store, config, options, await survey(root, store, config, options.paths, options.listings));
   for (const stage of STAGES) await stage.run(pass);
   pass.summary.elapsedMs = Math.round(performance.now() - started);
   pass.progress({ phase: 'done', done: pass.tasks.length, total: pass.tasks.length });
@@ -90,10 +90,10 @@ function sweep(pass: Pass): void {
   const { store, seen, surveyed } = pass;
   const gone = [...surveyed.stored.keys()].filter((p) => !seen.has(p));
   const walkSkips = pass.walkSkipsToRecord();
-  const listed = new Set([...seen, ...surveyed.walked.skipped.map((s) => s.path)]);
+  const skippedNow = new Set(surveyed.walked.skipped.map((s) => s.path));
   store.transaction(() => {
     for (const p of gone) store.removeFile(p);
-    for (const p of surveyed.skippedBefore.keys()) if (!listed.has(p)) store.forgetSkipped(p);
+    for (const p of surveyed.skippedBefore.keys()) if (!seen.has(p) && !skippedNow.has(p)) store.forgetSkipped(p);
     // The walk's own skips go in the ledger too, so stats and doctor count what the pass counted.
     // Size -1: the stat fast-path never takes them for an unchanged content skip.
     const checkedAtMs = Date.now();

@@ -6,7 +6,7 @@
 import type { Config } from '../config/index.js';
 import type { ResolveSummary } from '../graph/index.js';
 import type { FileStamp, FileVersion, SkippedFile, Store } from '../store/index.js';
-import type { SkippedEntry, WalkedFile } from '../walk/index.js';
+import type { Listings, SkippedEntry, WalkedFile } from '../walk/index.js';
 import type { EmbedSummary } from './embed-pass.js';
 import { unchangedSince, type Survey } from './survey.js';
 
@@ -29,6 +29,8 @@ export interface IndexOptions {
   paths?: readonly string[];
   /** Extract and resolve the code graph (default true; off only to measure what it costs). */
   graph?: boolean;
+  /** What the tree's last walk in this process found, kept for the next (walk/listings.ts). */
+  listings?: Listings;
 }
 
 export interface IndexSummary {

@@ -7,7 +7,7 @@
  */
 import type { Config } from '../config/index.js';
 import type { FileStamp, SkippedFile, Store } from '../store/index.js';
-import { walk, walkPaths, type WalkedFile, type WalkOptions, type WalkResult } from '../walk/index.js';
+import { walk, walkPaths, type Listings, type WalkedFile, type WalkOptions, type WalkResult } from '../walk/index.js';
 
 export interface Survey {
   walked: WalkResult;
@@ -33,12 +33,12 @@ export function unchangedSince(file: WalkedFile, size: number, readAtMs: number)
   return file.size === size && file.mtimeMs < readAtMs;
 }
 
-export async function survey(root: string, store: Store, config: Config, paths?: readonly string[]): Promise<Survey> {
+export async function survey(root: string, store: Store, config: Config, paths?: readonly string[], listings?: Listings): Promise<Survey> {
   const options = walkOptions(root, config);
   const scoped = paths && (await walkPaths(options, paths));
   if (!scoped || scoped.directories.length > 0) {
     return {
-      walked: await walk(options),
+      walked: await walk({ ...options, listings }),
       stored: store.files.stamps(),
       skippedBefore: new Map(store.skipped().map((s) => [s.path, s])),
     };

@@ -13,7 +13,7 @@
  */
 import fs, { promises as fsp, type Stats } from 'node:fs';
 import * as path from 'node:path';
-import { IgnoreMatcher, loadIgnoreFile } from './gitignore.js';
+import { IgnoreMatcher, readIgnoreFile } from './gitignore.js';
 import { compileGlobs } from './globs.js';
 import { isWithin } from './paths.js';
 import { DEFAULT_MAX_FILE_BYTES } from './source.js';
@@ -33,25 +33,25 @@ export function createPathFilter(opts: WalkOptions): PathFilter {
   const excludeDirs = new Set(opts.excludeDirs ?? DEFAULT_EXCLUDES);
   const include = compileGlobs(opts.include);
   const exclude = compileGlobs(opts.exclude);
-  const matchers = new Map<string, Promise<IgnoreMatcher>>();
+  const matchers = new Map<string, IgnoreMatcher>();
 
   /** Every rule that applies below directory `dir` ('' for the root), as the walker stacks them. */
-  const matcherFor = (dir: string): Promise<IgnoreMatcher> => {
+  const matcherFor = (dir: string): IgnoreMatcher => {
     let m = matchers.get(dir);
     if (!m) {
       const parent =
         dir === ''
-          ? loadIgnoreFile(path.join(root, '.git', 'info', 'exclude'), '', '.git/info/exclude').then((r) => IgnoreMatcher.empty().extend(r))
+          ? IgnoreMatcher.empty().extend(readIgnoreFile(path.join(root, '.git', 'info', 'exclude'), '', '.git/info/exclude'))
           : matcherFor(dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '');
       const source = dir === '' ? '.gitignore' : `${dir}/.gitignore`;
-      m = Promise.all([parent, loadIgnoreFile(path.join(root, dir, '.gitignore'), dir, source)]).then(([p, rules]) => p.extend(rules));
+      m = parent.extend(readIgnoreFile(path.join(root, dir, '.gitignore'), dir, source));
       matchers.set(dir, m);
     }
     return m;
   };
-  const ignored = async (rel: string, isDir: boolean) => {
+  const ignored = (rel: string, isDir: boolean) => {
     const parent = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
-    return gitignore && (await matcherFor(parent)).check(rel, isDir) !== undefined;
+    return gitignore && matcherFor(parent).check(rel, isDir) !== undefined;
   };
 
   const tracked = once(() => readTracked(root));
@@ -81,10 +81,10 @@ export function createPathFilter(opts: WalkOptions): PathFilter {
       }
       const parent = parts.slice(0, i).join('/');
       if (excludedByName(excludeDirs, parts[i]!, parent, () => namesIn(parent))) return 'default_exclude';
-      if ((await ignored(parts.slice(0, i + 1).join('/'), true)) && !kept()) return 'gitignore';
+      if (ignored(parts.slice(0, i + 1).join('/'), true) && !kept()) return 'gitignore';
     }
     if (isDir) return null;
-    if ((await ignored(rel, false)) && !kept()) return 'gitignore';
+    if (ignored(rel, false) && !kept()) return 'gitignore';
     if (exclude?.(rel) !== undefined) return 'glob_exclude';
     if (include && include(rel) === undefined) return 'glob_include';
     return null;

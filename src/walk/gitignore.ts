@@ -14,7 +14,7 @@
  * naive "one instance per level, test each" composition gets wrong because
  * `ignore` also tests parent directories within each level.
  */
-import { promises as fsp } from 'node:fs';
+import fs from 'node:fs';
 import ignore from 'ignore';
 
 type Ignore = ignore.Ignore;
@@ -140,11 +140,11 @@ export class IgnoreMatcher {
   }
 }
 
-/** Read and parse an ignore file; a missing or unreadable file yields no rules. */
-export async function loadIgnoreFile(abs: string, baseDir: string, source: string): Promise<PatternParams[]> {
+/** Read and parse an ignore file; a missing or unreadable file yields no rules. Synchronous: a few hundred bytes, read as the walk reads directories. */
+export function readIgnoreFile(abs: string, baseDir: string, source: string): PatternParams[] {
   let text: string;
   try {
-    text = await fsp.readFile(abs, 'utf8');
+    text = fs.readFileSync(abs, 'utf8');
   } catch {
     return [];
   }

@@ -3,6 +3,7 @@
  * Usable on its own (no dependency on the rest of sightline).
  */
 export { BUILD_OUTPUTS, DEFAULT_EXCLUDES, walk } from './walker.js';
+export { Listings } from './listings.js';
 export type { WalkOptions, WalkedFile, SkippedEntry, WalkResult } from './walker.js';
 export { SKIP_REASONS, describeSkips, isSkipReason, tallySkips, type SkipReason, type SkipTally } from './skips.js';
 export { digest, readSource, readSourceInside } from './source.js';

@@ -8,8 +8,9 @@
 import * as fs from 'node:fs';
 import { promises as fsp, type Dirent, type Stats } from 'node:fs';
 import * as path from 'node:path';
-import { IgnoreMatcher, loadIgnoreFile } from './gitignore.js';
+import { IgnoreMatcher, readIgnoreFile } from './gitignore.js';
 import { compileGlobs, type GlobMatcher } from './globs.js';
+import { settled, stampOf, UNSTAMPED, type Listing, type Listings } from './listings.js';
 import { isWithin } from './paths.js';
 import type { SkipReason } from './skips.js';
 import { DEFAULT_MAX_FILE_BYTES } from './source.js';
@@ -63,6 +64,8 @@ export interface WalkOptions {
   excludeDirs?: readonly string[];
   /** Default 1 MiB; larger files are skipped with reason 'too_large'. */
   maxFileBytes?: number;
+  /** What this tree's last walk in this process found (listings.ts); without it every directory is read. */
+  listings?: Listings;
 }
 
 export interface WalkedFile {
@@ -102,6 +105,9 @@ interface Ctx {
   readonly turns: Turns;
   /** What git tracks (tracked.ts), read the first time an ignore rule would leave something out. */
   readonly tracked: () => Tracked | null;
+  /** Times `tracked` was asked: a listing whose judgements asked holds only while git tracks the same files. */
+  trackedAsks: number;
+  readonly listings: Listings | undefined;
 }
 
 /**
@@ -110,10 +116,10 @@ interface Ctx {
  */
 type TrackedOnly = string | null;
 
-function skip(ctx: Ctx, rel: string, isDir: boolean, reason: SkipReason, rule?: string): void {
+function skip(into: SkippedEntry[], rel: string, isDir: boolean, reason: SkipReason, rule?: string): void {
   const entry: SkippedEntry = { path: isDir ? rel + '/' : rel, reason };
   if (rule !== undefined) entry.rule = rule;
-  ctx.skipped.push(entry);
+  into.push(entry);
 }
 
 function errCode(err: unknown): string {
@@ -142,10 +148,13 @@ function statBatch(paths: readonly string[]): (Stats | NodeJS.ErrnoException)[] 
   });
 }
 
-// Directories are read synchronously too, for the same reason as stats (babel/babel has 13,000), their reads let through a few a turn (turns.ts).
-async function readDir(ctx: Ctx, p: string): Promise<Dirent[]> {
-  await ctx.turns.take();
-  return fs.readdirSync(p, { withFileTypes: true });
+/** A stat, or undefined where there is none to take (gone, or unreadable: the read that follows says which). */
+function statQuiet(p: string): Stats | undefined {
+  try {
+    return fs.statSync(p, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
 }
 
 /** Join without path.join's normalisation cost; copes with a root of '/'. */
@@ -159,6 +168,7 @@ export async function walk(opts: WalkOptions): Promise<WalkResult> {
   const root = path.resolve(opts.root);
   const realRoot = await fsp.realpath(root);
   const include = compileGlobs(opts.include);
+  const trackedOnce = once(() => readTracked(root));
   const ctx: Ctx = {
     realRoot,
     gitignore: opts.gitignore ?? true,
@@ -170,17 +180,32 @@ export async function walk(opts: WalkOptions): Promise<WalkResult> {
     files: [],
     skipped: [],
     turns: new Turns(),
-    tracked: once(() => readTracked(root)),
+    tracked: () => {
+      ctx.trackedAsks++;
+      return trackedOnce();
+    },
+    trackedAsks: 0,
+    listings: opts.listings,
   };
+  ctx.listings?.begin(JSON.stringify([realRoot, ctx.gitignore, opts.include ?? [], opts.exclude ?? [], [...ctx.excludeDirs]]));
 
   let matcher = IgnoreMatcher.empty();
   if (ctx.gitignore) {
     // Lowest precedence first: .git/info/exclude, then the .gitignore files (added per directory).
-    const rules = await loadIgnoreFile(path.join(root, '.git', 'info', 'exclude'), '', '.git/info/exclude');
-    matcher = matcher.extend(rules);
+    matcher = matcher.extend(readIgnoreFile(path.join(root, '.git', 'info', 'exclude'), '', '.git/info/exclude'));
   }
 
-  await walkDir(ctx, root, '', matcher);
+  // Depth first from a stack, not a promise per directory: babel/babel's 13,000 held at once were
+  // a tenth of a walk in collection. Directories are read synchronously, for the same reason as
+  // stats, a few a turn (turns.ts); symlinks are followed meanwhile and awaited last.
+  const pending: DirToWalk[] = [{ abs: root, rel: '', matcher, only: null }];
+  const links: Promise<void>[] = [];
+  for (let dir = pending.pop(); dir; dir = pending.pop()) {
+    await ctx.turns.take();
+    walkDir(ctx, dir, pending, links);
+  }
+  await Promise.all(links);
+  ctx.listings?.end();
 
   ctx.files.sort(byPath);
   ctx.skipped.sort(byPath);
@@ -197,54 +222,89 @@ export function once<T>(make: () => T): () => T {
   };
 }
 
+/** A directory to walk, with the rules it is judged under. */
+interface DirToWalk {
+  abs: string;
+  /** Repo-relative POSIX path ('' for the root). */
+  rel: string;
+  matcher: IgnoreMatcher;
+  only: TrackedOnly;
+}
+
 /**
- * @param dirAbs   absolute path of the directory
- * @param dirRel   repo-relative POSIX path ('' for the root)
+ * Walks one directory: its listing kept from the last walk while that holds, else its entries read
+ * and judged (judge); then its files stat'ed, and its subdirectories left in `pending`.
  */
-async function walkDir(ctx: Ctx, dirAbs: string, dirRel: string, parentMatcher: IgnoreMatcher, only: TrackedOnly = null): Promise<void> {
-  let dirents: Dirent[];
-  try {
-    dirents = await readDir(ctx, dirAbs);
-  } catch (err) {
-    if (dirRel === '') throw err; // the root itself: the caller validated it, so this is a real failure
-    skip(ctx, dirRel, true, 'unreadable', errCode(err));
-    return;
-  }
-
-  let matcher = parentMatcher;
-  if (ctx.gitignore) {
-    const gi = dirents.find((d) => d.name === '.gitignore' && d.isFile());
-    if (gi) {
-      const source = dirRel === '' ? '.gitignore' : `${dirRel}/.gitignore`;
-      matcher = matcher.extend(await loadIgnoreFile(path.join(dirAbs, '.gitignore'), dirRel, source));
+function walkDir(ctx: Ctx, dir: DirToWalk, pending: DirToWalk[], links: Promise<void>[]): void {
+  const readAtMs = ctx.listings?.now() ?? 0;
+  const st = ctx.listings && statQuiet(dir.abs);
+  let listing = ctx.listings?.find(dir.abs, st, dir.matcher, dir.only, ctx.tracked, statQuiet);
+  if (listing) {
+    ctx.listings!.keep(dir.abs, listing);
+  } else {
+    let dirents: Dirent[];
+    try {
+      dirents = fs.readdirSync(dir.abs, { withFileTypes: true });
+    } catch (err) {
+      if (dir.rel === '') throw err; // the root itself: the caller validated it, so this is a real failure
+      skip(ctx.skipped, dir.rel, true, 'unreadable', errCode(err));
+      return;
     }
+    const linked = links.length;
+    listing = judge(ctx, dir, dirents, links);
+    // A symlink's target can change with nothing in the directory moving: a directory holding one is read each walk.
+    const keep = st && links.length === linked && settled(st, readAtMs) && (!listing.gitignore || settled(listing.gitignore.stamp, readAtMs));
+    if (keep) ctx.listings!.keep(dir.abs, { ...listing, stamp: stampOf(st) });
+  }
+  for (const s of listing.skipped) ctx.skipped.push(s);
+  if (listing.fileAbs.length > 0) statFiles(ctx, listing.fileAbs, listing.fileRel);
+  for (const d of listing.dirs) pending.push({ abs: d.abs, rel: d.rel, matcher: listing.matcher, only: d.only });
+}
+
+/**
+ * A directory's entries judged by name and type alone: the files to stat, the subdirectories to
+ * walk, what is left out and why. Symlinks are followed at once, into `links`.
+ */
+function judge(ctx: Ctx, dir: DirToWalk, dirents: readonly Dirent[], links: Promise<void>[]): Listing {
+  const { abs: dirAbs, rel: dirRel, only } = dir;
+  const parentMatcher = dir.matcher;
+  let matcher = parentMatcher;
+  let gitignore: Listing['gitignore'] = null;
+  if (ctx.gitignore && dirents.some((d) => d.name === '.gitignore' && d.isFile())) {
+    const abs = path.join(dirAbs, '.gitignore');
+    // Stat'ed before it is read, so an edit after the read moves the stamp a later walk compares.
+    const st = statQuiet(abs);
+    gitignore = { abs, stamp: st ? stampOf(st) : UNSTAMPED };
+    matcher = matcher.extend(readIgnoreFile(abs, dirRel, dirRel === '' ? '.gitignore' : `${dirRel}/.gitignore`));
   }
 
-  const jobs: Promise<void>[] = [];
+  const asked = ctx.trackedAsks;
+  const fileAbs: string[] = [];
+  const fileRel: string[] = [];
+  const dirs: { abs: string; rel: string; only: TrackedOnly }[] = [];
+  const skipped: SkippedEntry[] = [];
   const siblings = () => dirents.map((d) => d.name);
-  const statAbs: string[] = [];
-  const statRel: string[] = [];
   for (const d of dirents) {
     const name = d.name;
     const rel = dirRel === '' ? name : `${dirRel}/${name}`;
     const abs = child(dirAbs, name);
     if (d.isDirectory()) {
-      const admitted = admitDir(ctx, matcher, dirRel, rel, name, only, siblings);
-      if (admitted) jobs.push(walkDir(ctx, abs, rel, matcher, admitted.only));
+      const admitted = admitDir(ctx, skipped, matcher, dirRel, rel, name, only, siblings);
+      if (admitted) dirs.push({ abs, rel, only: admitted.only });
     } else if (d.isFile()) {
-      if (name === GIT_POINTER) skip(ctx, rel, false, 'default_exclude', name);
-      else if (admitFile(ctx, matcher, rel, only)) {
-        statAbs.push(abs);
-        statRel.push(rel);
+      if (name === GIT_POINTER) skip(skipped, rel, false, 'default_exclude', name);
+      else if (admitFile(ctx, skipped, matcher, rel, only)) {
+        fileAbs.push(abs);
+        fileRel.push(rel);
       }
     } else if (d.isSymbolicLink()) {
-      jobs.push(followLink(ctx, abs, dirRel, rel, name, matcher, only, siblings));
-    } else if (admitFile(ctx, matcher, rel, only)) {
-      skip(ctx, rel, false, 'not_regular', direntKind(d));
+      links.push(followLink(ctx, abs, dirRel, rel, name, matcher, only, siblings));
+    } else if (admitFile(ctx, skipped, matcher, rel, only)) {
+      skip(skipped, rel, false, 'not_regular', direntKind(d));
     }
   }
-  if (statAbs.length > 0) statFiles(ctx, statAbs, statRel);
-  await Promise.all(jobs);
+  const tracked = ctx.trackedAsks === asked ? undefined : ctx.tracked();
+  return { stamp: UNSTAMPED, parentMatcher, only, tracked, gitignore, matcher, fileAbs, fileRel, dirs, skipped };
 }
 
 function direntKind(d: Dirent | Stats): string {
@@ -262,21 +322,30 @@ export const GIT_POINTER = '.git';
  * Directory checks: default excludes (by name, excludedByName), then gitignore. A directory a rule
  * ignores that git tracks files in is walked for those files only (TrackedOnly); null: skipped.
  */
-function admitDir(ctx: Ctx, matcher: IgnoreMatcher, parentRel: string, rel: string, name: string, only: TrackedOnly, siblings: () => Iterable<string>): { only: TrackedOnly } | null {
+function admitDir(
+  ctx: Ctx,
+  skipped: SkippedEntry[],
+  matcher: IgnoreMatcher,
+  parentRel: string,
+  rel: string,
+  name: string,
+  only: TrackedOnly,
+  siblings: () => Iterable<string>,
+): { only: TrackedOnly } | null {
   const holdsTracked = () => ctx.tracked()?.holdsUnder(rel) === true;
   if (only && !holdsTracked()) {
-    skip(ctx, rel, true, 'gitignore', only);
+    skip(skipped, rel, true, 'gitignore', only);
     return null;
   }
   if (excludedByName(ctx.excludeDirs, name, parentRel, siblings)) {
-    skip(ctx, rel, true, 'default_exclude', name);
+    skip(skipped, rel, true, 'default_exclude', name);
     return null;
   }
   if (ctx.gitignore) {
     const rule = matcher.check(rel, true);
     if (rule !== undefined) {
       if (!holdsTracked()) {
-        skip(ctx, rel, true, 'gitignore', rule);
+        skip(skipped, rel, true, 'gitignore', rule);
         return null;
       }
       only ??= rule;
@@ -286,28 +355,28 @@ function admitDir(ctx: Ctx, matcher: IgnoreMatcher, parentRel: string, rel: stri
 }
 
 /** File checks that need no stat: gitignore (which a tracked file passes), exclude globs, include globs. */
-function admitFile(ctx: Ctx, matcher: IgnoreMatcher, rel: string, only: TrackedOnly): boolean {
+function admitFile(ctx: Ctx, skipped: SkippedEntry[], matcher: IgnoreMatcher, rel: string, only: TrackedOnly): boolean {
   const tracked = () => ctx.tracked()?.has(rel) === true;
   if (only && !tracked()) {
-    skip(ctx, rel, false, 'gitignore', only);
+    skip(skipped, rel, false, 'gitignore', only);
     return false;
   }
   if (ctx.gitignore) {
     const rule = matcher.check(rel, false);
     if (rule !== undefined && !tracked()) {
-      skip(ctx, rel, false, 'gitignore', rule);
+      skip(skipped, rel, false, 'gitignore', rule);
       return false;
     }
   }
   if (ctx.exclude) {
     const glob = ctx.exclude(rel);
     if (glob !== undefined) {
-      skip(ctx, rel, false, 'glob_exclude', glob);
+      skip(skipped, rel, false, 'glob_exclude', glob);
       return false;
     }
   }
   if (ctx.include && ctx.include(rel) === undefined) {
-    skip(ctx, rel, false, 'glob_include', ctx.includeLabel);
+    skip(skipped, rel, false, 'glob_include', ctx.includeLabel);
     return false;
   }
   return true;
@@ -315,9 +384,9 @@ function admitFile(ctx: Ctx, matcher: IgnoreMatcher, rel: string, only: TrackedO
 
 function addFile(ctx: Ctx, abs: string, rel: string, st: Stats): void {
   if (!st.isFile()) {
-    skip(ctx, rel, false, 'not_regular', direntKind(st));
+    skip(ctx.skipped, rel, false, 'not_regular', direntKind(st));
   } else if (st.size > ctx.maxFileBytes) {
-    skip(ctx, rel, false, 'too_large', `maxFileBytes: ${ctx.maxFileBytes}`); // one label for all, so it groups
+    skip(ctx.skipped, rel, false, 'too_large', `maxFileBytes: ${ctx.maxFileBytes}`); // one label for all, so it groups
   } else {
     ctx.files.push({ path: rel, abs, size: st.size, mtimeMs: st.mtimeMs });
   }
@@ -328,7 +397,7 @@ function statFiles(ctx: Ctx, abs: readonly string[], rel: readonly string[]): vo
   for (let i = 0; i < results.length; i++) {
     const r = results[i]!;
     // A stat error means the file vanished or became unreadable since readdir.
-    if (r instanceof Error) skip(ctx, rel[i]!, false, 'unreadable', errCode(r));
+    if (r instanceof Error) skip(ctx.skipped, rel[i]!, false, 'unreadable', errCode(r));
     else addFile(ctx, abs[i]!, rel[i]!, r);
   }
 }
@@ -360,22 +429,22 @@ async function followLink(
   } catch (err) {
     const code = errCode(err);
     const note = code === 'ENOENT' ? 'dangling symlink' : code === 'ELOOP' ? 'symlink loop' : code;
-    skip(ctx, rel, false, 'unreadable', note);
+    skip(ctx.skipped, rel, false, 'unreadable', note);
     return;
   }
   if (st.isDirectory()) {
-    if (!admitDir(ctx, matcher, parentRel, rel, name, only, siblings)) return;
+    if (!admitDir(ctx, ctx.skipped, matcher, parentRel, rel, name, only, siblings)) return;
     if (!isWithin(ctx.realRoot, real)) {
-      skip(ctx, rel, true, 'symlink_escape', 'target outside the repository root');
+      skip(ctx.skipped, rel, true, 'symlink_escape', 'target outside the repository root');
       return;
     }
     const target = path.relative(ctx.realRoot, real).split(path.sep).join('/');
-    skip(ctx, rel, true, 'symlink_dir', `links to ${target === '' ? '.' : target}/`);
+    skip(ctx.skipped, rel, true, 'symlink_dir', `links to ${target === '' ? '.' : target}/`);
     return;
   }
-  if (!admitFile(ctx, matcher, rel, only)) return;
+  if (!admitFile(ctx, ctx.skipped, matcher, rel, only)) return;
   if (!isWithin(ctx.realRoot, real)) {
-    skip(ctx, rel, false, 'symlink_escape', 'target outside the repository root');
+    skip(ctx.skipped, rel, false, 'symlink_escape', 'target outside the repository root');
     return;
   }
   addFile(ctx, abs, rel, st);

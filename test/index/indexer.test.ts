@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Repo } from '../../src/engine/index.js';
 import { search } from '../../src/engine/search.js';
+import { RACY_MS } from '../../src/walk/listings.js';
 import { age, makeRepo, removeDir, tempDir, writeFiles } from '../helpers/fixture.js';
 
 const dirs: string[] = [];
@@ -31,6 +32,18 @@ describe('incremental indexing', () => {
     expect(third).toMatchObject({ added: 1, updated: 1, removed: 1, unchanged: 1 });
     expect(search(repo, { query: 'betaRenamed' }).results[0]!.path).toBe('b.ts');
     expect(search(repo, { query: 'gamma' }).results).toHaveLength(0);
+    repo.close();
+  });
+
+  it('sees every change in the directories a later pass in the process takes from the last walk', async () => {
+    const { root, repo } = setup({ '.gitignore': '*.log\n', 'src/a.ts': 'export const alpha = 1;\n', 'src/deep/b.ts': 'export const beta = 2;\n', 'lib/c.ts': 'export const gamma = 3;\n' });
+    await new Promise((r) => setTimeout(r, RACY_MS + 100)); // the directories settle: the first pass keeps their listings
+    expect(await repo.index()).toMatchObject({ added: 4 });
+
+    writeFiles(root, { 'src/deep/d.ts': 'export const delta = 4;\n', 'src/a.ts': 'export const alphaEdited = 1;\n' });
+    fs.writeFileSync(path.join(root, '.gitignore'), '*.log\nlib/\n'); // in place: the root's stat does not move
+    expect(await repo.index()).toMatchObject({ added: 1, updated: 2, removed: 1, unchanged: 1 });
+    expect(repo.store.files.list().map((f) => f.path)).toEqual(['.gitignore', 'src/a.ts', 'src/deep/b.ts', 'src/deep/d.ts']);
     repo.close();
   });
 

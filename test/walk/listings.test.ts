@@ -1,0 +1,125 @@
+/**
+ * Directory listings kept between walks of one tree (walk/listings.ts): a directory whose stat has
+ * not moved is not read again, and every way its entries' fate can change is still seen. The
+ * clock runs a minute ahead in most of these, so that the fixture's fresh directories count as
+ * settled; one test keeps the real clock to show that fresh ones are read every time.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Listings, walk, type WalkOptions, type WalkResult } from '../../src/walk/index.js';
+import { makeTree } from './helpers.js';
+
+const ahead = () => Date.now() + 60_000;
+const paths = (r: WalkResult) => r.files.map((f) => f.path);
+/** A walk with `listings`, and with none: the two must agree. */
+async function both(opts: WalkOptions, listings: Listings): Promise<WalkResult> {
+  const kept = await walk({ ...opts, listings });
+  expect(kept).toEqual(await walk(opts));
+  return kept;
+}
+
+const SPEC = {
+  '.gitignore': '*.log\n',
+  'a.ts': 'a',
+  'src/b.ts': 'b',
+  'src/deep/c.ts': 'c',
+  'src/deep/debug.log': 'log',
+  'lib/d.ts': 'd',
+  'node_modules/x/i.js': 'x',
+};
+const DIRS = ['', 'src', 'src/deep', 'lib']; // node_modules is excluded by name, never read
+
+describe('directory listings kept between walks', () => {
+  it('reads each directory once, then only stats: the same files, sizes and skips as a walk without them', async () => {
+    const root = makeTree(SPEC);
+    const listings = new Listings(1_000, ahead);
+    const first = await both({ root }, listings);
+    expect(listings.lastWalk).toEqual({ reused: 0, read: DIRS.length });
+    expect(paths(first)).toEqual(['.gitignore', 'a.ts', 'lib/d.ts', 'src/b.ts', 'src/deep/c.ts']);
+
+    fs.writeFileSync(path.join(root, 'src/b.ts'), 'b, edited to a new size');
+    const second = await both({ root }, listings);
+    expect(listings.lastWalk).toEqual({ reused: DIRS.length, read: 0 });
+    expect(second.files.find((f) => f.path === 'src/b.ts')?.size).toBe('b, edited to a new size'.length);
+    expect(second.skipped).toEqual(first.skipped);
+  });
+
+  it('reads again a directory an entry was added to or removed from, and forgets one removed', async () => {
+    const root = makeTree(SPEC);
+    const listings = new Listings(1_000, ahead);
+    await walk({ root, listings });
+
+    fs.writeFileSync(path.join(root, 'src/deep/new.ts'), 'new');
+    fs.rmSync(path.join(root, 'lib'), { recursive: true });
+    const r = await both({ root }, listings);
+    expect(paths(r)).toEqual(['.gitignore', 'a.ts', 'src/b.ts', 'src/deep/c.ts', 'src/deep/new.ts']);
+    expect(listings.lastWalk).toEqual({ reused: 1, read: 2 }); // src kept; the root (lib gone) and src/deep read
+
+    fs.mkdirSync(path.join(root, 'lib'));
+    fs.writeFileSync(path.join(root, 'lib/e.ts'), 'e');
+    expect(paths(await both({ root }, listings))).toContain('lib/e.ts');
+  });
+
+  it("judges again what a .gitignore edited in place covers, its directory's stat unmoved", async () => {
+    const root = makeTree(SPEC);
+    const listings = new Listings(1_000, ahead);
+    await walk({ root, listings });
+    const dirStat = fs.statSync(path.join(root, 'src'));
+
+    fs.writeFileSync(path.join(root, '.gitignore'), '*.log\nsrc/deep/\n');
+    expect(fs.statSync(path.join(root, 'src')).mtimeMs).toBe(dirStat.mtimeMs);
+    const r = await both({ root }, listings);
+    expect(paths(r)).toEqual(['.gitignore', 'a.ts', 'lib/d.ts', 'src/b.ts']);
+    expect(r.skipped).toContainEqual({ path: 'src/deep/', reason: 'gitignore', rule: '.gitignore: src/deep/' });
+    // The root (its .gitignore moved) and the directories judged under its rules are read again.
+    expect(listings.lastWalk).toEqual({ reused: 0, read: 3 });
+  });
+
+  it('walks afresh under other globs or excluded names', async () => {
+    const root = makeTree(SPEC);
+    const listings = new Listings(1_000, ahead);
+    await walk({ root, listings });
+    expect(paths(await both({ root, exclude: ['lib/**'] }, listings))).not.toContain('lib/d.ts');
+    expect(listings.lastWalk.reused).toBe(0);
+    expect(paths(await both({ root, exclude: ['lib/**'], excludeDirs: [] }, listings))).toContain('node_modules/x/i.js');
+    expect(listings.lastWalk.reused).toBe(0);
+  });
+
+  it('reads again, each walk, a directory changed within the last moments, and one holding a symlink', async () => {
+    const root = makeTree(SPEC);
+    fs.symlinkSync('b.ts', path.join(root, 'src/link.ts'));
+    const now = new Listings(1_000); // the real clock: every directory was just made
+    await walk({ root, listings: now });
+    await both({ root }, now);
+    expect(now.lastWalk).toEqual({ reused: 0, read: DIRS.length });
+
+    const ahead_ = new Listings(1_000, ahead);
+    await walk({ root, listings: ahead_ });
+    const r = await both({ root }, ahead_);
+    expect(ahead_.lastWalk).toEqual({ reused: DIRS.length - 1, read: 1 }); // src, for its link
+    expect(paths(r)).toContain('src/link.ts');
+  });
+
+  it('keeps no more listings than its share of files allows', async () => {
+    const root = makeTree(SPEC);
+    const listings = new Listings(2, ahead); // the root's two files fill it
+    await walk({ root, listings });
+    await both({ root }, listings);
+    expect(listings.lastWalk).toEqual({ reused: 1, read: DIRS.length - 1 });
+  });
+
+  it('judges again a directory an ignore rule matched once git tracks other files', async () => {
+    const root = makeTree({ '.gitignore': 'gen\n', 'gen/kept.ts': 'k', 'gen/other.ts': 'o', 'main.ts': 'm' });
+    const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8' });
+    git('init', '-q');
+    git('config', 'core.excludesFile', '/dev/null');
+    git('add', '-f', '.gitignore', 'main.ts', 'gen/kept.ts');
+    const listings = new Listings(1_000, ahead);
+    expect(paths(await both({ root }, listings))).toEqual(['.gitignore', 'gen/kept.ts', 'main.ts']);
+
+    git('add', '-f', 'gen/other.ts');
+    expect(paths(await both({ root }, listings))).toEqual(['.gitignore', 'gen/kept.ts', 'gen/other.ts', 'main.ts']);
+  });
+});
