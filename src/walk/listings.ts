@@ -67,7 +67,7 @@ export interface Listing {
 
 /**
  * Listings by directory, from the last walk that finished, and those the walk in progress
- * visited: what a finished walk did not visit (a directory removed, or under one now ignored) is
+ * visited, from a process's second walk of the tree on: what a finished walk did not visit (a directory removed, or under one now ignored) is
  * forgotten with it. At most `maxFiles` files are named across the listings kept (the
  * `maxMemoryMB` plan's share; a tree larger than that walks the rest as before).
  */
@@ -77,6 +77,7 @@ export class Listings {
   private visitedFiles = 0;
   private options = '';
   private counting = { reused: 0, read: 0 };
+  private walks = 0;
   /** The directories of the last walk that finished: listings it reused, and directories it read. */
   lastWalk: Readonly<{ reused: number; read: number }> = { reused: 0, read: 0 };
 
@@ -86,13 +87,20 @@ export class Listings {
     readonly now: () => number = Date.now,
   ) {}
 
-  /** A walk starts with `options` (what its judgements depend on besides the tree): other options find nothing kept. */
-  begin(options: string): void {
+  /**
+   * A walk starts with `options` (what its judgements depend on besides the tree): other options
+   * find nothing kept. False for the first walk, which neither uses nor keeps listings: a process
+   * that walks a tree once (the CLI's `index`) pays no stat of each directory for a next walk that
+   * never comes.
+   */
+  begin(options: string): boolean {
+    if (this.walks++ === 0) return false;
     if (options !== this.options) this.kept.clear();
     this.options = options;
     this.visited = new Map();
     this.visitedFiles = 0;
     this.counting = { reused: 0, read: 0 };
+    return true;
   }
 
   /**

@@ -169,10 +169,13 @@ export async function walk(opts: WalkOptions): Promise<WalkResult> {
   const realRoot = await fsp.realpath(root);
   const include = compileGlobs(opts.include);
   const trackedOnce = once(() => readTracked(root));
+  const gitignore = opts.gitignore ?? true;
+  const excludeDirs = new Set(opts.excludeDirs ?? DEFAULT_EXCLUDES);
+  const listings = opts.listings?.begin(JSON.stringify([realRoot, gitignore, opts.include ?? [], opts.exclude ?? [], [...excludeDirs]])) ? opts.listings : undefined;
   const ctx: Ctx = {
     realRoot,
-    gitignore: opts.gitignore ?? true,
-    excludeDirs: new Set(opts.excludeDirs ?? DEFAULT_EXCLUDES),
+    gitignore,
+    excludeDirs,
     include,
     includeLabel: include ? `include: ${(opts.include ?? []).join(', ')}` : '',
     exclude: compileGlobs(opts.exclude),
@@ -185,9 +188,8 @@ export async function walk(opts: WalkOptions): Promise<WalkResult> {
       return trackedOnce();
     },
     trackedAsks: 0,
-    listings: opts.listings,
+    listings,
   };
-  ctx.listings?.begin(JSON.stringify([realRoot, ctx.gitignore, opts.include ?? [], opts.exclude ?? [], [...ctx.excludeDirs]]));
 
   let matcher = IgnoreMatcher.empty();
   if (ctx.gitignore) {

@@ -37,8 +37,9 @@ describe('incremental indexing', () => {
 
   it('sees every change in the directories a later pass in the process takes from the last walk', async () => {
     const { root, repo } = setup({ '.gitignore': '*.log\n', 'src/a.ts': 'export const alpha = 1;\n', 'src/deep/b.ts': 'export const beta = 2;\n', 'lib/c.ts': 'export const gamma = 3;\n' });
-    await new Promise((r) => setTimeout(r, RACY_MS + 100)); // the directories settle: the first pass keeps their listings
+    await new Promise((r) => setTimeout(r, RACY_MS + 100)); // the directories settle: the second pass keeps their listings
     expect(await repo.index()).toMatchObject({ added: 4 });
+    expect(await repo.index()).toMatchObject({ unchanged: 4 });
 
     writeFiles(root, { 'src/deep/d.ts': 'export const delta = 4;\n', 'src/a.ts': 'export const alphaEdited = 1;\n' });
     fs.writeFileSync(path.join(root, '.gitignore'), '*.log\nlib/\n'); // in place: the root's stat does not move

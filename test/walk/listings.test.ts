@@ -13,6 +13,13 @@ import { makeTree } from './helpers.js';
 
 const ahead = () => Date.now() + 60_000;
 const paths = (r: WalkResult) => r.files.map((f) => f.path);
+/** Listings past their first walk (which keeps nothing), as a process's second walk of `root` leaves them. */
+async function walkedTwice(root: string, maxFiles = 1_000, now = ahead): Promise<Listings> {
+  const listings = new Listings(maxFiles, now);
+  await walk({ root, listings });
+  await walk({ root, listings });
+  return listings;
+}
 /** A walk with `listings`, and with none: the two must agree. */
 async function both(opts: WalkOptions, listings: Listings): Promise<WalkResult> {
   const kept = await walk({ ...opts, listings });
@@ -32,9 +39,11 @@ const SPEC = {
 const DIRS = ['', 'src', 'src/deep', 'lib']; // node_modules is excluded by name, never read
 
 describe('directory listings kept between walks', () => {
-  it('reads each directory once, then only stats: the same files, sizes and skips as a walk without them', async () => {
+  it('keeps nothing from a first walk, reads each directory on the second, then only stats: what a walk without them finds', async () => {
     const root = makeTree(SPEC);
     const listings = new Listings(1_000, ahead);
+    await both({ root }, listings);
+    expect(listings.lastWalk).toEqual({ reused: 0, read: 0 });
     const first = await both({ root }, listings);
     expect(listings.lastWalk).toEqual({ reused: 0, read: DIRS.length });
     expect(paths(first)).toEqual(['.gitignore', 'a.ts', 'lib/d.ts', 'src/b.ts', 'src/deep/c.ts']);
@@ -48,8 +57,7 @@ describe('directory listings kept between walks', () => {
 
   it('reads again a directory an entry was added to or removed from, and forgets one removed', async () => {
     const root = makeTree(SPEC);
-    const listings = new Listings(1_000, ahead);
-    await walk({ root, listings });
+    const listings = await walkedTwice(root);
 
     fs.writeFileSync(path.join(root, 'src/deep/new.ts'), 'new');
     fs.rmSync(path.join(root, 'lib'), { recursive: true });
@@ -64,8 +72,7 @@ describe('directory listings kept between walks', () => {
 
   it("judges again what a .gitignore edited in place covers, its directory's stat unmoved", async () => {
     const root = makeTree(SPEC);
-    const listings = new Listings(1_000, ahead);
-    await walk({ root, listings });
+    const listings = await walkedTwice(root);
     const dirStat = fs.statSync(path.join(root, 'src'));
 
     fs.writeFileSync(path.join(root, '.gitignore'), '*.log\nsrc/deep/\n');
@@ -79,8 +86,7 @@ describe('directory listings kept between walks', () => {
 
   it('walks afresh under other globs or excluded names', async () => {
     const root = makeTree(SPEC);
-    const listings = new Listings(1_000, ahead);
-    await walk({ root, listings });
+    const listings = await walkedTwice(root);
     expect(paths(await both({ root, exclude: ['lib/**'] }, listings))).not.toContain('lib/d.ts');
     expect(listings.lastWalk.reused).toBe(0);
     expect(paths(await both({ root, exclude: ['lib/**'], excludeDirs: [] }, listings))).toContain('node_modules/x/i.js');
@@ -90,13 +96,11 @@ describe('directory listings kept between walks', () => {
   it('reads again, each walk, a directory changed within the last moments, and one holding a symlink', async () => {
     const root = makeTree(SPEC);
     fs.symlinkSync('b.ts', path.join(root, 'src/link.ts'));
-    const now = new Listings(1_000); // the real clock: every directory was just made
-    await walk({ root, listings: now });
+    const now = await walkedTwice(root, 1_000, Date.now); // the real clock: every directory was just made
     await both({ root }, now);
     expect(now.lastWalk).toEqual({ reused: 0, read: DIRS.length });
 
-    const ahead_ = new Listings(1_000, ahead);
-    await walk({ root, listings: ahead_ });
+    const ahead_ = await walkedTwice(root);
     const r = await both({ root }, ahead_);
     expect(ahead_.lastWalk).toEqual({ reused: DIRS.length - 1, read: 1 }); // src, for its link
     expect(paths(r)).toContain('src/link.ts');
@@ -104,8 +108,7 @@ describe('directory listings kept between walks', () => {
 
   it('keeps no more listings than its share of files allows', async () => {
     const root = makeTree(SPEC);
-    const listings = new Listings(2, ahead); // the root's two files fill it
-    await walk({ root, listings });
+    const listings = await walkedTwice(root, 2); // the root's two files fill it
     await both({ root }, listings);
     expect(listings.lastWalk).toEqual({ reused: 1, read: DIRS.length - 1 });
   });
@@ -116,7 +119,7 @@ describe('directory listings kept between walks', () => {
     git('init', '-q');
     git('config', 'core.excludesFile', '/dev/null');
     git('add', '-f', '.gitignore', 'main.ts', 'gen/kept.ts');
-    const listings = new Listings(1_000, ahead);
+    const listings = await walkedTwice(root);
     expect(paths(await both({ root }, listings))).toEqual(['.gitignore', 'gen/kept.ts', 'main.ts']);
 
     git('add', '-f', 'gen/other.ts');
