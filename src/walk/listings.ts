@@ -66,10 +66,11 @@ export interface Listing {
 }
 
 /**
- * Listings by directory, from the last walk that finished, and those the walk in progress
- * visited, from a process's second walk of the tree on: what a finished walk did not visit (a directory removed, or under one now ignored) is
- * forgotten with it. At most `maxFiles` files are named across the listings kept (the
- * `maxMemoryMB` plan's share; a tree larger than that walks the rest as before).
+ * Listings by directory, from a process's second walk of the tree on: those of the last walk that
+ * finished, and those the walk in progress visited. What a finished walk did not visit (a
+ * directory removed, or under one now ignored) is forgotten with it. At most `maxFiles` files are
+ * named across the listings kept (the `maxMemoryMB` plan's share; a tree larger than that walks
+ * the rest as before).
  */
 export class Listings {
   private kept = new Map<string, Listing>();
