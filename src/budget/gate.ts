@@ -35,7 +35,7 @@ export interface GateSummary {
 }
 
 export interface Suggestion {
-  action: 'narrow_scope' | 'add_term' | 'narrow_kind' | 'use_force';
+  action: 'narrow_scope' | 'add_term' | 'drop_term' | 'narrow_kind' | 'use_force';
   arg?: string;
   /** Hits the narrower call would yield, counted by running it. */
   would_yield: number;

@@ -22,7 +22,7 @@ export {
   type Suggestion,
 } from './gate.js';
 export { commonDirectory, distribution, type DirectoryHits } from './distribution.js';
-export { scopeSuggestions, termSuggestions, type Yield } from './suggest.js';
+export { dropSuggestions, scopeSuggestions, termSuggestions, type QueryWord, type Rephrased, type Yield } from './suggest.js';
 export { trimToBudget, type Trimmed } from './trim.js';
 export { fitLists, prefixWithin, type FitFields } from './fit.js';
 export { pack, type PackCandidate, type Packed, type PackOptions } from './pack.js';

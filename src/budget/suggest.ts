@@ -22,6 +22,7 @@ const TERM_CANDIDATES = 4;
 /** Words weighed for rarity, the best-placed first: each costs an index lookup, and words far down the hits seldom win. */
 const RARITY_CANDIDATES = 32;
 const TERM_SUGGESTIONS = 2;
+const DROP_SUGGESTIONS = 2;
 /** A term in more than this share of the hits barely narrows them. */
 const TERM_MAX_SHARE = 0.6;
 
@@ -50,6 +51,48 @@ export function scopeSuggestions(hits: GateHit[], limits: GateLimits, run: (scop
   return ordered.map((r) => {
     const y = run(r.dir);
     return { action: 'narrow_scope', arg: r.dir, would_yield: y.hits, est_tokens: y.estTokens, hint: `pass scope: "${r.dir}"` };
+  });
+}
+
+/** A word of a question, and whether any indexed file holds it. */
+export interface QueryWord {
+  word: string;
+  indexed: boolean;
+}
+
+/** What a question asked without some of its words would count: its text, and its hits and their files. */
+export interface Rephrased extends Yield {
+  query: string;
+  files: number;
+}
+
+/**
+ * Words to drop from a question no match covers enough of (relevance). Every suggestion drops the
+ * words no indexed file holds (a word nothing holds counts against every match,
+ * engine/relevance.ts): those alone, with each other word, and all but the words one of the best
+ * matches holds (`held`, best first: the question that match answers whole). Each is offered with
+ * what it would count in the matches at hand (`run`, given the words dropped; null when nothing
+ * searchable would be left): those whose question would be answered first, then those that keep
+ * more of the question.
+ */
+export function dropSuggestions(words: readonly QueryWord[], held: readonly ReadonlySet<string>[], limits: GateLimits, run: (dropped: ReadonlySet<string>) => Rephrased | null): Suggestion[] {
+  const absent = words.filter((w) => !w.indexed).map((w) => w.word);
+  const drops = new Map<string, string[]>();
+  const indexed = words.filter((w) => w.indexed);
+  const candidates = [absent, ...indexed.map((w) => [...absent, w.word]), ...held.map((h) => words.filter((w) => !h.has(w.word)).map((w) => w.word))];
+  for (const dropped of candidates) {
+    if (dropped.length > 0 && dropped.length < words.length) drops.set([...dropped].sort().join(' '), dropped);
+  }
+  const answerable = (r: Rephrased) => r.hits <= limits.maxHits && r.files <= limits.maxFiles;
+  const tried = [...drops.values()].flatMap((dropped) => {
+    const r = run(new Set(dropped));
+    return r && r.hits > 0 ? [{ dropped, r }] : [];
+  });
+  tried.sort((a, b) => Number(answerable(b.r)) - Number(answerable(a.r)) || a.dropped.length - b.dropped.length || b.r.hits - a.r.hits);
+  return tried.slice(0, DROP_SUGGESTIONS).map(({ dropped, r }) => {
+    const nowhere = dropped.filter((w) => absent.includes(w));
+    const why = nowhere.length > 0 ? ` (no indexed file holds ${nowhere.map((w) => `"${w}"`).join(', ')})` : '';
+    return { action: 'drop_term', arg: dropped.join(' '), would_yield: r.hits, est_tokens: r.estTokens, hint: `ask "${r.query}" instead${why}` };
   });
 }
 

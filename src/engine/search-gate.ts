@@ -7,7 +7,20 @@
  * decide whether hybrid answers at all (the fused list is cut to what is
  * worth reading, so it would hide how broad a word is).
  */
-import { scopeSuggestions, termSuggestions, trimBudget, type GateHit, type GateLimits, type GateSummary, type RefineEnvelope, type Suggestion, type Yield } from '../budget/index.js';
+import {
+  dropSuggestions,
+  scopeSuggestions,
+  termSuggestions,
+  trimBudget,
+  type GateHit,
+  type GateLimits,
+  type GateSummary,
+  type RefineEnvelope,
+  type QueryWord,
+  type Rephrased,
+  type Suggestion,
+  type Yield,
+} from '../budget/index.js';
 import type { Citation } from '../cite/index.js';
 import { keywordRankDepth, pathFilter, searchTerms } from '../search/index.js';
 import type { ResultItem, SearchEnvelope } from './envelope.js';
@@ -95,15 +108,35 @@ function matches(repo: Repo, options: SearchOptions, pool: number, within: Ranke
 
 /**
  * The matches at hand that stay relevant when the query becomes `query` (a
- * word added): what that call would count, read from this pool rather than by
- * searching again. A lower bound when the pool was full.
+ * word added or dropped): what that call would count, read from this pool
+ * rather than by searching again. A lower bound when the pool was full.
  */
-function relevantWith(repo: Repo, found: Matches, query: string, minRelevance: number): number {
+function relevantWith(repo: Repo, found: Matches, query: string, minRelevance: number): GateHit[] {
   const weights = queryWeights(repo.store, query);
   const known = found.weights?.weights ?? new Map<string, number>();
   const added = heldByMatches(repo.store, [...weights.weights.keys()].filter((t) => !known.has(t)), weights.df, found.answer.hits);
   const holds = (i: number) => ({ has: (t: string) => found.held[i]!.has(t) || added[i]!.has(t) });
-  return found.hits.filter((h, i) => Math.max(coverage(weights, holds(i)), h.similarity) >= minRelevance).length;
+  return found.hits.filter((h, i) => Math.max(coverage(weights, holds(i)), h.similarity) >= minRelevance);
+}
+
+/** Matches whose words are offered as a question of their own, when none covers enough of the question. */
+const HELD_SAMPLE = 5;
+
+/**
+ * Words to drop from a question no match covers enough of: its searchable words, whether the index
+ * holds each, and which of them each of its most relevant matches holds.
+ */
+function dropsFor(repo: Repo, found: Matches, limits: GateLimits, query: string, run: (dropped: ReadonlySet<string>) => Rephrased | null): Suggestion[] {
+  // A word counts where the question's terms hold it: alone, "how" is searched; in a question, it is not.
+  const inQuestion = new Set(searchTerms(query));
+  const words = [...new Set(query.split(/\s+/))].map((word) => ({ word, terms: searchTerms(word).filter((t) => inQuestion.has(t)) })).filter((w) => w.terms.length > 0);
+  const asked: QueryWord[] = words.map(({ word }) => ({ word, indexed: [...queryWeights(repo.store, word).df.values()].some((n) => n > 0) }));
+  const best = found.hits
+    .map((h, i) => ({ relevance: h.relevance, i }))
+    .sort((a, b) => b.relevance - a.relevance || a.i - b.i)
+    .slice(0, HELD_SAMPLE);
+  const held = best.map(({ i }) => new Set(words.filter((w) => w.terms.some((t) => found.held[i]!.has(t))).map((w) => w.word)));
+  return dropSuggestions(asked, held, limits, run);
 }
 
 /** Why an exact name is answered however broad: a hit declares it (a local definition the symbol table leaves out). */
@@ -117,9 +150,13 @@ function declaredIn(found: Matches): string | undefined {
 /** Relevant hits, the best first, whose words are weighed as words to add: the words of the best hits are the ones that split the rest. */
 const TERM_SAMPLE = 30;
 
-/** Narrower calls for a refused question: scopes, and (for words) a word to add, each with what it would yield. */
+/**
+ * Narrower calls for a refused question: scopes, and (for words) a word to add, each with what it
+ * would yield; for a question no match covers enough of, words to drop.
+ */
 function suggestions(repo: Repo, options: SearchOptions, limits: GateLimits, found: Matches, hits: GateHit[], summary: GateSummary): Suggestion[] {
-  const perHit = summary.total_found ? summary.est_tokens / summary.total_found : 0;
+  // The estimate counts the relevant hits, or (none being relevant) the results it was made from.
+  const perHit = summary.est_tokens / Math.max(1, summary.total_found || Math.min(found.answer.hits.length, options.k ?? DEFAULT_K));
   const yieldOf = (n: number): Yield => ({ hits: n, estTokens: Math.round(n * perHit) });
   const scopes = scopeSuggestions(hits, limits, (scope) => {
     const inScope = pathFilter({ scope });
@@ -128,8 +165,16 @@ function suggestions(repo: Repo, options: SearchOptions, limits: GateLimits, fou
   if (options.regex) return scopes;
   const relevant = found.answer.hits.filter((_, i) => found.hits[i]!.relevance >= limits.minRelevance).slice(0, TERM_SAMPLE).map(indexedTerms);
   const asked = new Set(searchTerms(found.answer.envelope.query));
-  const withTerm = (term: string) => yieldOf(relevantWith(repo, found, `${options.query} ${term}`, limits.minRelevance));
-  return [...scopes, ...termSuggestions(relevant, asked, summary, (terms) => rarity(repo.store, terms), withTerm)];
+  const withTerm = (term: string) => yieldOf(relevantWith(repo, found, `${options.query} ${term}`, limits.minRelevance).length);
+  const terms = termSuggestions(relevant, asked, summary, (terms) => rarity(repo.store, terms), withTerm);
+  if (summary.top_score >= limits.minRelevance) return [...scopes, ...terms];
+  const without = (dropped: ReadonlySet<string>): Rephrased | null => {
+    const query = options.query.split(/\s+/).filter((w) => w && !dropped.has(w)).join(' ');
+    if (searchTerms(query).length === 0) return null;
+    const kept = relevantWith(repo, found, query, limits.minRelevance);
+    return { query, files: new Set(kept.map((h) => h.path)).size, ...yieldOf(kept.length) };
+  };
+  return [...scopes, ...terms, ...dropsFor(repo, found, limits, options.query, without)];
 }
 
 export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions & ExpandOption): GatedSearchEnvelope | RefineEnvelope {

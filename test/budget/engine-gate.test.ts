@@ -108,11 +108,15 @@ describe('search behind the gate', () => {
     expect(e.gate_note).toBeUndefined();
   });
 
-  it('refuses a question whose best match holds little of it (relevance)', () => {
+  it('refuses a question whose best match holds little of it (relevance), and offers it without the words nothing holds', () => {
     const r = refined(gatedSearch(fx.repo, { query: 'widget zorblax quuxifier frobnicate' }));
     expect(r.reason).toBe('relevance');
     expect(r.summary.top_score).toBeLessThan(0.35);
     expect(r.summary.total_found).toBe(0);
+    const drop = r.suggestions.find((s) => s.action === 'drop_term');
+    expect(drop).toMatchObject({ arg: 'zorblax quuxifier frobnicate', hint: 'ask "widget" instead (no indexed file holds "zorblax", "quuxifier", "frobnicate")' });
+    // Counted in the matches at hand: the question without them holds every widget file there.
+    expect(drop!.would_yield).toBe(refined(gatedSearch(fx.repo, { query: 'widget', force: false, session: 'drop-count' })).summary.total_found);
   });
 
   it('a call that narrowed itself (k, files, regex, scope) is answered within budget, not refused', () => {
@@ -310,5 +314,26 @@ describe('locate and read behind the gate', () => {
   it('search results carry tokens and citations; the search total says how many matched', () => {
     const e = ok(gatedSearch(fx.repo, { query: 'makeWidget', scope: 'lib' })) as GatedSearchEnvelope;
     expect(e.results[0]).toMatchObject({ path: 'lib/widget.ts', citation_status: 'verified', tokens: expect.any(Number) });
+  });
+});
+
+describe('a question no match covers enough of', () => {
+  let fx: Indexed;
+  beforeAll(async () => {
+    fx = await indexed({
+      'src/session.ts': 'export function signCookie(cookie: string, signature: string): string {\n  return `${cookie}.${signature}`;\n}\n',
+      'src/logout.ts': 'export function logout(user: string): void {\n  console.log(user);\n}\n',
+      ...filesMentioning('lib', 6, 'helper'),
+    });
+  });
+  afterAll(() => fx.cleanup());
+
+  it('is offered as the question without the word nothing holds, which is then answered with what it promised', () => {
+    const r = refined(gatedSearch(fx.repo, { query: 'how is the cookie signature rotated', mode: 'keyword' }));
+    expect(r.reason).toBe('relevance');
+    expect(r.suggestions[0]).toMatchObject({ action: 'drop_term', arg: 'rotated', hint: 'ask "how is the cookie signature" instead (no indexed file holds "rotated")' });
+    const asked = ok(gatedSearch(fx.repo, { query: 'how is the cookie signature', mode: 'keyword' }));
+    expect(asked.results[0]!.path).toBe('src/session.ts');
+    expect(asked.total).toBeGreaterThanOrEqual(r.suggestions[0]!.would_yield);
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   assess,
   distribution,
+  dropSuggestions,
   gate,
   jsonTokens,
   memoryLedger,
@@ -145,6 +146,42 @@ describe('scopeSuggestions', () => {
       ['tests', 16],
       ['docs/api', 15],
     ]);
+  });
+});
+
+describe('dropSuggestions', () => {
+  // "how is the cookie signature rotated": nothing holds "rotated"; the best match holds "cookie" and "signature".
+  const words = [
+    { word: 'cookie', indexed: true },
+    { word: 'signature', indexed: true },
+    { word: 'rotated', indexed: false },
+  ];
+  /** Questions by the words they drop (sorted), with what each would count. */
+  const counts = (byDropped: Record<string, { hits: number; files: number }>) => (dropped: ReadonlySet<string>) => {
+    const found = byDropped[[...dropped].sort().join(' ')];
+    return found ? { query: words.filter((w) => !dropped.has(w.word)).map((w) => w.word).join(' '), estTokens: found.hits * 100, ...found } : null;
+  };
+
+  it('drops the words nothing holds in every suggestion, the questions that would be answered first, then those keeping more of it', () => {
+    const asked: string[] = [];
+    const run = counts({ rotated: { hits: 200, files: 40 }, 'cookie rotated': { hits: 12, files: 3 }, 'rotated signature': { hits: 0, files: 0 } });
+    const offered = dropSuggestions(words, [new Set(['cookie', 'signature'])], LIMITS, (dropped) => {
+      asked.push([...dropped].sort().join(' '));
+      return run(dropped);
+    });
+    // Never a question that still holds "rotated", nor one with no word left; the best match's own question ("cookie signature") once.
+    expect(asked.sort()).toEqual(['cookie rotated', 'rotated', 'rotated signature']);
+    expect(offered).toEqual([
+      { action: 'drop_term', arg: 'rotated cookie', would_yield: 12, est_tokens: 1200, hint: 'ask "signature" instead (no indexed file holds "rotated")' },
+      { action: 'drop_term', arg: 'rotated', would_yield: 200, est_tokens: 20000, hint: 'ask "cookie signature" instead (no indexed file holds "rotated")' },
+    ]);
+  });
+
+  it('offers nothing that would find nothing, and names no word as held nowhere when every word is held', () => {
+    const held = [{ word: 'cookie', indexed: true }, { word: 'signature', indexed: true }];
+    expect(dropSuggestions(held, [], LIMITS, () => ({ query: 'x', hits: 0, files: 0, estTokens: 0 }))).toEqual([]);
+    const offered = dropSuggestions(held, [], LIMITS, (dropped) => ({ query: dropped.has('cookie') ? 'signature' : 'cookie', hits: 5, files: 2, estTokens: 50 }));
+    expect(offered.map((s) => s.hint)).toEqual(['ask "signature" instead', 'ask "cookie" instead']);
   });
 });
 

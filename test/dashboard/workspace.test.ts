@@ -118,6 +118,20 @@ describe('sightline dashboard --workspace', () => {
     await page.close();
   });
 
+  it('offers a question no match covers enough of without the word nothing holds, and runs it', async () => {
+    const page = await open(dashboard.url.href, 'search');
+    await page.getByTestId('repo-picker').selectOption('widgets');
+    await page.getByTestId('view-search').waitFor(WAIT);
+    await page.getByRole('searchbox', { name: 'query' }).fill('widget zorblax');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('answer-status').textContent(), WAIT).toContain('refine');
+    const drop = page.getByTestId('suggestions').locator('tbody tr', { hasText: 'ask "widget" instead (no indexed file holds "zorblax")' });
+    await drop.getByRole('button', { name: 'Run' }).click();
+    // The question without "zorblax" is "widget": too broad in its turn, refused with where its 30 hits are.
+    await expect.poll(async () => (await page.getByTestId('distribution').locator('tbody tr').allTextContents()).map((r) => r.trim()), WAIT).toEqual(['lib/alpha2020', 'lib/beta1010']);
+    await page.close();
+  });
+
   it('answers 404 for a repository the workspace does not have', async () => {
     const res = await fetch(new URL('/api/contents?repo=nope', dashboard.url.origin), { headers: { authorization: `Bearer ${dashboard.token}` } });
     expect(res.status).toBe(404);

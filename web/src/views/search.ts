@@ -6,6 +6,7 @@
  * JSON below. Refresh runs the same call again, against the files as they
  * are now.
  */
+import type { Suggestion } from '../../../src/budget/gate.js';
 import type { Citation } from '../../../src/cite/probe.js';
 import type { ResultItem } from '../../../src/engine/envelope.js';
 import { post } from '../api.js';
@@ -14,14 +15,6 @@ import { badge, errorBox, fmt, h, section, table } from '../dom.js';
 /** What search returns per location, with the citation every cited answer carries. */
 type Result = ResultItem & Citation & { tokens?: number };
 
-/** A narrower call the gate measured (budget/gate.ts). */
-interface Suggestion {
-  action: 'narrow_scope' | 'add_term' | 'narrow_kind' | 'use_force';
-  arg?: string;
-  would_yield: number;
-  est_tokens?: number;
-  hint: string;
-}
 
 interface Answer {
   status: string;
@@ -71,6 +64,10 @@ function narrowed(base: Args, s: Suggestion): Args {
       return { ...base, scope: s.arg };
     case 'add_term':
       return { ...base, query: `${String(base.query ?? '')} ${s.arg ?? ''}`.trim() };
+    case 'drop_term': {
+      const dropped = new Set((s.arg ?? '').split(' '));
+      return { ...base, query: String(base.query ?? '').split(/\s+/).filter((w) => w && !dropped.has(w)).join(' ') };
+    }
     case 'narrow_kind':
       return { ...base, kind: [s.arg] };
     case 'use_force':
