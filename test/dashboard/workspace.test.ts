@@ -69,6 +69,17 @@ async function open(url: string, view = 'contents'): Promise<Page> {
 
 const options = (page: Page) => page.getByTestId('repo-picker').locator('option').allTextContents();
 
+/** The search view on the widgets repository, after a search for `query` the gate refused. */
+async function refusedSearch(query: string): Promise<Page> {
+  const page = await open(dashboard.url.href, 'search');
+  await page.getByTestId('repo-picker').selectOption('widgets');
+  await page.getByTestId('view-search').waitFor(WAIT);
+  await page.getByRole('searchbox', { name: 'query' }).fill(query);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.getByTestId('answer-status').textContent(), WAIT).toContain('refine');
+  return page;
+}
+
 describe('sightline dashboard --workspace', () => {
   it('prints its URL and the workspace, and lists both repositories in the picker', async () => {
     expect(JSON.parse(dashboard.stdout())).toEqual({ status: 'ok', url: dashboard.url.href, workspace });
@@ -99,12 +110,7 @@ describe('sightline dashboard --workspace', () => {
   });
 
   it('shows the refine envelope, and a suggestion runs the narrowed search', async () => {
-    const page = await open(dashboard.url.href, 'search');
-    await page.getByTestId('repo-picker').selectOption('widgets');
-    await page.getByTestId('view-search').waitFor(WAIT);
-    await page.getByRole('searchbox', { name: 'query' }).fill('widget');
-    await page.keyboard.press('Enter');
-    await expect.poll(() => page.getByTestId('answer-status').textContent(), WAIT).toContain('refine');
+    const page = await refusedSearch('widget');
     const rows = async (testid: string) => (await page.getByTestId(testid).locator('tbody tr').allTextContents()).map((r) => r.trim());
     expect(await rows('distribution')).toEqual(['lib/alpha2020', 'lib/beta1010']);
     const scope = page.getByTestId('suggestions').locator('tbody tr', { hasText: 'pass scope: "lib/alpha"' });
@@ -119,12 +125,7 @@ describe('sightline dashboard --workspace', () => {
   });
 
   it('offers a question no match covers enough of without the word nothing holds, and runs it', async () => {
-    const page = await open(dashboard.url.href, 'search');
-    await page.getByTestId('repo-picker').selectOption('widgets');
-    await page.getByTestId('view-search').waitFor(WAIT);
-    await page.getByRole('searchbox', { name: 'query' }).fill('widget zorblax');
-    await page.keyboard.press('Enter');
-    await expect.poll(() => page.getByTestId('answer-status').textContent(), WAIT).toContain('refine');
+    const page = await refusedSearch('widget zorblax');
     const drop = page.getByTestId('suggestions').locator('tbody tr', { hasText: 'ask "widget" instead (no indexed file holds "zorblax")' });
     await drop.getByRole('button', { name: 'Run' }).click();
     // The question without "zorblax" is "widget": too broad in its turn, refused with where its 30 hits are.
