@@ -26,8 +26,8 @@
  *     questions: file texts (16 MiB) and the postings of the terms asked
  *     for (200,000 chunk ids, each with its score; the places of a quarter
  *     as many hits);
- *   - the directory listings a process keeps between walks of a tree
- *     (100,000 files named).
+ *   - the directory listings a process keeps between walks of a tree,
+ *     and the file stamps it keeps between passes (100,000 files each).
  * The rest — Node itself, the grammars, the model, a pass's list of files —
  * is fixed, which is why the ceiling has a floor.
  */
@@ -54,7 +54,7 @@ export interface MemoryPlan {
   keptTextKi: number;
   /** Chunk ids a connection keeps of the terms questions looked up, with their scores (store/term-postings.ts). */
   keptTermChunkIds: number;
-  /** Files a repository's kept directory listings name, for the next walk in the process (walk/listings.ts). */
+  /** Files a repository's kept directory listings name (walk/listings.ts), and its file stamps kept between passes (store/files.ts). */
   listedFiles: number;
 }
 

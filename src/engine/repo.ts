@@ -102,6 +102,7 @@ export class Repo {
       this.store_ = this.openStore(this.dbPath);
       const plan = memoryPlan(this.config.maxMemoryMB);
       this.store_.chunks.keepWithin({ textUnits: plan.keptTextKi * 1024, termChunkIds: plan.keptTermChunkIds });
+      this.store_.files.keepStampsWithin(plan.listedFiles);
     }
     return this.store_;
   }

@@ -12,7 +12,7 @@ import { walk, walkPaths, type Listings, type WalkedFile, type WalkOptions, type
 export interface Survey {
   walked: WalkResult;
   /** Stored files in scope, by path: any of them the walk did not see is removed. */
-  stored: Map<string, FileStamp>;
+  stored: ReadonlyMap<string, FileStamp>;
   skippedBefore: Map<string, SkippedFile>;
 }
 

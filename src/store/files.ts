@@ -40,6 +40,16 @@ export interface FileWeight {
 }
 
 export class FileTable {
+  /**
+   * Every file's stamp as last read, and what the table was then: other connections' commits
+   * (`data_version`) and this one's writes to it. A pass that finds nothing changed writes no file
+   * row, so the next one takes the stamps from here (babel/babel's 27,600 rows: ~45 ms a read).
+   * Kept only up to `keepStampsWithin` files; none without it.
+   */
+  private kept: { at: string; stamps: ReadonlyMap<string, FileStamp> } | null = null;
+  private keptMax = 0;
+  private writes = 0;
+  private readonly dataVersion;
   private readonly byPath;
   private readonly byIdList;
   private readonly weights;
@@ -65,6 +75,19 @@ export class FileTable {
     );
     this.remove = db.prepare('DELETE FROM files WHERE id = ?');
     this.touch = db.prepare('UPDATE files SET mtime_ms = ?, size = ?, indexed_at_ms = ? WHERE id = ?');
+    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
+  }
+
+  /** Keep the stamps between passes when the table holds at most `files` rows (the `maxMemoryMB` plan's share). */
+  keepStampsWithin(files: number): void {
+    this.keptMax = files;
+    this.kept = null;
+  }
+
+  /** This connection wrote the table (or emptied the index): the stamps kept are stale. */
+  changed(): void {
+    this.writes++;
+    this.kept = null;
   }
 
   get(path: string): StoredFile | undefined {
@@ -77,9 +100,12 @@ export class FileTable {
   }
 
   /** Every file's stamp by path: what a pass over a whole tree reads of each, without the rest of its row. */
-  stamps(): Map<string, FileStamp> {
+  stamps(): ReadonlyMap<string, FileStamp> {
+    const at = `${this.dataVersion.get() as number}:${this.writes}`;
+    if (this.kept?.at === at) return this.kept.stamps;
     const out = new Map<string, FileStamp>();
     for (const [path, id, size, indexedAtMs, digest] of this.stampRows.all()) out.set(path, { id, size, indexedAtMs, digest });
+    this.kept = out.size <= this.keptMax ? { at, stamps: out } : null;
     return out;
   }
 
@@ -90,16 +116,19 @@ export class FileTable {
 
   /** Inserts a file row; the caller has removed any previous version in the same transaction. */
   add(record: FileRecord): number {
+    this.changed();
     return Number(this.insert.run({ ...record, pathKey: pathKey(record.path), invalidUtf8: record.invalidUtf8 ? 1 : 0 }).lastInsertRowid);
   }
 
   /** Deletes the row; chunks and symbols go with it (ON DELETE CASCADE), FTS rows are the caller's. */
   delete(id: number): void {
+    this.changed();
     this.remove.run(id);
   }
 
   /** Records that an unchanged file (same digest) was seen again. */
   markSeen(id: number, mtimeMs: number, size: number, indexedAtMs: number): void {
+    this.changed();
     this.touch.run(mtimeMs, size, indexedAtMs, id);
   }
 

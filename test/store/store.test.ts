@@ -130,6 +130,50 @@ describe('store', () => {
   });
 });
 
+describe('file stamps kept between passes', () => {
+  async function indexed() {
+    const root = makeRepo({ 'a.ts': 'export const a = 1;\n', 'b.ts': 'export const b = 2;\n' });
+    dirs.push(root);
+    const repo = Repo.open(root, { flags: { home: home() }, env: {} });
+    await repo.index();
+    return { root, repo };
+  }
+
+  it('are read again only after this connection wrote a file row, or another connection committed', async () => {
+    const { root, repo } = await indexed();
+    const files = repo.store.files;
+    const first = files.stamps();
+    expect(files.stamps()).toBe(first); // nothing written: the same map
+    await repo.index(); // a pass that finds nothing changed writes no file row
+    expect(files.stamps()).toBe(first);
+
+    fs.writeFileSync(path.join(root, 'a.ts'), 'export const a = 11;\n');
+    await repo.index();
+    const edited = files.stamps();
+    expect(edited).not.toBe(first);
+    expect(edited.get('a.ts')!.size).toBe('export const a = 11;\n'.length);
+
+    const other = Store.open(repo.dbPath); // another connection: its commit moves data_version
+    other.transaction(() => other.files.delete(other.files.get('b.ts')!.id));
+    other.close();
+    expect([...files.stamps().keys()]).toEqual(['a.ts']);
+
+    repo.store.clear();
+    expect(files.stamps().size).toBe(0);
+    repo.close();
+  });
+
+  it('are not kept for more files than the share allows, nor by a store no repository sized', async () => {
+    const { repo } = await indexed();
+    repo.store.files.keepStampsWithin(1);
+    expect(repo.store.files.stamps()).not.toBe(repo.store.files.stamps());
+    const bare = Store.open(repo.dbPath);
+    expect(bare.files.stamps()).not.toBe(bare.files.stamps());
+    bare.close();
+    repo.close();
+  });
+});
+
 describe('term document counts', () => {
   it('are kept per index version: an index write that adds a chunk holding a term counts it', async () => {
     const root = makeRepo({ 'a.ts': 'export const lantern = 1;\n', 'b.ts': 'export const other = 2;\n' });
