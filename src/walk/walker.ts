@@ -101,7 +101,7 @@ interface Ctx {
   readonly maxFileBytes: number;
   readonly files: WalkedFile[];
   readonly skipped: SkippedEntry[];
-  /** Lets directory reads through a few at a time per turn of the event loop (readDir). */
+  /** Lets directories through a few at a time per turn of the event loop (walk's loop). */
   readonly turns: Turns;
   /** What git tracks (tracked.ts), read the first time an ignore rule would leave something out. */
   readonly tracked: () => Tracked | null;
