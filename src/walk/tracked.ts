@@ -74,10 +74,19 @@ export function readTracked(root: string, env: NodeJS.ProcessEnv = process.env):
   return tracked && below(tracked, prefix);
 }
 
-/** `tracked`, with paths relative to a root `prefix` below the work tree's top. */
+/** Each read's views from roots below the work tree's top, by prefix. */
+const views = new WeakMap<Tracked, Map<string, Tracked>>();
+
+/**
+ * `tracked`, with paths relative to a root `prefix` below the work tree's top: the same object
+ * for the same read, so a walk's kept listing (listings.ts) sees git's index unchanged.
+ */
 function below(tracked: Tracked, prefix: string): Tracked {
   if (prefix === '') return tracked;
-  return { has: (rel) => tracked.has(prefix + rel), holdsUnder: (dirRel) => tracked.holdsUnder(prefix + dirRel) };
+  const byPrefix = views.get(tracked) ?? views.set(tracked, new Map()).get(tracked)!;
+  let view = byPrefix.get(prefix);
+  if (!view) byPrefix.set(prefix, (view = { has: (rel) => tracked.has(prefix + rel), holdsUnder: (dirRel) => tracked.holdsUnder(prefix + dirRel) }));
+  return view;
 }
 
 /** Entry names as byte ranges of one buffer, in the index's order: ascending by their bytes, as git sorts them. */

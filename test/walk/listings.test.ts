@@ -125,4 +125,16 @@ describe('directory listings kept between walks', () => {
     git('add', '-f', 'gen/other.ts');
     expect(paths(await both({ root }, listings))).toEqual(['.gitignore', 'gen/kept.ts', 'gen/other.ts', 'main.ts']);
   });
+
+  it("reuses what asked git's index from a root below the work tree's top, while the index is unchanged", async () => {
+    const top = makeTree({ 'sub/.gitignore': 'gen\n', 'sub/gen/kept.ts': 'k', 'sub/gen/other.ts': 'o', 'sub/main.ts': 'm' });
+    const git = (...args: string[]) => execFileSync('git', ['-C', top, ...args], { encoding: 'utf8' });
+    git('init', '-q');
+    git('config', 'core.excludesFile', '/dev/null');
+    git('add', '-f', 'sub/.gitignore', 'sub/main.ts', 'sub/gen/kept.ts');
+    const root = path.join(top, 'sub');
+    const listings = await walkedTwice(root);
+    expect(paths(await both({ root }, listings))).toEqual(['.gitignore', 'gen/kept.ts', 'main.ts']);
+    expect(listings.lastWalk).toEqual({ reused: 2, read: 0 });
+  });
 });

@@ -81,6 +81,7 @@ describe("git's index", () => {
   it("is found from a root below the work tree's top, and left to git where its variables move it", () => {
     const root = repo();
     const below = readTracked(path.join(root, 'cobra'))!;
+    expect(readTracked(path.join(root, 'cobra'))).toBe(below); // unchanged index: the same view of the same read
     expect(below.has('tpl/main.go')).toBe(true);
     expect(below.holdsUnder('tpl')).toBe(true);
     expect(below.has('scratch.go')).toBe(false);
