@@ -20,6 +20,16 @@ async function walkedTwice(root: string, maxFiles = 1_000, now = ahead): Promise
   await walk({ root, listings });
   return listings;
 }
+/** A git work tree of `files`, git tracking `tracked` (force-added, ignored or not). */
+function gitTree(files: Record<string, string>, tracked: string[]): string {
+  const top = makeTree(files);
+  const git = (...args: string[]) => execFileSync('git', ['-C', top, ...args], { encoding: 'utf8' });
+  git('init', '-q');
+  git('config', 'core.excludesFile', '/dev/null');
+  git('add', '-f', ...tracked);
+  return top;
+}
+
 /** A walk with `listings`, and with none: the two must agree. */
 async function both(opts: WalkOptions, listings: Listings): Promise<WalkResult> {
   const kept = await walk({ ...opts, listings });
@@ -114,24 +124,16 @@ describe('directory listings kept between walks', () => {
   });
 
   it('judges again a directory an ignore rule matched once git tracks other files', async () => {
-    const root = makeTree({ '.gitignore': 'gen\n', 'gen/kept.ts': 'k', 'gen/other.ts': 'o', 'main.ts': 'm' });
-    const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8' });
-    git('init', '-q');
-    git('config', 'core.excludesFile', '/dev/null');
-    git('add', '-f', '.gitignore', 'main.ts', 'gen/kept.ts');
+    const root = gitTree({ '.gitignore': 'gen\n', 'gen/kept.ts': 'k', 'gen/other.ts': 'o', 'main.ts': 'm' }, ['.gitignore', 'main.ts', 'gen/kept.ts']);
     const listings = await walkedTwice(root);
     expect(paths(await both({ root }, listings))).toEqual(['.gitignore', 'gen/kept.ts', 'main.ts']);
 
-    git('add', '-f', 'gen/other.ts');
+    execFileSync('git', ['-C', root, 'add', '-f', 'gen/other.ts']);
     expect(paths(await both({ root }, listings))).toEqual(['.gitignore', 'gen/kept.ts', 'gen/other.ts', 'main.ts']);
   });
 
   it("reuses what asked git's index from a root below the work tree's top, while the index is unchanged", async () => {
-    const top = makeTree({ 'sub/.gitignore': 'gen\n', 'sub/gen/kept.ts': 'k', 'sub/gen/other.ts': 'o', 'sub/main.ts': 'm' });
-    const git = (...args: string[]) => execFileSync('git', ['-C', top, ...args], { encoding: 'utf8' });
-    git('init', '-q');
-    git('config', 'core.excludesFile', '/dev/null');
-    git('add', '-f', 'sub/.gitignore', 'sub/main.ts', 'sub/gen/kept.ts');
+    const top = gitTree({ 'sub/.gitignore': 'gen\n', 'sub/gen/kept.ts': 'k', 'sub/gen/other.ts': 'o', 'sub/main.ts': 'm' }, ['sub/.gitignore', 'sub/main.ts', 'sub/gen/kept.ts']);
     const root = path.join(top, 'sub');
     const listings = await walkedTwice(root);
     expect(paths(await both({ root }, listings))).toEqual(['.gitignore', 'gen/kept.ts', 'main.ts']);
