@@ -124,19 +124,28 @@ const HELD_SAMPLE = 5;
 
 /**
  * Words to drop from a question no match covers enough of: its searchable words, whether the index
- * holds each, and which of them each of its most relevant matches holds.
+ * holds each (the question's own document frequencies), and which of them each of its most
+ * relevant matches holds; each question without some of them counted in this pool.
  */
-function dropsFor(repo: Repo, found: Matches, limits: GateLimits, query: string, run: (dropped: ReadonlySet<string>) => Rephrased | null): Suggestion[] {
+function dropsFor(repo: Repo, found: Matches, limits: GateLimits, query: string, yieldOf: (n: number) => Yield): Suggestion[] {
+  const spelled = query.split(/\s+/).filter(Boolean);
   // A word counts where the question's terms hold it: alone, "how" is searched; in a question, it is not.
   const inQuestion = new Set(searchTerms(query));
-  const words = [...new Set(query.split(/\s+/))].map((word) => ({ word, terms: searchTerms(word).filter((t) => inQuestion.has(t)) })).filter((w) => w.terms.length > 0);
-  const asked: QueryWord[] = words.map(({ word }) => ({ word, indexed: [...queryWeights(repo.store, word).df.values()].some((n) => n > 0) }));
+  const words = [...new Set(spelled)].map((word) => ({ word, terms: searchTerms(word).filter((t) => inQuestion.has(t)) })).filter((w) => w.terms.length > 0);
+  const df = found.weights?.df;
+  const asked: QueryWord[] = words.map(({ word, terms }) => ({ word, indexed: terms.some((t) => (df?.get(t) ?? 0) > 0) }));
   const best = found.hits
     .map((h, i) => ({ relevance: h.relevance, i }))
     .sort((a, b) => b.relevance - a.relevance || a.i - b.i)
     .slice(0, HELD_SAMPLE);
   const held = best.map(({ i }) => new Set(words.filter((w) => w.terms.some((t) => found.held[i]!.has(t))).map((w) => w.word)));
-  return dropSuggestions(asked, held, limits, run);
+  const without = (dropped: ReadonlySet<string>): Rephrased | null => {
+    const rephrased = spelled.filter((w) => !dropped.has(w)).join(' ');
+    if (searchTerms(rephrased).length === 0) return null;
+    const kept = relevantWith(repo, found, rephrased, limits.minRelevance);
+    return { query: rephrased, files: new Set(kept.map((h) => h.path)).size, ...yieldOf(kept.length) };
+  };
+  return dropSuggestions(asked, held, limits, without);
 }
 
 /** Why an exact name is answered however broad: a hit declares it (a local definition the symbol table leaves out). */
@@ -168,13 +177,7 @@ function suggestions(repo: Repo, options: SearchOptions, limits: GateLimits, fou
   const withTerm = (term: string) => yieldOf(relevantWith(repo, found, `${options.query} ${term}`, limits.minRelevance).length);
   const terms = termSuggestions(relevant, asked, summary, (terms) => rarity(repo.store, terms), withTerm);
   if (summary.top_score >= limits.minRelevance) return [...scopes, ...terms];
-  const without = (dropped: ReadonlySet<string>): Rephrased | null => {
-    const query = options.query.split(/\s+/).filter((w) => w && !dropped.has(w)).join(' ');
-    if (searchTerms(query).length === 0) return null;
-    const kept = relevantWith(repo, found, query, limits.minRelevance);
-    return { query, files: new Set(kept.map((h) => h.path)).size, ...yieldOf(kept.length) };
-  };
-  return [...scopes, ...terms, ...dropsFor(repo, found, limits, options.query, without)];
+  return [...scopes, ...terms, ...dropsFor(repo, found, limits, options.query, yieldOf)];
 }
 
 export function gatedSearch(repo: Repo, options: SearchOptions & GateOptions & ExpandOption): GatedSearchEnvelope | RefineEnvelope {
