@@ -72,7 +72,8 @@ const FILE_TOP_CHUNKS = 3;
 
 /**
  * Chunks best first: BM25 × the file's role, × a boost for holding a named definition or sitting
- * in a named file; one chunk of each file also × its file's lift (liftShownChunks).
+ * in a named file; one chunk of each file also × its file's lift (liftShownChunks), and those
+ * chunks in their files' order (inFileOrder).
  */
 export function rankChunks(store: Store, question: Question, options: RankOptions): RankedChunk[] {
   const ev = gatherEvidence(store, question, options, options.depth ?? chunkDepth(options.limit));
@@ -88,6 +89,7 @@ export function rankChunks(store: Store, question: Question, options: RankOption
   });
   liftShownChunks(scored, firstOrder(signalsOf(store, ev), shippedRanker(kindOf(question))));
   scored.sort((a, b) => b.score - a.score || byCodeUnit(a.file.path, b.file.path) || a.hit.startLine - b.hit.startLine);
+  inFileOrder(scored);
   const kept = scored.slice(0, options.limit);
   const rows = store.chunks.byIds(kept.map((s) => s.hit.chunkId));
   return kept.flatMap(({ hit, file, score, symbol, named, role, fileRank }) => {
@@ -132,6 +134,26 @@ function liftShownChunks(scored: ScoredHit[], files: readonly { candidate: FileS
     if (!s) return;
     s.score *= 1 + FILE_LIFT / (1 + rank / FILE_LIFT_SCALE);
     s.fileRank = rank;
+  });
+}
+
+/**
+ * The lifted chunks, where the sort put them, in their files' order: the file ranking weighs all
+ * of a file's evidence, so it decides which file shows first; a chunk's own score decides which
+ * places the files' chunks hold among the rest. Each takes its place's score, so the list stays
+ * best first.
+ */
+function inFileOrder(sorted: ScoredHit[]): void {
+  const places: number[] = [];
+  sorted.forEach((s, i) => {
+    if (s.fileRank !== undefined) places.push(i);
+  });
+  const lifted = places.map((p) => sorted[p]!).sort((a, b) => a.fileRank! - b.fileRank!);
+  const scores = places.map((p) => sorted[p]!.score);
+  places.forEach((p, j) => {
+    const s = lifted[j]!;
+    s.score = scores[j]!;
+    sorted[p] = s;
   });
 }
 

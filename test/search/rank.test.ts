@@ -189,6 +189,36 @@ describe('chunk ranking', () => {
     expect(chunks[0]!.reasons).toContain('file-rank:1');
   });
 
+  it("shows the files' chunks in the file ranking's order, whatever their own scores", async () => {
+    // Both files define a walk(). graph.ts's says "walked" more often than any chunk of walker.ts
+    // does, but walker.ts has more to say about walking files: the file ranking puts walker.ts
+    // first, and so does the list, though by the lift alone graph.ts's walk() would lead.
+    const fn = (name: string, said: string[]) =>
+      [`export function ${name}(root) {`, ...said.map((line) => `  // ${line}`), ...Array.from({ length: 10 }, (_, j) => `  const part${j} = root.parts[${j}];`), '  return root;', '}', ''].join('\n');
+    const files: Record<string, string> = {
+      'src/walker.ts': [
+        fn('walk', ['one directory at a time']),
+        fn('statEntries', ['the files walked are stat-ed in a batch']),
+        fn('readIgnore', ['ignore rules decide which files are walked']),
+        fn('listFiles', ['files walked are listed']),
+      ].join('\n'),
+      'src/graph.ts': fn('walk', ['each node is walked, then its edges are walked', 'a walked node is not walked again']),
+    };
+    for (let i = 0; i < 12; i++) files[`src/util/u${i}.ts`] = [`export function util${i}(x) {`, `  return x + ${i};`, '}', ''].join('\n');
+    const repo = await indexed(files);
+    const query = 'where are files walked';
+    expect(rankedFiles(repo, query).map((f) => f.path).slice(0, 2)).toEqual(['src/walker.ts', 'src/graph.ts']);
+    const chunks = search(repo, { query, k: 10, force: true, mode: 'keyword' }).results;
+    const bm25 = (c: (typeof chunks)[number]) => Number(c.reasons.find((r) => r.startsWith('bm25:'))!.slice(5));
+    const graph = chunks.find((c) => c.path === 'src/graph.ts')!;
+    expect(bm25(graph)).toBeGreaterThan(Math.max(...chunks.filter((c) => c.path === 'src/walker.ts').map(bm25)));
+    expect(chunks.slice(0, 2).map((c) => [c.path, c.symbol, c.reasons.find((r) => r.startsWith('file-rank:'))])).toEqual([
+      ['src/walker.ts', 'walk', 'file-rank:1'],
+      ['src/graph.ts', 'walk', 'file-rank:2'],
+    ]);
+    expect(chunks[0]!.score).toBeGreaterThanOrEqual(chunks[1]!.score);
+  });
+
   it("lifts the chunk holding the definition a question names, where its file holds one", async () => {
     // walker.ts's options block says "walk" more often than walk() does; the question's "walked"
     // names walk(), so that is the chunk its file shows and the one lifted.
