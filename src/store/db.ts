@@ -32,10 +32,11 @@ export function ioError(dbPath: string, err: unknown): SightlineError {
  * every verb's start, against under one). The busy timeout is set already (openSqlite): switching
  * to WAL needs a lock another process may hold. auto_vacuum takes effect only on a new, empty
  * file, and only before WAL writes its header: free pages can then be given back after a pass
- * (Store.releaseFreePages); an older file keeps its setting.
+ * (Store.releaseFreePages). It is set on an empty file only: on one that holds a database, setting
+ * it rewrote the first page, so every verb's open wrote the index (and its close checkpointed it).
  */
-function configure(db: Db): void {
-  db.exec(`PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
+function configure(db: Db, empty: boolean): void {
+  db.exec(`${empty ? 'PRAGMA auto_vacuum = INCREMENTAL; ' : ''}PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
     PRAGMA foreign_keys = ON; PRAGMA cache_size = -16000; PRAGMA temp_store = MEMORY`);
 }
 
@@ -177,7 +178,7 @@ export function openDb(dbPath: string): OpenedDb {
       throw ioError(dbPath, err);
     }
     try {
-      configure(db);
+      configure(db, attempt > 0 || !kind || kind.size === 0);
       let version = readVersion(db, dbPath);
       if (version === null) {
         // Under the write lock, and only if no other process created it meanwhile.

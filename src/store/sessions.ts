@@ -14,6 +14,14 @@ import type { Db } from './db.js';
 
 export const SESSION_TTL_MS = 86_400_000;
 
+/**
+ * A session touched again within this long keeps its time: every CLI verb and tool call touches
+ * its session, and rewriting the row each time made every read write the index file (and the
+ * last connection's close then checkpoint it). The TTL and the least-recently-used order need no
+ * finer time than this.
+ */
+export const SESSION_TOUCH_GRAIN_MS = 60_000;
+
 export interface SessionCaps {
   perSession: number;
   receipts: number;
@@ -57,12 +65,13 @@ export class SessionTable {
   constructor(db: Db, private readonly now: () => number = Date.now, private readonly caps: SessionCaps = SESSION_CAPS) {
     this.expire = db.prepare('DELETE FROM budget_sessions WHERE updated_at_ms < ?');
     this.upsert = db.prepare(
-      'INSERT INTO budget_sessions(id, updated_at_ms) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET updated_at_ms = excluded.updated_at_ms',
+      'INSERT INTO budget_sessions(id, updated_at_ms) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET updated_at_ms = excluded.updated_at_ms ' +
+        `WHERE excluded.updated_at_ms - updated_at_ms >= ${SESSION_TOUCH_GRAIN_MS}`,
     );
     this.getRefusals = db.prepare('SELECT refusals FROM budget_sessions WHERE id = ?').pluck();
     // One statement, so two calls of a session (two read workers, two CLI processes) never count one refusal between them.
     this.countRefusal = db.prepare<[number, string], number>('UPDATE budget_sessions SET refusals = CASE WHEN refusals >= ? THEN 0 ELSE refusals + 1 END WHERE id = ? RETURNING refusals').pluck();
-    this.clearRefusal = db.prepare('UPDATE budget_sessions SET refusals = 0 WHERE id = ?');
+    this.clearRefusal = db.prepare('UPDATE budget_sessions SET refusals = 0 WHERE id = ? AND refusals <> 0');
     this.hasReceipt = db.prepare('SELECT 1 FROM budget_receipts WHERE session_id = ? AND receipt = ?').pluck();
     this.addReceipt = db.prepare('INSERT OR IGNORE INTO budget_receipts(session_id, receipt) VALUES (?, ?)');
     this.transaction = db.transaction((fn: () => void) => fn());
@@ -98,7 +107,7 @@ export class SessionTable {
     }
   }
 
-  /** Marks the session live now (creating it), after dropping every session idle past the TTL. */
+  /** Marks the session live now (creating it; within SESSION_TOUCH_GRAIN_MS of its time, it keeps it), after dropping every session idle past the TTL. */
   touch(id: string): void {
     const now = this.now();
     this.bookkeep(() => {

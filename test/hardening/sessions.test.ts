@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { packContext } from '../../src/engine/context.js';
-import { SESSION_TTL_MS, SessionTable } from '../../src/store/sessions.js';
+import { SESSION_TOUCH_GRAIN_MS, SESSION_TTL_MS, SessionTable } from '../../src/store/sessions.js';
 import { useIndexedRepo } from '../helpers/fixture.js';
 
 const fixture = useIndexedRepo();
@@ -59,6 +59,30 @@ describe('session storage is bounded', () => {
     s.t.touch('new');
     expect(s.receiptsOf('old')).toBe(0);
     expect(s.sessions()).toBe(1);
+  });
+});
+
+describe("a session's bookkeeping writes only what changed", () => {
+  it('a live session touched again within the grain, and a run of no refusals cleared, change no row', () => {
+    const s = table({ perSession: 5, receipts: 100, sessions: 10 });
+    const changed = (step: () => void) => {
+      const before = s.t.changes;
+      step();
+      return s.t.changes - before;
+    };
+    const timeOf = () => fixture.repo.store.db.prepare('SELECT updated_at_ms FROM budget_sessions WHERE id = ?').pluck().get('a');
+    expect(changed(() => s.t.touch('a'))).toBe(1); // created
+    const created = timeOf();
+    s.advance(SESSION_TOUCH_GRAIN_MS - 1);
+    expect(changed(() => s.t.touch('a'))).toBe(0);
+    expect(changed(() => s.t.clearRefusals('a'))).toBe(0);
+    expect(timeOf()).toBe(created);
+    s.advance(1);
+    expect(changed(() => s.t.touch('a'))).toBe(1); // a grain later the time moves
+    expect(timeOf()).toBe(created + SESSION_TOUCH_GRAIN_MS);
+    expect(s.t.refuse('a', 3)).toBe(1);
+    expect(changed(() => s.t.clearRefusals('a'))).toBe(1); // a run to end
+    expect(s.t.refusals('a')).toBe(0);
   });
 });
 

@@ -43,6 +43,24 @@ describe('store', () => {
     repo.close();
   });
 
+  it('opening an index that exists writes nothing to it', async () => {
+    const root = makeRepo({ 'a.ts': 'export const a = 1;\n' });
+    dirs.push(root);
+    const repo = Repo.open(root, { flags: { home: home() }, env: {} });
+    await repo.index();
+    const dbPath = repo.dbPath;
+    repo.close();
+    const store = Store.open(dbPath);
+    try {
+      expect(store.counts().files).toBe(1);
+      // Setting auto_vacuum again on a file that holds a database rewrote its first page into the WAL.
+      expect(fs.statSync(`${dbPath}-wal`).size).toBe(0);
+      expect(store.db.pragma('auto_vacuum', { simple: true })).toBe(2);
+    } finally {
+      store.close();
+    }
+  });
+
   it('tells apart paths whose keys collide: files are found by a 4-byte key of the path, then the path', async () => {
     const [a, b] = ['src/1appmg2.ts', 'src/i512q0.ts'];
     expect(pathKey(a)).toBe(pathKey(b));
