@@ -70,7 +70,7 @@ describe("a session's bookkeeping writes only what changed", () => {
       step();
       return s.t.changes - before;
     };
-    const timeOf = () => fixture.repo.store.db.prepare('SELECT updated_at_ms FROM budget_sessions WHERE id = ?').pluck().get('a');
+    const timeOf = () => fixture.repo.store.db.prepare('SELECT updated_at_ms FROM budget_sessions WHERE id = ?').pluck().get('a') as number;
     expect(changed(() => s.t.touch('a'))).toBe(1); // created
     const created = timeOf();
     s.advance(SESSION_TOUCH_GRAIN_MS - 1);
