@@ -1,8 +1,10 @@
 /**
  * `changed`: how the working tree has drifted from the index — files added, modified and
  * removed — and the indexed files that depend on the changed ones (the blast radius of the
- * edits before re-indexing). No git: the same walk the index uses, the stat fast-path for files
- * untouched since they were read, and a digest comparison for the rest.
+ * edits before re-indexing). No git: the same walk the index uses (with the directory listings it
+ * keeps, so a server's next call reads only directories that changed), the files' stamps it
+ * keeps, the stat fast-path for files untouched since they were read, and a digest comparison for
+ * the rest.
  */
 import { fitLists, type FitFields } from '../budget/index.js';
 import type { Citation } from '../cite/index.js';
@@ -35,8 +37,9 @@ export async function changed(repo: Repo, userPath?: string, options: { maxToken
   const scope = userPath?.trim() ? repoPath(repo, userPath) : '';
   const inScope = (p: string) => scope === '' || p === scope || p.startsWith(`${scope}/`);
   const { config } = repo;
-  const walked = await walk(walkOptions(repo.root, config));
-  const stored = new Map(repo.store.files.list().filter((f) => inScope(f.path)).map((f) => [f.path, f]));
+  const walked = await walk({ ...walkOptions(repo.root, config), listings: repo.listings });
+  const stamps = repo.store.files.stamps();
+  const stored = new Map([...stamps].filter(([p]) => inScope(p)));
   const skipped = new Map(repo.store.skipped().map((s) => [s.path, s]));
   const added: string[] = [];
   const modified: string[] = [];
@@ -61,7 +64,7 @@ export async function changed(repo: Repo, userPath?: string, options: { maxToken
   }
   const removed = [...stored.keys()];
 
-  const changedIds = [...modified, ...removed].map((p) => repo.store.files.get(p)?.id).filter((id): id is number => id !== undefined);
+  const changedIds = [...modified, ...removed].map((p) => stamps.get(p)!.id);
   const changedPaths = new Set([...added, ...modified, ...removed]);
   const impact = new Map<string, { depends: Set<string>; lines: Set<number> }>();
   for (const link of repo.store.edges.linksIntoFiles(changedIds)) {

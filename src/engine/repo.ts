@@ -150,7 +150,7 @@ export class Repo {
       if (recovered) onRecovered?.(recovered);
     }
     if (force) this.listings_ = null;
-    const listings = (this.listings_ ??= new Listings(memoryPlan(this.config.maxMemoryMB).listedFiles));
+    const listings = this.listings;
     return runIndexJob(this.store, job, (hooks) => {
       if (force) this.store.clear();
       return indexRepository(this.root, this.store, this.config, {
@@ -163,6 +163,11 @@ export class Repo {
         listings,
       });
     });
+  }
+
+  /** This process's kept directory listings of the tree, for every walk of it (an index pass's, `changed`'s). */
+  get listings(): Listings {
+    return (this.listings_ ??= new Listings(memoryPlan(this.config.maxMemoryMB).listedFiles));
   }
 
   /**

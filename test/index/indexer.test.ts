@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Repo } from '../../src/engine/index.js';
+import { changed } from '../../src/engine/changed.js';
 import { search } from '../../src/engine/search.js';
 import { RACY_MS } from '../../src/walk/listings.js';
 import { age, makeRepo, removeDir, tempDir, writeFiles } from '../helpers/fixture.js';
@@ -45,6 +46,17 @@ describe('incremental indexing', () => {
     fs.writeFileSync(path.join(root, '.gitignore'), '*.log\nlib/\n'); // in place: the root's stat does not move
     expect(await repo.index()).toMatchObject({ added: 1, updated: 2, removed: 1, unchanged: 1 });
     expect(repo.store.files.list().map((f) => f.path)).toEqual(['.gitignore', 'src/a.ts', 'src/deep/b.ts', 'src/deep/d.ts']);
+    repo.close();
+  });
+
+  it('`changed` walks with the listings the passes keep, and still sees every change', async () => {
+    const { root, repo } = setup({ 'src/a.ts': 'export const alpha = 1;\n', 'src/deep/b.ts': 'export const beta = 2;\n', 'lib/c.ts': 'export const gamma = 3;\n' });
+    await new Promise((r) => setTimeout(r, RACY_MS + 100)); // the directories settle
+    await repo.index();
+    await repo.index(); // the second walk keeps the listings
+    writeFiles(root, { 'src/deep/d.ts': 'export const delta = 4;\n', 'src/a.ts': 'export const alphaEdited = 1;\n' });
+    expect(await changed(repo)).toMatchObject({ added: ['src/deep/d.ts'], modified: ['src/a.ts'], removed: [], unchanged: 2 });
+    expect(repo.listings.lastWalk).toEqual({ reused: 3, read: 1 }); // only src/deep, which gained a file, was read again
     repo.close();
   });
 
