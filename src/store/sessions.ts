@@ -15,10 +15,11 @@ import type { Db } from './db.js';
 export const SESSION_TTL_MS = 86_400_000;
 
 /**
- * A session touched again within this long keeps its time: every CLI verb and tool call touches
- * its session, and rewriting the row each time made every read write the index file (and the
- * last connection's close then checkpoint it). The TTL and the least-recently-used order need no
- * finer time than this.
+ * A session touched again within this long keeps its time, and is not written: every CLI verb and
+ * tool call touches its session, and rewriting the row each time made every read write the index
+ * file (and the last connection's close then checkpoint it), and wait on any other connection's
+ * write lock (an index pass's) to do so. The TTL and the least-recently-used order need no finer
+ * time than this.
  */
 export const SESSION_TOUCH_GRAIN_MS = 60_000;
 
@@ -50,6 +51,7 @@ export class SessionTable {
   private readonly totalChanges;
   private readonly expire;
   private readonly upsert;
+  private readonly timeOf;
   private readonly getRefusals;
   private readonly countRefusal;
   private readonly clearRefusal;
@@ -66,8 +68,9 @@ export class SessionTable {
     this.expire = db.prepare('DELETE FROM budget_sessions WHERE updated_at_ms < ?');
     this.upsert = db.prepare(
       'INSERT INTO budget_sessions(id, updated_at_ms) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET updated_at_ms = excluded.updated_at_ms ' +
-        `WHERE excluded.updated_at_ms - updated_at_ms >= ${SESSION_TOUCH_GRAIN_MS}`,
+        `WHERE excluded.updated_at_ms - budget_sessions.updated_at_ms >= ${SESSION_TOUCH_GRAIN_MS}`,
     );
+    this.timeOf = db.prepare('SELECT updated_at_ms FROM budget_sessions WHERE id = ?').pluck();
     this.getRefusals = db.prepare('SELECT refusals FROM budget_sessions WHERE id = ?').pluck();
     // One statement, so two calls of a session (two read workers, two CLI processes) never count one refusal between them.
     this.countRefusal = db.prepare<[number, string], number>('UPDATE budget_sessions SET refusals = CASE WHEN refusals >= ? THEN 0 ELSE refusals + 1 END WHERE id = ? RETURNING refusals').pluck();
@@ -110,6 +113,8 @@ export class SessionTable {
   /** Marks the session live now (creating it; within SESSION_TOUCH_GRAIN_MS of its time, it keeps it), after dropping every session idle past the TTL. */
   touch(id: string): void {
     const now = this.now();
+    const at = this.timeOf.get(id) as number | undefined;
+    if (at !== undefined && now - at < SESSION_TOUCH_GRAIN_MS) return; // live: read only, so no wait on another writer either
     this.bookkeep(() => {
       this.expire.run(now - SESSION_TTL_MS);
       this.upsert.run(id, now);
@@ -140,6 +145,7 @@ export class SessionTable {
 
   clearRefusals(id: string): void {
     this.touch(id);
+    if (this.refusals(id) === 0) return; // no run to end: read only (the update below also ends only a run)
     this.bookkeep(() => this.clearRefusal.run(id));
   }
 

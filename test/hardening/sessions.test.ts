@@ -3,6 +3,7 @@
  * session string in every receipt row for a day. Names are bounded at the
  * edge; receipts are capped per session and in all; expired rows go.
  */
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { packContext } from '../../src/engine/context.js';
 import { SESSION_TOUCH_GRAIN_MS, SESSION_TTL_MS, SessionTable } from '../../src/store/sessions.js';
@@ -83,6 +84,29 @@ describe("a session's bookkeeping writes only what changed", () => {
     expect(s.t.refuse('a', 3)).toBe(1);
     expect(changed(() => s.t.clearRefusals('a'))).toBe(1); // a run to end
     expect(s.t.refusals('a')).toBe(0);
+  });
+});
+
+describe("a session's reads wait on no writer", () => {
+  it('touching a live session and clearing a run of none take no write lock', () => {
+    const s = table({ perSession: 5, receipts: 100, sessions: 10 });
+    s.t.touch('a');
+    const { db, path: dbPath } = fixture.repo.store;
+    const timeout = db.pragma('busy_timeout', { simple: true }) as number;
+    const other = new Database(dbPath);
+    db.pragma('busy_timeout = 0'); // a statement that needs the write lock fails at once instead of waiting
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      s.advance(SESSION_TOUCH_GRAIN_MS - 1);
+      s.t.touch('a');
+      s.t.clearRefusals('a');
+      s.advance(1);
+      expect(() => s.t.touch('a')).toThrow(/locked|busy/i); // a grain later the time moves, so it needs the lock
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+      db.pragma(`busy_timeout = ${timeout}`);
+    }
   });
 });
 
