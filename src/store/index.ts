@@ -34,7 +34,7 @@ export type { CommitRecord, CommitHit } from './history.js';
 export type { Confidence, EdgeRecord, EdgeStatus, EdgeTarget, LinkedSymbol, StoredEdge, StoredLink, StoredTarget } from './edges.js';
 export { FIELD_WEIGHTS } from './chunks.js';
 export { SCHEMA_VERSION } from './schema.js';
-export { SESSION_CAPS, SESSION_TTL_MS, type SessionTable } from './sessions.js';
+export { SESSION_CAPS, SESSION_TOUCH_GRAIN_MS, SESSION_TTL_MS, type SessionTable } from './sessions.js';
 export { replaySessionWrite, SessionJournal, type RefuseOnWriter, type SessionWrite } from './session-journal.js';
 export type { TermStats } from './vocab.js';
 export { Memo, slot, type Slot } from './memo.js';

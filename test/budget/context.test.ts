@@ -6,7 +6,7 @@ import { countTokens } from '../../src/budget/index.js';
 import { type ContextEnvelope, type ContextOptions } from '../../src/engine/index.js';
 import { packContext } from '../../src/engine/context.js';
 import { renderAnswer, toolResult } from '../../src/mcp/result.js';
-import { SESSION_TTL_MS } from '../../src/store/index.js';
+import { SESSION_TOUCH_GRAIN_MS, SESSION_TTL_MS } from '../../src/store/index.js';
 import { SessionTable } from '../../src/store/sessions.js';
 import { indexed, seeded, type Indexed } from './helpers.js';
 
@@ -221,7 +221,10 @@ describe('receipts and reuse', () => {
     table.touch('other');
     expect(table.holds('old', 'aaaaaaaaaaaa')).toBe(true);
     now += 2;
-    table.touch('other');
+    table.touch('other'); // touched 2 ms ago: only read, so nothing is purged yet
+    expect(table.holds('old', 'aaaaaaaaaaaa')).toBe(true);
+    now += SESSION_TOUCH_GRAIN_MS;
+    table.touch('other'); // a grain later the touch writes, and purges what expired
     expect(table.holds('old', 'aaaaaaaaaaaa')).toBe(false);
     expect(table.refusals('old')).toBe(0);
   });
