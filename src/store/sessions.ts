@@ -70,7 +70,7 @@ export class SessionTable {
       'INSERT INTO budget_sessions(id, updated_at_ms) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET updated_at_ms = excluded.updated_at_ms ' +
         `WHERE excluded.updated_at_ms - budget_sessions.updated_at_ms >= ${SESSION_TOUCH_GRAIN_MS}`,
     );
-    this.timeOf = db.prepare('SELECT updated_at_ms FROM budget_sessions WHERE id = ?').pluck();
+    this.timeOf = db.prepare<[string], number>('SELECT updated_at_ms FROM budget_sessions WHERE id = ?').pluck();
     this.getRefusals = db.prepare('SELECT refusals FROM budget_sessions WHERE id = ?').pluck();
     // One statement, so two calls of a session (two read workers, two CLI processes) never count one refusal between them.
     this.countRefusal = db.prepare<[number, string], number>('UPDATE budget_sessions SET refusals = CASE WHEN refusals >= ? THEN 0 ELSE refusals + 1 END WHERE id = ? RETURNING refusals').pluck();
@@ -110,10 +110,14 @@ export class SessionTable {
     }
   }
 
-  /** Marks the session live now (creating it; within SESSION_TOUCH_GRAIN_MS of its time, it keeps it), after dropping every session idle past the TTL. */
+  /**
+   * Marks the session live now (creating it), after dropping every session idle past the TTL. A
+   * session touched within SESSION_TOUCH_GRAIN_MS is only read: it keeps its time, and nothing is
+   * dropped until a touch writes.
+   */
   touch(id: string): void {
     const now = this.now();
-    const at = this.timeOf.get(id) as number | undefined;
+    const at = this.timeOf.get(id);
     if (at !== undefined && now - at < SESSION_TOUCH_GRAIN_MS) return; // live: read only, so no wait on another writer either
     this.bookkeep(() => {
       this.expire.run(now - SESSION_TTL_MS);
