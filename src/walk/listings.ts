@@ -67,17 +67,15 @@ export interface Listing {
 
 /**
  * Listings by directory, from a process's second walk of the tree on: those of the last walk that
- * finished, and those the walk in progress visited. What a finished walk did not visit (a
- * directory removed, or under one now ignored) is forgotten with it. At most `maxFiles` files are
- * named across the listings kept (the `maxMemoryMB` plan's share; a tree larger than that walks
- * the rest as before).
+ * finished. What a finished walk did not visit (a directory removed, or under one now ignored) is
+ * forgotten with it. At most `maxFiles` files are named across the listings kept (the
+ * `maxMemoryMB` plan's share; a tree larger than that walks the rest as before). Walks may run at
+ * once (an index pass and `changed` in one server): each gathers its own, and the last to finish
+ * leaves what it visited, a whole tree's worth.
  */
 export class Listings {
   private kept = new Map<string, Listing>();
-  private visited = new Map<string, Listing>();
-  private visitedFiles = 0;
   private options = '';
-  private counting = { reused: 0, read: 0 };
   private walks = 0;
   /** The directories of the last walk that finished: listings it reused, and directories it read. */
   lastWalk: Readonly<{ reused: number; read: number }> = { reused: 0, read: 0 };
@@ -89,19 +87,39 @@ export class Listings {
   ) {}
 
   /**
-   * A walk starts with `options` (what its judgements depend on besides the tree): other options
-   * find nothing kept. False for the first walk, which neither uses nor keeps listings: a process
-   * that walks a tree once (the CLI's `index`) pays no stat of each directory for a next walk that
-   * never comes.
+   * A walk starts with `options` (what its judgements depend on besides the tree): it finds what a
+   * walk under the same options left. Undefined for the first walk, which neither uses nor keeps
+   * listings: a process that walks a tree once (the CLI's `index`) pays no stat of each directory
+   * for a next walk that never comes.
    */
-  begin(options: string): boolean {
-    if (this.walks++ === 0) return false;
-    if (options !== this.options) this.kept.clear();
+  begin(options: string): ListingsWalk | undefined {
+    if (this.walks++ === 0) return undefined;
+    return new ListingsWalk(this, options, options === this.options ? this.kept : new Map(), this.maxFiles);
+  }
+
+  /** A walk finished: what it visited, under its options, is what the next walk finds. */
+  finish(options: string, visited: Map<string, Listing>, counted: { reused: number; read: number }): void {
+    this.kept = visited;
     this.options = options;
-    this.visited = new Map();
-    this.visitedFiles = 0;
-    this.counting = { reused: 0, read: 0 };
-    return true;
+    this.lastWalk = counted;
+  }
+}
+
+/** One walk's use of the listings: those it finds, and those it visits for the next walk. */
+export class ListingsWalk {
+  private readonly visited = new Map<string, Listing>();
+  private visitedFiles = 0;
+  private readonly counting = { reused: 0, read: 0 };
+
+  constructor(
+    private readonly owner: Listings,
+    private readonly options: string,
+    private readonly kept: ReadonlyMap<string, Listing>,
+    private readonly maxFiles: number,
+  ) {}
+
+  now(): number {
+    return this.owner.now();
   }
 
   /**
@@ -128,7 +146,7 @@ export class Listings {
     return holds ? l : undefined;
   }
 
-  /** The walk in progress visited `dirAbs` and judged it as `listing` (found, or read anew and settled). */
+  /** This walk visited `dirAbs` and judged it as `listing` (found, or read anew and settled). */
   keep(dirAbs: string, listing: Listing): void {
     if (this.visitedFiles + listing.fileAbs.length > this.maxFiles) return;
     this.visitedFiles += listing.fileAbs.length;
@@ -137,8 +155,6 @@ export class Listings {
 
   /** The walk finished: what it visited is what the next one finds. */
   end(): void {
-    this.kept = this.visited;
-    this.visited = new Map();
-    this.lastWalk = this.counting;
+    this.owner.finish(this.options, this.visited, this.counting);
   }
 }

@@ -10,7 +10,7 @@ import { promises as fsp, type Dirent, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { IgnoreMatcher, readIgnoreFile } from './gitignore.js';
 import { compileGlobs, type GlobMatcher } from './globs.js';
-import { settled, stampOf, UNSTAMPED, type Listing, type Listings } from './listings.js';
+import { settled, stampOf, UNSTAMPED, type Listing, type Listings, type ListingsWalk } from './listings.js';
 import { isWithin } from './paths.js';
 import type { SkipReason } from './skips.js';
 import { DEFAULT_MAX_FILE_BYTES } from './source.js';
@@ -107,7 +107,8 @@ interface Ctx {
   readonly tracked: () => Tracked | null;
   /** Times `tracked` was asked: a listing whose judgements asked holds only while git tracks the same files. */
   trackedAsks: number;
-  readonly listings: Listings | undefined;
+  /** This walk's use of the kept listings (none in a walk without them, or a process's first). */
+  readonly listings: ListingsWalk | undefined;
 }
 
 /**
@@ -171,7 +172,7 @@ export async function walk(opts: WalkOptions): Promise<WalkResult> {
   const trackedOnce = once(() => readTracked(root));
   const gitignore = opts.gitignore ?? true;
   const excludeDirs = new Set(opts.excludeDirs ?? DEFAULT_EXCLUDES);
-  const listings = opts.listings?.begin(JSON.stringify([realRoot, gitignore, opts.include ?? [], opts.exclude ?? [], [...excludeDirs]])) ? opts.listings : undefined;
+  const listings = opts.listings?.begin(JSON.stringify([realRoot, gitignore, opts.include ?? [], opts.exclude ?? [], [...excludeDirs]]));
   const ctx: Ctx = {
     realRoot,
     gitignore,

@@ -94,6 +94,28 @@ describe('directory listings kept between walks', () => {
     expect(listings.lastWalk).toEqual({ reused: 0, read: 3 });
   });
 
+  it('two walks at once each keep what they visited: the next walk reads nothing', async () => {
+    // More directories than a turn reads (walk/turns.ts), so the two walks take turns.
+    const many = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`d${i}/f.ts`, 'x']));
+    const root = makeTree(many);
+    const listings = await walkedTwice(root);
+    const [a, b] = await Promise.all([walk({ root, listings }), walk({ root, listings })]);
+    expect(paths(a)).toEqual(paths(b));
+    await both({ root }, listings);
+    expect(listings.lastWalk).toEqual({ reused: 151, read: 0 });
+  });
+
+  it('a walk under other options kept alongside one in progress is not found by it, nor it by the next', async () => {
+    const root = makeTree({ ...SPEC, ...Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`lib/d${i}/f.ts`, 'x'])) });
+    const listings = await walkedTwice(root);
+    const other = { root, exclude: ['lib/**'] };
+    const [plain, excluding] = await Promise.all([walk({ root, listings }), walk({ ...other, listings })]);
+    expect(paths(plain)).toContain('lib/d.ts');
+    expect(paths(excluding)).not.toContain('lib/d.ts');
+    await both({ root }, listings); // the same answer as a walk without listings, whichever walk finished last
+    await both(other, listings);
+  });
+
   it('walks afresh under other globs or excluded names', async () => {
     const root = makeTree(SPEC);
     const listings = await walkedTwice(root);
