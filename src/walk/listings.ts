@@ -94,14 +94,11 @@ export class Listings {
    */
   begin(options: string): ListingsWalk | undefined {
     if (this.walks++ === 0) return undefined;
-    return new ListingsWalk(this, options, options === this.options ? this.kept : new Map(), this.maxFiles);
-  }
-
-  /** A walk finished: what it visited, under its options, is what the next walk finds. */
-  finish(options: string, visited: Map<string, Listing>, counted: { reused: number; read: number }): void {
-    this.kept = visited;
-    this.options = options;
-    this.lastWalk = counted;
+    return new ListingsWalk(options === this.options ? this.kept : new Map(), this.maxFiles, this.now, (visited, counted) => {
+      this.kept = visited;
+      this.options = options;
+      this.lastWalk = counted;
+    });
   }
 }
 
@@ -111,16 +108,13 @@ export class ListingsWalk {
   private visitedFiles = 0;
   private readonly counting = { reused: 0, read: 0 };
 
+  /** `finished`: what the walk visited, under the options it began with, becomes what the next one finds. */
   constructor(
-    private readonly owner: Listings,
-    private readonly options: string,
     private readonly kept: ReadonlyMap<string, Listing>,
     private readonly maxFiles: number,
+    readonly now: () => number,
+    private readonly finished: (visited: Map<string, Listing>, counted: { reused: number; read: number }) => void,
   ) {}
-
-  now(): number {
-    return this.owner.now();
-  }
 
   /**
    * The listing kept for `dirAbs` if it still holds for the directory's stat `st` (none: it must be
@@ -155,6 +149,6 @@ export class ListingsWalk {
 
   /** The walk finished: what it visited is what the next one finds. */
   end(): void {
-    this.owner.finish(this.options, this.visited, this.counting);
+    this.finished(this.visited, this.counting);
   }
 }
