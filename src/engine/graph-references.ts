@@ -4,7 +4,7 @@
  */
 import { confidenceRank } from '../graph/index.js';
 import { byCodeUnit } from '../order.js';
-import type { StoredLink, StoredSymbol } from '../store/index.js';
+import type { ReferenceInto, StoredSymbol } from '../store/index.js';
 import { round, type ResultItem } from './envelope.js';
 import { LineReader } from './indexed-lines.js';
 import type { Repo } from './repo.js';
@@ -17,14 +17,14 @@ export function graphReferences(repo: Repo, defs: readonly StoredSymbol[], accep
   if (defs.length === 0) return [];
   const lines = new LineReader(repo.store);
   const seen = new Set<string>();
-  const links: StoredLink[] = [];
-  for (const l of repo.store.edges.linksIntoSymbols(defs.map((d) => d.id))) {
+  const links: ReferenceInto[] = [];
+  for (const l of repo.store.edges.referencesInto(defs.map((d) => d.id))) {
     const key = `${l.sourcePath}:${l.line}`;
     if (!accept(l.sourcePath) || seen.has(key)) continue;
     seen.add(key);
     links.push(l);
   }
-  const order = (l: StoredLink) => KIND_ORDER[kindOf.get(l.sourceFile) ?? 'code'] ?? 5;
+  const order = (l: ReferenceInto) => KIND_ORDER[kindOf.get(l.sourceFile) ?? 'code'] ?? 5;
   links.sort((a, b) => order(a) - order(b) || confidenceRank(a.confidence) - confidenceRank(b.confidence) || byCodeUnit(a.sourcePath, b.sourcePath) || a.line - b.line);
   return links.map((l) =>
     withSnippet(
@@ -32,7 +32,7 @@ export function graphReferences(repo: Repo, defs: readonly StoredSymbol[], accep
         path: l.sourcePath,
         start_line: l.line,
         end_line: l.line,
-        symbol: l.source?.qualified ?? null,
+        symbol: l.sourceSymbol,
         kind: 'reference',
         score: round((SCORE[l.confidence ?? ''] ?? 0.6) * (l.status === 'ambiguous' ? 0.8 : 1)),
         reasons: [`graph:${l.kind}`, `confidence:${l.confidence}`, ...(l.status === 'ambiguous' ? [`ambiguous:${l.candidates}`] : []), `file-kind:${kindOf.get(l.sourceFile) ?? 'code'}`],

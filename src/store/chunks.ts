@@ -63,6 +63,17 @@ function fromRow([id, fileId, ord, startLine, endLine, breadcrumb, symbol, at, l
   };
 }
 
+/** Line `n` (from 0) of `text`, or null past its end. */
+function nthLine(text: string, n: number): string | null {
+  let start = 0;
+  for (let i = 0; i < n; i++) {
+    start = text.indexOf('\n', start) + 1;
+    if (start === 0) return null;
+  }
+  const end = text.indexOf('\n', start);
+  return end < 0 ? text.slice(start) : text.slice(start, end);
+}
+
 /** Files read per page by a whole-index read (everyChunk): a few MiB of text at most. */
 const FILES_PER_PAGE = 256;
 
@@ -94,6 +105,7 @@ export class ChunkTable {
   private readonly idsOfFile;
   private readonly deleteFts;
   private readonly ofFile;
+  private readonly holdingLine;
   private readonly fileIdOfEach;
   private readonly byIdList;
   /** Each term's chunks and scores, kept per index version up to a budget of chunk ids (a few MiB at the default; see keepWithin). */
@@ -114,6 +126,7 @@ export class ChunkTable {
     this.idsOfFile = db.prepare('SELECT id FROM chunks WHERE file_id = ?').pluck();
     this.deleteFts = db.prepare('DELETE FROM chunks_fts WHERE rowid = ?');
     this.ofFile = db.prepare(`SELECT ${CHUNK_COLUMNS} FROM ${CHUNK_FROM} WHERE c.file_id = ? ORDER BY c.ord`).raw();
+    this.holdingLine = db.prepare('SELECT start_line, text_at, text_length FROM chunks WHERE file_id = ? AND start_line <= ? AND end_line >= ? ORDER BY ord LIMIT 1').raw();
     this.fileIdOfEach = db.prepare('SELECT id, file_id FROM chunks').raw();
     this.byIdList = db.prepare(`SELECT ${CHUNK_COLUMNS} FROM ${CHUNK_FROM} WHERE c.id IN (SELECT value FROM json_each(?))`).raw();
     const { path, symbols, body } = FIELD_WEIGHTS;
@@ -148,6 +161,23 @@ export class ChunkTable {
     const rows = this.ofFile.all(fileId) as ChunkRow[];
     const text = this.texts.lookup()(fileId);
     return rows.map((r) => fromRow(r, text));
+  }
+
+  /**
+   * For many reads of the index version at hand: the text of a file's line as indexed (in the first
+   * chunk that holds it), or null. It reads that chunk's row, not every chunk row of the file.
+   */
+  lineReader(): (fileId: number, lineNo: number) => string | null {
+    const lookup = this.texts.lookup();
+    const texts = new Map<number, () => string>();
+    return (fileId, lineNo) => {
+      const row = this.holdingLine.get(fileId, lineNo, lineNo) as [startLine: number, at: number, length: number] | undefined;
+      if (!row) return null;
+      let text = texts.get(fileId);
+      if (!text) texts.set(fileId, (text = lookup(fileId)));
+      const [startLine, at, length] = row;
+      return nthLine(sliceSpan(text(), { at, length }), lineNo - startLine);
+    };
   }
 
   /** The files among `fileIds` whose chunk texts may hold `name` as a whole word, case and all (chunk-text.ts). */

@@ -91,6 +91,12 @@ export interface StoredLink {
   confidence: Confidence | null;
 }
 
+/** A reference into a definition as `locate` lists it: where it is written, how it resolved, and the definition it is written in. */
+export type ReferenceInto = Pick<StoredLink, 'kind' | 'line' | 'status' | 'candidates' | 'sourceFile' | 'sourcePath' | 'confidence'> & {
+  /** The qualified name of the definition the reference is written in; null at file level. */
+  sourceSymbol: string | null;
+};
+
 /** LinkedSymbol's fields and their symbols-table columns, read for both ends of a link under a prefix. */
 const SYMBOL_COLUMNS: Record<keyof LinkedSymbol, string> = {
   id: 'id',
@@ -393,6 +399,32 @@ export class EdgeTable {
   /** References that resolved to any of these definitions. */
   linksIntoSymbols(symbolIds: number[], kinds?: string[]): StoredLink[] {
     return this.links('t.symbol_id', symbolIds, kinds);
+  }
+
+  /**
+   * References that resolved to any of these definitions, as `locate` lists them (ReferenceInto):
+   * a name used in hundreds of places read each link's both symbols and its target for nothing
+   * (sphinx's `BuildEnvironment`, 334 links: 0.7 ms against 3.6).
+   */
+  referencesInto(symbolIds: number[]): ReferenceInto[] {
+    if (symbolIds.length === 0) return [];
+    const rows = this.prepared(
+      `SELECT e.kind, e.line, e.status, e.candidates, e.file_id, sf.path, t.confidence, ss.qualified
+       FROM edge_targets t JOIN edges e ON e.id = t.edge_id JOIN files sf ON sf.id = e.file_id LEFT JOIN symbols ss ON ss.id = e.from_symbol
+       WHERE t.symbol_id IN (SELECT value FROM json_each(?)) ORDER BY sf.path, e.line, e.id, t.seq`,
+    )
+      .raw()
+      .all(JSON.stringify(symbolIds)) as [number, number, number, number, number, string, number, string | null][];
+    return rows.map(([kind, line, status, candidates, sourceFile, sourcePath, confidence, sourceSymbol]) => ({
+      kind: KINDS[kind]!,
+      line,
+      status: STATUSES[status]!,
+      candidates,
+      sourceFile,
+      sourcePath,
+      confidence: CONFIDENCES[confidence]!,
+      sourceSymbol,
+    }));
   }
 
   /** References that resolved into any of these files (to one of their definitions, or to the module). */

@@ -31,7 +31,7 @@ export { MAX_TERM_STATS_DRIFT } from './chunks.js';
 export type { SymbolRecord, StoredSymbol } from './symbols.js';
 export { splitQualified } from './symbols.js';
 export type { CommitRecord, CommitHit } from './history.js';
-export type { Confidence, EdgeRecord, EdgeStatus, EdgeTarget, LinkedSymbol, StoredEdge, StoredLink, StoredTarget } from './edges.js';
+export type { Confidence, EdgeRecord, EdgeStatus, EdgeTarget, LinkedSymbol, ReferenceInto, StoredEdge, StoredLink, StoredTarget } from './edges.js';
 export { FIELD_WEIGHTS } from './chunks.js';
 export { SCHEMA_VERSION } from './schema.js';
 export { SESSION_CAPS, SESSION_TOUCH_GRAIN_MS, SESSION_TTL_MS, type SessionTable } from './sessions.js';

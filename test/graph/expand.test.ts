@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ContextEnvelope, type GatedSearchEnvelope, type Repo } from '../../src/engine/index.js';
 import { packContext } from '../../src/engine/context.js';
 import { expand } from '../../src/engine/expansions.js';
+import { LineReader } from '../../src/engine/indexed-lines.js';
 import { locate } from '../../src/engine/locate.js';
 import { gatedSearch } from '../../src/engine/search-gate.js';
 import { openRepo, type OpenedRepo } from './helpers.js';
@@ -140,5 +141,18 @@ describe('locate --kind reference', () => {
     expect(call).toMatchObject({ symbol: 'Big.second', reasons: expect.arrayContaining(['confidence:import']) });
     const lines = e.results.map((r) => `${r.path}:${r.start_line}`);
     expect(new Set(lines).size).toBe(lines.length);
+  });
+
+  it('shows each reference with its line as indexed, read from the one chunk that holds it', () => {
+    const call = locate(repo, { query: 'helper', kind: 'reference' }).results.find((r) => r.reasons.includes('graph:call'))!;
+    expect(call.snippet).toBe(`${call.start_line}: helper();`);
+    const file = repo.store.files.get('src/big.ts')!;
+    const source = FILES['src/big.ts']!.split('\n');
+    const chunks = repo.store.chunks.ofFileId(file.id);
+    const held = chunks.flatMap((c) => Array.from({ length: c.endLine - c.startLine + 1 }, (_, i) => c.startLine + i));
+    expect(chunks.length).toBeGreaterThan(3); // each method in two chunks: most lines lie past a file's first chunk
+    const lines = new LineReader(repo.store);
+    for (const n of held) expect(lines.line(file.id, n), `line ${n}`).toBe(source[n - 1]);
+    expect(lines.line(file.id, source.length + 5)).toBeNull();
   });
 });
