@@ -89,6 +89,21 @@ const FRAMES: { re: RegExp; path: number; fn?: number }[] = [
 ];
 
 /**
+ * A question's frame: what the asker will do, not what the code says. In "what must I read to add
+ * a new transport" the asker reads and adds; the code is about a new transport. A verb of reading
+ * or of work right after the asker (`I`, `we`, `you`, perhaps with "need to"), and a verb of work
+ * after that one's "to", are left out of the title's terms. On the MCP TypeScript SDK "read" and
+ * "add" (in `readMessage`, `addClientAuthentication`, …) outweighed "transport": the interface's
+ * own file ranked below the best 1,000 chunks. Linear, as the patterns above: every alternative
+ * starts at a word boundary and none rescans what another gave back.
+ */
+const WORK = 'add|build|change|create|edit|extend|fix|implement|make|modify|support|update|use|write';
+const QUESTION_FRAME = new RegExp(
+  `\\b(?:i|we|you)\\s+(?:(?:need|have|want)\\s+to\\s+)?(?:read|look\\s+at|see|check|know|find|open|understand|learn|study|inspect|review|touch|${WORK})\\b(?:\\s+to\\s+(?:${WORK})\\b)?`,
+  'gi',
+);
+
+/**
  * How a whole issue and a search-box question weigh what their words only
  * suggest (a compound's parts, an inflected word's plain forms). An issue:
  * one step below the word (3 → 2, prose stays 1). A one-line question:
@@ -267,7 +282,8 @@ export function readQuery(text: string): ReadQuery {
   });
   const lines = prose.split('\n');
   const titleIndex = lines.findIndex((l) => l.trim());
-  const title = titleIndex >= 0 ? lines[titleIndex]! : '';
+  const asked = titleIndex >= 0 ? lines[titleIndex]! : '';
+  const title = asked.replace(QUESTION_FRAME, ' ');
   const rest = lines.slice(titleIndex + 1).join('\n').replace(HEADING, ' ').replace(LABEL_LINE, ' ');
 
   for (const part of [title, rest]) {
@@ -292,5 +308,5 @@ export function readQuery(text: string): ReadQuery {
   for (const p of paths) bag.add(p, PART_WEIGHT.code);
   const titleTerms = new Set<string>();
   forEachTerm(title, (t) => titleTerms.add(t));
-  return { terms: bag.sorted().slice(0, MAX_QUERY_TERMS), identifiers, askedNames: bag.askedNames, question, paths, title: titleTerms, titleLine: title.trim() };
+  return { terms: bag.sorted().slice(0, MAX_QUERY_TERMS), identifiers, askedNames: bag.askedNames, question, paths, title: titleTerms, titleLine: asked.trim() };
 }

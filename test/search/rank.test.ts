@@ -152,6 +152,20 @@ describe('the words that carry a question', () => {
     expect(top.reasons).toContain('symbol:Transport');
   });
 
+  it("a question's frame (what the asker will read, or do) does not outweigh what it asks about", async () => {
+    const files: Record<string, string> = {
+      'src/shared/transport.ts': ['export interface Transport {', '  start(): Promise<void>;', '  send(message: unknown): Promise<void>;', '}', ''].join('\n'),
+    };
+    // Each transport reads and adds as it goes: all three words, the frame's two again and again.
+    for (const name of ['stdioClient', 'stdioServer', 'sseClient', 'httpServer', 'websocket', 'memory']) {
+      files[`src/${name}.ts`] = fn(name, ['// a transport that reads and adds', 'const read = readBuffer(); addHeader(read); addListener(read);', 'readMessage(read); addPending(read); return read;']);
+    }
+    const repo = await indexed(files);
+    const question = 'what must I read to add a new transport';
+    expect(rankedFiles(repo, question)[0]!.path).toBe('src/shared/transport.ts');
+    expect(search(repo, { query: question, k: 5, force: true }).results[0]!.path).toBe('src/shared/transport.ts');
+  });
+
   it('the plain form of an inflected word finds the definition it names', async () => {
     // `walked` is everywhere as a variable; only one file defines `walk`.
     const files: Record<string, string> = {
