@@ -143,6 +143,17 @@ describe('locate --kind reference', () => {
     expect(new Set(lines).size).toBe(lines.length);
   });
 
+  it('says how each reference resolved: a name defined twice is ambiguous, scored lower, and still lists where it is written', async () => {
+    const two = await openRepo({ 'a.py': 'def run():\n    return 1\n', 'b.py': 'def run():\n    return 2\n', 'c.py': 'def main():\n    return run()\n' });
+    try {
+      const ref = locate(two.repo, { query: 'run', kind: 'reference' }).results.find((r) => r.path === 'c.py')!;
+      expect(ref).toMatchObject({ start_line: 2, symbol: 'main', kind: 'reference', score: 0.56, snippet: '2: return run()' });
+      expect(ref.reasons).toEqual(['graph:call', 'confidence:name', 'ambiguous:2', 'file-kind:code']);
+    } finally {
+      two.close();
+    }
+  });
+
   it('shows each reference with its line as indexed, read from the one chunk that holds it', () => {
     const call = locate(repo, { query: 'helper', kind: 'reference' }).results.find((r) => r.reasons.includes('graph:call'))!;
     expect(call.snippet).toBe(`${call.start_line}: helper();`);
