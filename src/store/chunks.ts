@@ -114,7 +114,7 @@ export class ChunkTable {
   constructor(
     private readonly db: Db,
     memo: Memo,
-    version: () => string,
+    private readonly version: () => string,
   ) {
     this.insert = db.prepare(
       `INSERT INTO chunks(file_id, ord, start_line, end_line, breadcrumb, symbol, text_at, text_length, tokens)
@@ -164,17 +164,20 @@ export class ChunkTable {
   }
 
   /**
-   * For many reads of the index version at hand: the text of a file's line as indexed (in the first
-   * chunk that holds it), or null. It reads that chunk's row, not every chunk row of the file.
+   * The text of a file's line as indexed (in the first chunk that holds it), or null. It reads that
+   * chunk's row, not every chunk row of the file, and keeps each file's text while the index
+   * version stays the one it was read at: a row of a later version is never cut from an earlier
+   * version's text (a reader may outlive a pass: locate's snippets are read when shown).
    */
   lineReader(): (fileId: number, lineNo: number) => string | null {
-    const lookup = this.texts.lookup();
-    const texts = new Map<number, () => string>();
+    let read: { version: string; textOf: (fileId: number) => () => string; texts: Map<number, () => string> } | null = null;
     return (fileId, lineNo) => {
+      const version = this.version();
+      if (read?.version !== version) read = { version, textOf: this.texts.lookup(), texts: new Map() };
       const row = this.holdingLine.get(fileId, lineNo, lineNo) as [startLine: number, at: number, length: number] | undefined;
       if (!row) return null;
-      let text = texts.get(fileId);
-      if (!text) texts.set(fileId, (text = lookup(fileId)));
+      let text = read.texts.get(fileId);
+      if (!text) read.texts.set(fileId, (text = read.textOf(fileId)));
       const [startLine, at, length] = row;
       return nthLine(sliceSpan(text(), { at, length }), lineNo - startLine);
     };

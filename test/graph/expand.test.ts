@@ -1,4 +1,6 @@
 /** Expansions (engine/expansions.ts over graph/nearby.ts, search's `expand`) and locate's references from the graph. */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ContextEnvelope, type GatedSearchEnvelope, type Repo } from '../../src/engine/index.js';
 import { packContext } from '../../src/engine/context.js';
@@ -6,7 +8,7 @@ import { expand } from '../../src/engine/expansions.js';
 import { LineReader } from '../../src/engine/indexed-lines.js';
 import { locate } from '../../src/engine/locate.js';
 import { gatedSearch } from '../../src/engine/search-gate.js';
-import { openRepo, type OpenedRepo } from './helpers.js';
+import { indexFixture, openRepo, type OpenedRepo } from './helpers.js';
 
 /** A method long enough to be chunked on its own (in two chunks); a call comes first, in the chunk that holds the definition, which a search for its name ranks first. */
 const method = (name: string, call = '') =>
@@ -165,5 +167,25 @@ describe('locate --kind reference', () => {
     const lines = new LineReader(repo.store);
     for (const n of held) expect(lines.line(file.id, n), `line ${n}`).toBe(source[n - 1]);
     expect(lines.line(file.id, source.length + 5)).toBeNull();
+  });
+
+  it('reads each line from the index as it is now, though the reader was made before a pass moved the lines', async () => {
+    const source = (header: string) => [header, ...Array.from({ length: 40 }, (_, i) => `export function f${i}(): number {\n  return ${i};\n}`)].join('\n') + '\n';
+    const fx = await indexFixture({ 'src/many.ts': source('// one') });
+    try {
+      const fileId = () => fx.store.files.get('src/many.ts')!.id;
+      const held = () => fx.store.chunks.ofFileId(fileId()).flatMap((c) => Array.from({ length: c.endLine - c.startLine + 1 }, (_, i) => c.startLine + i));
+      const lines = new LineReader(fx.store);
+      const before = source('// one').split('\n');
+      for (const n of held()) expect(lines.line(fileId(), n), `line ${n} before`).toBe(before[n - 1]);
+      const moved = source('// one\n// two\n// three\n// four');
+      fs.writeFileSync(path.join(fx.root, 'src/many.ts'), moved);
+      await fx.reindex();
+      expect(fx.store.chunks.ofFileId(fileId()).length).toBeGreaterThan(1);
+      const after = moved.split('\n');
+      for (const n of held()) expect(lines.line(fileId(), n), `line ${n} after`).toBe(after[n - 1]);
+    } finally {
+      fx.close();
+    }
   });
 });
