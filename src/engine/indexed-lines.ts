@@ -16,7 +16,7 @@ export class LineReader {
 
   /** "12: the line", trimmed; undefined when the line is not indexed. */
   numbered(fileId: number, lineNo: number): string | undefined {
-    const text = this.read(fileId, lineNo);
+    const text = this.line(fileId, lineNo);
     return text === null ? undefined : numberedLine(lineNo, text.trim());
   }
 }
