@@ -12,7 +12,7 @@
  */
 import type { Config } from '../config/index.js';
 import { embedderSpec, normalize } from '../embed/index.js';
-import type { Store } from '../store/index.js';
+import type { ChunkPlace, Store, StoredFile } from '../store/index.js';
 import { cutoff, type CutoffOptions } from './cutoff.js';
 import { rrf, type Fused, type FusionOptions } from './fusion.js';
 import { chunkDepth, rankChunks, rankFiles, type FileSignals, type NearnessOf, type RankedChunk, type RankedFile, type RankOptions } from './rank.js';
@@ -59,24 +59,43 @@ export function cutoffOptions(config: Config): CutoffOptions {
   return { relative: config.cutoffRelative, floor: config.cutoffFloor, outlierRatio: config.cutoffOutlierRatio, safeHarbor: config.cutoffSafeHarbor };
 }
 
+/** A nearest chunk, placed in its file: its row and text are read only if it is shown (shownChunks). */
+interface Near {
+  chunk: ChunkPlace;
+  file: StoredFile;
+  score: number;
+  reasons: string[];
+}
+
 /**
  * The nearest chunks that pass the caller's filters, best first. Files that
  * are not the code itself (tests, docs, examples …) are demoted as the
  * keyword ranking demotes them, so both lists agree on what a fix touches.
  */
-function semanticChunks(store: Store, hits: VectorHit[], options: RankOptions): RankedChunk[] {
-  const chunks = store.chunks.byIds(hits.map((h) => h.chunkId));
-  const files = store.files.byIds([...new Set([...chunks.values()].map((c) => c.fileId))]);
+function semanticChunks(store: Store, hits: VectorHit[], options: RankOptions): Near[] {
+  const places = store.chunks.placesOf(hits.map((h) => h.chunkId));
+  const files = store.files.byIds([...new Set([...places.values()].map((c) => c.fileId))]);
   const kinds = options.kinds?.length ? new Set(options.kinds) : null;
-  const out: RankedChunk[] = [];
+  const demotion = new Map<number, number>();
+  const out: Near[] = [];
   for (const h of hits) {
-    const chunk = chunks.get(h.chunkId);
+    const chunk = places.get(h.chunkId);
     const file = chunk && files.get(chunk.fileId);
     if (!chunk || !file || (kinds && !kinds.has(file.kind)) || (options.accept && !options.accept(file.path))) continue;
-    const demote = fileRole(file.path, file.kind) === 'code' ? 1 : CHUNK_DEMOTE;
+    let demote = demotion.get(file.id);
+    if (demote === undefined) demotion.set(file.id, (demote = fileRole(file.path, file.kind) === 'code' ? 1 : CHUNK_DEMOTE));
     out.push({ chunk, file, score: Math.max(0, h.similarity) * demote, reasons: [`semantic:${h.similarity.toFixed(3)}`] });
   }
   return out.sort(byScoreThenPlace);
+}
+
+/** Ranked chunks for what fusion kept: a keyword hit's chunk as it is, a nearest one's row read now, all in one read. */
+function shownChunks(store: Store, kept: { keyword?: RankedChunk; near?: Near; score: number; reasons: string[] }[]): RankedChunk[] {
+  const rows = store.chunks.byIds(kept.flatMap((k) => (k.keyword ? [] : [k.near!.chunk.id])));
+  return kept.flatMap(({ keyword, near, score, reasons }) => {
+    const chunk = keyword?.chunk ?? rows.get(near!.chunk.id);
+    return chunk ? [{ chunk, file: (keyword ?? near)!.file, score, reasons }] : [];
+  });
 }
 
 /**
@@ -111,16 +130,16 @@ function byPlace(a: Placed, b: Placed): number {
 
 type Placed = { score: number; file: { path: string }; chunk?: { startLine: number } };
 
-function answer<K extends Placed, T extends Placed>(
+function answer<K extends Placed, T extends Placed, R>(
   config: Config,
   want: SearchMode,
   question: Question,
   keyword: K[],
   semantic: T[],
   keys: { keyword: (k: K) => number; semantic: (s: T) => number },
-  merge: (k: K | undefined, s: T | undefined, score: number) => T,
+  merge: (k: K | undefined, s: T | undefined, score: number) => R,
   limit: number,
-): T[] {
+): R[] {
   // Ordered and cut on the items as they are: merged only for what is kept (a few of hundreds).
   const itemOf = (f: Fused<K, T>): Placed => f.keyword?.item ?? f.semantic!.item;
   const fused = rrf(keyword, semantic, keys, fusionFor(config, want, question)).sort((a, b) => b.score - a.score || byPlace(itemOf(a), itemOf(b)));
@@ -149,13 +168,13 @@ export function hybridChunks(
   if (!hits) return { results: keyword.slice(0, options.limit), mode: 'keyword', phase };
   if (want === 'hybrid' && keyword.length === 0) return { results: [], mode: want, phase };
   const semantic = semanticChunks(store, hits, options);
-  const results = answer(
+  const kept = answer(
     config, want, question, keyword, semantic,
     { keyword: (k) => k.chunk.id, semantic: (s) => s.chunk.id },
-    (k, s, score) => ({ ...(k ?? s)!, score, reasons: [...(k?.reasons ?? []), ...(s?.reasons ?? [])] }),
+    (k, s, score) => ({ keyword: k, near: s, score, reasons: [...(k?.reasons ?? []), ...(s?.reasons ?? [])] }),
     options.limit,
   );
-  return { results, mode: want === 'semantic' ? 'semantic' : 'hybrid', phase };
+  return { results: shownChunks(store, kept), mode: want === 'semantic' ? 'semantic' : 'hybrid', phase };
 }
 
 /**
@@ -177,18 +196,23 @@ export function hybridFiles(store: Store, config: Config, question: Question, op
   }
   // A file ranks by its most similar chunk, which is also the chunk it shows.
   const seen = new Set<number>();
-  const semantic: RankedFile[] = [];
+  const semantic: Near[] = [];
   for (const c of semanticChunks(store, hits, options)) {
     if (seen.has(c.file.id)) continue;
     seen.add(c.file.id);
-    semantic.push({ file: c.file, best: c, score: c.score, reasons: c.reasons });
+    semantic.push(c);
   }
-  const results = answer(
-    config, want, question, [] as RankedFile[], semantic,
+  const kept = answer(
+    config, want, question, [] as Near[], semantic,
     { keyword: (k) => k.file.id, semantic: (s) => s.file.id },
-    (k, s, score) => ({ ...(k ?? s)!, score }),
+    (k, s, score) => ({ near: (k ?? s)!, score }),
     options.limit,
   );
+  const rows = store.chunks.byIds(kept.map(({ near }) => near.chunk.id));
+  const results = kept.flatMap(({ near, score }): RankedFile[] => {
+    const chunk = rows.get(near.chunk.id);
+    return chunk ? [{ file: near.file, best: { chunk, file: near.file, score: near.score, reasons: near.reasons }, score, reasons: near.reasons }] : [];
+  });
   return { results, mode: 'semantic', phase };
 }
 

@@ -22,6 +22,8 @@ export interface StoredChunk extends ChunkRecord {
   id: number;
   fileId: number;
 }
+/** Where a chunk lies: its file and first line (ChunkTable.placesOf). */
+export type ChunkPlace = Pick<StoredChunk, 'id' | 'fileId' | 'startLine'>;
 /** The three FTS fields of a chunk, already turned into code-aware terms. */
 export interface ChunkTerms {
   path: string;
@@ -108,6 +110,7 @@ export class ChunkTable {
   private readonly holdingLine;
   private readonly fileIdOfEach;
   private readonly byIdList;
+  private readonly placeList;
   /** Each term's chunks and scores, kept per index version up to a budget of chunk ids (a few MiB at the default; see keepWithin). */
   private readonly postings;
   /** `memo` and `version` keep what reads of one index version found (file texts, chunk-text.ts; term postings, term-postings.ts). */
@@ -129,6 +132,7 @@ export class ChunkTable {
     this.holdingLine = db.prepare('SELECT start_line, text_at, text_length FROM chunks WHERE file_id = ? AND start_line <= ? AND end_line >= ? ORDER BY ord LIMIT 1').raw();
     this.fileIdOfEach = db.prepare('SELECT id, file_id FROM chunks').raw();
     this.byIdList = db.prepare(`SELECT ${CHUNK_COLUMNS} FROM ${CHUNK_FROM} WHERE c.id IN (SELECT value FROM json_each(?))`).raw();
+    this.placeList = db.prepare('SELECT id, file_id, start_line FROM chunks WHERE id IN (SELECT value FROM json_each(?))').raw();
     const { path, symbols, body } = FIELD_WEIGHTS;
     // The weights go in the FTS table's column order (store/schema.ts).
     this.postings = new TermPostings(db, `${body}, ${path}, ${symbols}`, memo, version, 200_000);
@@ -206,6 +210,17 @@ export class ChunkTable {
     // One prepared statement for any number of ids (a list of `?` would be prepared anew per length).
     const textOf = this.texts.lookup();
     for (const r of this.byIdList.all(JSON.stringify(ids)) as ChunkRow[]) out.set(r[0], fromRow(r, textOf(r[1])));
+    return out;
+  }
+
+  /**
+   * Where each of these chunks lies, its file and first line, without the rest of its row: a
+   * ranking places hundreds of candidates and shows a few (the nearest 300 of a hybrid question).
+   */
+  placesOf(ids: number[]): Map<number, ChunkPlace> {
+    const out = new Map<number, ChunkPlace>();
+    if (ids.length === 0) return out;
+    for (const [id, fileId, startLine] of this.placeList.all(JSON.stringify(ids)) as [number, number, number][]) out.set(id, { id, fileId, startLine });
     return out;
   }
 

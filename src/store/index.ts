@@ -25,7 +25,7 @@ import { VectorTable } from './vectors.js';
 import { clearIndex } from './reset.js';
 
 export type { FileRecord, FileStamp, FileWeight, StoredFile } from './files.js';
-export type { ChunkRecord, ChunkTerms, NewChunk, StoredChunk, LexicalHit } from './chunks.js';
+export type { ChunkPlace, ChunkRecord, ChunkTerms, NewChunk, StoredChunk, LexicalHit } from './chunks.js';
 export { packTexts, type PackedTexts } from './chunk-text.js';
 export { MAX_TERM_STATS_DRIFT } from './chunks.js';
 export type { SymbolRecord, StoredSymbol } from './symbols.js';

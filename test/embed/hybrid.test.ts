@@ -94,6 +94,13 @@ describe('hybrid search', () => {
     expect(semantic.mode).toBe('semantic');
     expect(semantic.results.length).toBeGreaterThan(0);
     expect(semantic.results.every((r) => r.reasons.length === 1 && semanticReason(r.reasons))).toBe(true);
+    // By file: each file once, ranked by its most similar chunk, which it shows, text and all.
+    const nearest = search(repo, { query: 'session token', mode: 'semantic', k: 50, force: true }).results;
+    const files = search(repo, { query: 'session token', mode: 'semantic', files: true, k: 50, force: true }).results;
+    const seen = new Set<string>();
+    const firstOf = nearest.filter((r) => !seen.has(r.path) && !!seen.add(r.path));
+    expect(files.length).toBeGreaterThan(1);
+    expect(files.map((r) => [r.path, r.start_line, r.snippet])).toEqual(firstOf.slice(0, files.length).map((r) => [r.path, r.start_line, r.snippet]));
   });
 
   it('is keyword_only with no embedder', async () => {
