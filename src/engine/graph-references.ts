@@ -12,8 +12,11 @@ import type { Repo } from './repo.js';
 const SCORE: Record<string, number> = { exact: 0.95, import: 0.9, name: 0.7 };
 const KIND_ORDER: Record<string, number> = { code: 0, config: 1, generated: 2, test: 3, doc: 4 };
 
+/** A file's kind (code, test, doc, …) by its id. */
+export type KindOf = (fileId: number) => string;
+
 /** The resolved edges into `defs` (locate's definitions of the name), from sources `accept` keeps. */
-export function graphReferences(repo: Repo, defs: readonly StoredSymbol[], accept: (path: string) => boolean, kindOf: Map<number, string>): ResultItem[] {
+export function graphReferences(repo: Repo, defs: readonly StoredSymbol[], accept: (path: string) => boolean, kindOf: KindOf): ResultItem[] {
   if (defs.length === 0) return [];
   const lines = new LineReader(repo.store);
   const seen = new Set<string>();
@@ -24,7 +27,7 @@ export function graphReferences(repo: Repo, defs: readonly StoredSymbol[], accep
     seen.add(key);
     links.push(l);
   }
-  const order = (l: ReferenceInto) => KIND_ORDER[kindOf.get(l.sourceFile) ?? 'code'] ?? 5;
+  const order = (l: ReferenceInto) => KIND_ORDER[kindOf(l.sourceFile)] ?? 5;
   links.sort((a, b) => order(a) - order(b) || confidenceRank(a.confidence) - confidenceRank(b.confidence) || byCodeUnit(a.sourcePath, b.sourcePath) || a.line - b.line);
   return links.map((l) =>
     withSnippet(
@@ -35,7 +38,7 @@ export function graphReferences(repo: Repo, defs: readonly StoredSymbol[], accep
         symbol: l.sourceSymbol,
         kind: 'reference',
         score: round((SCORE[l.confidence ?? ''] ?? 0.6) * (l.status === 'ambiguous' ? 0.8 : 1)),
-        reasons: [`graph:${l.kind}`, `confidence:${l.confidence}`, ...(l.status === 'ambiguous' ? [`ambiguous:${l.candidates}`] : []), `file-kind:${kindOf.get(l.sourceFile) ?? 'code'}`],
+        reasons: [`graph:${l.kind}`, `confidence:${l.confidence}`, ...(l.status === 'ambiguous' ? [`ambiguous:${l.candidates}`] : []), `file-kind:${kindOf(l.sourceFile)}`],
       },
       () => lines.numbered(l.sourceFile, l.line),
     ),

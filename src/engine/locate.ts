@@ -10,11 +10,11 @@ import { checkQuery, usageError } from '../errors/index.js';
 import { byCodeUnit } from '../order.js';
 import { cachedAnswer, pathFilter } from '../search/index.js';
 import { identifierWords } from '../terms/index.js';
-import { slot, splitQualified, type StoredSymbol } from '../store/index.js';
+import { splitQualified, type StoredSymbol } from '../store/index.js';
 import { round, type ResultItem } from './envelope.js';
 import { limitsOf, narrowings, runGate, type GatedFields, type GateOptions } from './gated.js';
 import { declares } from './exact-name.js';
-import { graphReferences } from './graph-references.js';
+import { graphReferences, type KindOf } from './graph-references.js';
 import type { Repo } from './repo.js';
 import { numberedLine } from './snippet.js';
 
@@ -69,7 +69,8 @@ export function locate(repo: Repo, options: LocateOptions, readUntil?: number): 
   const max = maxResultsOf(options);
   const accept = pathFilter({ scope: options.scope });
   const { name, qualifier } = splitQualified(query);
-  const kindOf = fileKinds(repo);
+  const files = repo.store.fileList().byId;
+  const kindOf: KindOf = (fileId) => files.get(fileId)?.kind ?? 'code';
 
   const defined = repo.store.symbols.spelled(name, qualifier);
   const definitions = defined
@@ -86,7 +87,7 @@ export function locate(repo: Repo, options: LocateOptions, readUntil?: number): 
         symbol: s.qualified,
         kind: 'definition',
         score: 1,
-        reasons: [`symbol:${s.name}`, `file-kind:${kindOf.get(s.fileId) ?? 'code'}`],
+        reasons: [`symbol:${s.name}`, `file-kind:${kindOf(s.fileId)}`],
         symbol_kind: s.kind,
         signature: s.signature,
         snippet: numberedLine(s.startLine, s.signature),
@@ -105,13 +106,6 @@ export function locate(repo: Repo, options: LocateOptions, readUntil?: number): 
     unread = text.unreadFiles;
   }
   return { status: 'ok', query, total: results.length, results: results.slice(0, max), ...(unread ? { unread_files: unread } : {}) };
-}
-
-const FILE_KINDS = slot<Map<number, string>>('file kinds by id');
-
-/** Each file's kind by id, read once per index version (every locate ranks by it). */
-function fileKinds(repo: Repo): Map<number, string> {
-  return repo.store.memo.derived(FILE_KINDS, repo.store.indexVersion(), () => new Map(repo.store.files.list().map((f) => [f.id, f.kind])));
 }
 
 /**
@@ -178,15 +172,15 @@ function declaredAt(found: LocateEnvelope): string | undefined {
   return at ? `"${found.query}" names a definition (declared in ${at.path}:${at.start_line})` : undefined;
 }
 
-function rankOf(s: StoredSymbol, kindOf: Map<number, string>): number {
-  return KIND_ORDER[kindOf.get(s.fileId) ?? 'code'] ?? 5;
+function rankOf(s: StoredSymbol, kindOf: KindOf): number {
+  return KIND_ORDER[kindOf(s.fileId)] ?? 5;
 }
 
 const REFERENCE_CANDIDATES = 2000;
 
 interface TextScan {
   accept: (path: string) => boolean;
-  kindOf: Map<number, string>;
+  kindOf: KindOf;
   /** Lines already listed (definitions, graph references): not listed again. */
   cited: Set<string>;
   /** Stop reading files once this many references are found: a name used in hundreds of files is answered from its first. */
@@ -208,7 +202,7 @@ function references(repo: Repo, name: string, { accept, kindOf, cited, enough }:
   for (const hit of hits) {
     if (!mayHold.has(hit.fileId)) continue;
     let file = files.get(hit.fileId);
-    if (!file) files.set(hit.fileId, (file = { path: hit.path, order: KIND_ORDER[kindOf.get(hit.fileId) ?? 'code'] ?? 5, chunkIds: [] }));
+    if (!file) files.set(hit.fileId, (file = { path: hit.path, order: KIND_ORDER[kindOf(hit.fileId)] ?? 5, chunkIds: [] }));
     file.chunkIds.push(hit.chunkId);
   }
   const ordered = [...files.entries()].sort(([, a], [, b]) => a.order - b.order || byCodeUnit(a.path, b.path));
@@ -218,7 +212,7 @@ function references(repo: Repo, name: string, { accept, kindOf, cited, enough }:
   for (const [fileId, file] of ordered) {
     if (found.length >= enough) break;
     read++;
-    const fileKind = kindOf.get(fileId) ?? 'code';
+    const fileKind = kindOf(fileId);
     const inFile: ResultItem[] = [];
     for (const chunk of repo.store.chunks.byIds(file.chunkIds).values()) {
       // Tested whole first: a lexical hit often holds the name only in another case or inside a longer name.

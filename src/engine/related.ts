@@ -92,10 +92,10 @@ export function related(repo: Repo, userPath: string, options: { maxTokens?: num
   }
   const dependents = group(into, (l) => l.sourcePath, (l) => l.target?.qualified ?? null);
 
-  const kinds = new Map(repo.store.files.list().map((f) => [f.path, f.kind]));
-  const testFiles = [...kinds.entries()].filter(([, k]) => k === 'test').map(([p]) => p);
+  const files = repo.store.fileList();
+  const testFiles = files.files.filter((f) => f.kind === 'test').map((f) => f.path);
   const tests = new Map<string, Set<string>>();
-  for (const d of dependents) if (kinds.get(d.path) === 'test') tests.set(d.path, new Set(['imports-it']));
+  for (const d of dependents) if (files.byPath.get(d.path)?.kind === 'test') tests.set(d.path, new Set(['imports-it']));
   for (const t of testsByName(path, testFiles)) tests.set(t, new Set([...(tests.get(t) ?? []), 'named-after-it']));
   const probe = citationProbe(repo);
   // Tests and imports are what an edit needs first; a widely used file's dependents can be long.

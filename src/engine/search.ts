@@ -233,12 +233,12 @@ function regexSearch(repo: Repo, pattern: string, k: number, accept: (p: string)
   const re = compileRegex(pattern);
   const wholeFirst = !LINE_BOUND.test(pattern);
   const kindSet = kinds?.length ? new Set(kinds) : null;
-  const fileKinds = new Map(repo.store.files.list().map((f) => [f.path, f.kind]));
+  const files = repo.store.fileList().byPath;
   const hits: Hit[] = [];
   const seenLines = new Set<string>(); // overlapping line windows must not count a line twice
   for (const chunk of repo.store.chunks.scan()) {
     if (!accept(chunk.path)) continue;
-    const kind = fileKinds.get(chunk.path) ?? 'code';
+    const kind = files.get(chunk.path)?.kind ?? 'code';
     if (kindSet && !kindSet.has(kind)) continue;
     if (wholeFirst && !re.test(chunk.text)) continue;
     const matched: string[] = [];

@@ -135,7 +135,6 @@ export async function embedPass(store: Store, config: Config, options: EmbedPass
         chunks.forEach((chunk, i) => {
           if (vectors.put(chunk, got[i]!)) summary.embedded++;
         });
-        vectors.bump();
       });
       onProgress({ phase: 'embedding', done: summary.embedded, total });
     }

@@ -85,7 +85,7 @@ function givePagesBack({ store, summary }: Pass): void {
   store.releaseFreePages();
 }
 
-/** Stored files the survey no longer sees go, and the skip ledger follows the walk. */
+/** Stored files the survey no longer sees go, the skip ledger follows the walk, and the change log keeps its last rows. */
 function sweep(pass: Pass): void {
   const { store, seen, surveyed } = pass;
   const gone = [...surveyed.stored.keys()].filter((p) => !seen.has(p));
@@ -98,6 +98,7 @@ function sweep(pass: Pass): void {
     // Size -1: the stat fast-path never takes them for an unchanged content skip.
     const checkedAtMs = Date.now();
     for (const s of walkSkips) store.recordSkipped({ path: s.path, reason: s.reason, detail: s.rule ?? null, size: -1, mtimeMs: 0, checkedAtMs });
+    store.changes.trim();
   });
   pass.summary.removed += gone.length;
 }

@@ -3,8 +3,7 @@
  * chunks its words hit, and the file-level signals (definitions, mentions,
  * names). Computed once per query and shared by chunk and file ranking.
  */
-import { slot, type LexicalHit, type StoredFile, type Store } from '../store/index.js';
-import { indexVersion } from './cache.js';
+import type { LexicalHit, Lookup, StoredFile, Store } from '../store/index.js';
 import { everyPath } from './filters.js';
 import { lexicalSearch } from './lexical.js';
 import type { Question, ReadQuery, WeightedTerm } from './query.js';
@@ -17,8 +16,9 @@ export interface Evidence {
   terms: WeightedTerm[];
   /** The terms sent to the history: the same, and also words the code lacks (commit messages have their own). */
   historyTerms: WeightedTerm[];
-  /** Files that pass the caller's filters, by id (shared between queries: read-only). */
-  files: ReadonlyMap<number, StoredFile>;
+  /** Files that pass the caller's filters, by id and by path (shared between queries: read-only). */
+  files: Lookup<number, StoredFile>;
+  byPath: Lookup<string, StoredFile>;
   /** Chunk hits in files that pass the filters, best first. */
   hits: LexicalHit[];
   definitions: Map<number, Definitions>;
@@ -55,30 +55,14 @@ const ISSUE_COMMON_SHARE = 0.25;
 /** A mention this clear (a path with directories, or a name only two files share) lifts a file's demotion. */
 const MENTION_LIFT = 0.5;
 
-interface FileList {
-  files: StoredFile[];
-  byId: Map<number, StoredFile>;
-}
-
-const FILE_LIST = slot<FileList>('file list');
-
-
-/** Every indexed file, read once per index version. */
-function allFiles(store: Store): FileList {
-  return store.memo.derived(FILE_LIST, indexVersion(store), () => {
-    const files = store.files.list();
-    return { files, byId: new Map(files.map((f) => [f.id, f])) };
-  });
-}
-
-/** The files that pass the caller's filters, listed and by id. */
-function filteredFiles(store: Store, options: EvidenceOptions): { all: readonly StoredFile[]; files: ReadonlyMap<number, StoredFile> } {
-  const list = allFiles(store);
+/** The files that pass the caller's filters: listed in path order, by id and by path. */
+function filteredFiles(store: Store, options: EvidenceOptions): { all: readonly StoredFile[]; files: Lookup<number, StoredFile>; byPath: Lookup<string, StoredFile> } {
+  const list = store.fileList();
   const kinds = options.kinds?.length ? new Set(options.kinds) : null;
   const accept = options.accept === everyPath ? undefined : options.accept;
-  if (!kinds && !accept) return { all: list.files, files: list.byId };
+  if (!kinds && !accept) return { all: list.files, files: list.byId, byPath: list.byPath };
   const all = list.files.filter((f) => (!kinds || kinds.has(f.kind)) && (!accept || accept(f.path)));
-  return { all, files: new Map(all.map((f) => [f.id, f])) };
+  return { all, files: new Map(all.map((f) => [f.id, f])), byPath: new Map(all.map((f) => [f.path, f])) };
 }
 
 /** The terms worth asking the indexes for: not too common to tell chunks apart (for the chunk index, also present in it). */
@@ -114,7 +98,7 @@ function withDefinedNames(terms: readonly WeightedTerm[], read: ReadQuery, defin
 
 export function gatherEvidence(store: Store, question: Question, options: EvidenceOptions, depth: number): Evidence {
   const { read } = question;
-  const { all, files } = filteredFiles(store, options);
+  const { all, files, byPath } = filteredFiles(store, options);
   const definitions = definitionScores(store, namesUsed(read));
   const { chunks: terms, history: historyTerms } = discerningTerms(store, read, withDefinedNames(read.terms, read, definitions));
   const hits = lexicalSearch(store, terms, depth).filter((h) => files.has(h.fileId));
@@ -124,6 +108,7 @@ export function gatherEvidence(store: Store, question: Question, options: Eviden
     terms,
     historyTerms,
     files,
+    byPath,
     hits,
     definitions,
     mentioned: mentionScores(all, read),

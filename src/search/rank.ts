@@ -173,15 +173,6 @@ export function fileSignals(store: Store, question: Question, options: EvidenceO
   return signalsOf(store, gatherEvidence(store, question, options, FILE_DEPTH));
 }
 
-const pathIndexes = new WeakMap<ReadonlyMap<number, StoredFile>, ReadonlyMap<string, StoredFile>>();
-
-/** The files by path: made once per file list (evidence.ts keeps the unfiltered one per index version). */
-function filesByPath(files: ReadonlyMap<number, StoredFile>): ReadonlyMap<string, StoredFile> {
-  let byPath = pathIndexes.get(files);
-  if (!byPath) pathIndexes.set(files, (byPath = new Map([...files.values()].map((f) => [f.path, f]))));
-  return byPath;
-}
-
 /** The candidate files of gathered evidence, with their raw signals. */
 function signalsOf(store: Store, ev: Evidence): FileSignals[] {
   const byFile = new Map<number, FileSignals>();
@@ -199,9 +190,8 @@ function signalsOf(store: Store, ev: Evidence): FileSignals[] {
     s.top = s.hits[0]?.score ?? 0;
     s.hitCount = s.hits.length;
   }
-  const byPath = filesByPath(ev.files);
   for (const [path, credit] of historyCredit(store, ev.historyTerms)) {
-    const file = byPath.get(path);
+    const file = ev.byPath.get(path);
     if (!file) continue;
     const s = entry(file);
     s.history = credit.score;

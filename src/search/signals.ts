@@ -95,13 +95,21 @@ type NameIndex = Map<string, { first: number; files: StoredFile[] }>;
 
 /** Made once per file list: the unfiltered list lives for an index version (evidence.ts), and a 30,000-file tree is too many names to work out per question. */
 const nameIndexes = new WeakMap<readonly StoredFile[], NameIndex>();
+/** Each file row's name, worked out once: a list moved by an edit keeps all but the edited rows. */
+const nameKeys = new WeakMap<StoredFile, string>();
+
+function nameKeyOf(file: StoredFile): string {
+  let key = nameKeys.get(file);
+  if (key === undefined) nameKeys.set(file, (key = fileNameKey(file.path)));
+  return key;
+}
 
 function nameIndex(files: readonly StoredFile[]): NameIndex {
   let index = nameIndexes.get(files);
   if (!index) {
     index = new Map();
     files.forEach((f, i) => {
-      const key = fileNameKey(f.path);
+      const key = nameKeyOf(f);
       const named = index!.get(key);
       if (named) named.files.push(f);
       else index!.set(key, { first: i, files: [f] });

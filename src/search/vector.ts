@@ -1,13 +1,13 @@
 /**
  * Exact vector search in-process: the stored vectors are loaded once into
- * one Float32Array (reloaded when a pass writes more) and scored by dot
+ * one Float32Array (moved by what each pass writes: vector-matrix.ts) and scored by dot
  * product — the vectors are unit length, so that is cosine similarity.
  * At 100k chunks × 128 dims this is a few milliseconds; no ANN is needed.
  */
 import { modelStamp, normalize, queryEmbedder, type EmbedderSpec } from '../embed/index.js';
 import { sameIdentity, slot, type Store, type VectorMatrix } from '../store/index.js';
 import { indexVersion } from './cache.js';
-import { DotKernel } from './dot.js';
+import { kernels, matrixOf } from './vector-matrix.js';
 
 export interface VectorHit {
   chunkId: number;
@@ -16,21 +16,7 @@ export interface VectorHit {
 
 export type RetrievalPhase = 'building' | 'serving' | 'keyword_only';
 
-const MATRIX = slot<VectorMatrix>('vector matrix');
 const COMPLETE = slot<boolean>('every chunk embedded');
-
-/** The kernel each loaded matrix lives in, where one could be had (dot.ts). */
-const kernels = new WeakMap<VectorMatrix, DotKernel>();
-
-/** The stored vectors as one matrix, loaded again only when a pass wrote more. */
-function matrixOf(store: Store, dims: number): VectorMatrix {
-  return store.memo.derived(MATRIX, `${store.vectors.version()}/${dims}`, () => {
-    let kernel: DotKernel | null = null;
-    const matrix = store.vectors.load(dims, (rows) => (kernel = DotKernel.open(rows, dims))?.data ?? new Float32Array(rows * dims));
-    if (kernel) kernels.set(matrix, kernel);
-    return matrix;
-  });
-}
 
 /** Every row's dot product with `q`, in JavaScript (dot.wat sums alike). */
 export function similarities(matrix: VectorMatrix, q: Float32Array): Float64Array {
@@ -52,24 +38,24 @@ export function similarities(matrix: VectorMatrix, q: Float32Array): Float64Arra
   return out;
 }
 
-/** The `limit` rows of `matrix` most similar to `q`, best first. */
+/** The `limit` rows of `matrix` most similar to `q`, best first; equal ones by chunk id (rows are in no set order). */
 export function nearest(matrix: VectorMatrix, q: Float32Array, limit: number): VectorHit[] {
   const { ids } = matrix;
   const n = ids.length;
   const scores = kernels.get(matrix)?.scores(q, n) ?? similarities(matrix, q);
   const top: VectorHit[] = [];
-  let floor = -Infinity;
+  const ahead = (a: VectorHit, s: number, id: number) => a.similarity > s || (a.similarity === s && a.chunkId < id);
   for (let r = 0; r < n; r++) {
     const s = scores[r]!;
-    if (top.length >= limit && s <= floor) continue;
+    const id = ids[r]!;
+    if (top.length >= limit && ahead(top[limit - 1]!, s, id)) continue;
     let i = top.length < limit ? top.length : limit - 1;
-    if (top.length < limit) top.push({ chunkId: ids[r]!, similarity: s });
-    while (i > 0 && top[i - 1]!.similarity < s) {
+    if (top.length < limit) top.push({ chunkId: id, similarity: s });
+    while (i > 0 && !ahead(top[i - 1]!, s, id)) {
       top[i] = top[i - 1]!;
       i--;
     }
-    top[i] = { chunkId: ids[r]!, similarity: s };
-    if (top.length >= limit) floor = top[limit - 1]!.similarity;
+    top[i] = { chunkId: id, similarity: s };
   }
   return top;
 }

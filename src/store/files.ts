@@ -1,4 +1,6 @@
+import { GONE_FILE, type ChangeLog } from './change-log.js';
 import type { Db } from './db.js';
+import { FileList } from './file-list.js';
 import { pathKey } from './schema.js';
 
 export interface FileRecord {
@@ -55,14 +57,19 @@ export class FileTable {
   private readonly weights;
   private readonly all;
   private readonly stampRows;
+  private readonly changedSince;
   private readonly insert;
   private readonly remove;
   private readonly touch;
-  constructor(db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly changes: ChangeLog,
+  ) {
     this.byPath = db.prepare(`SELECT ${FILE_COLUMNS} FROM files WHERE path_key = ? AND path = ?`).raw();
     this.byIdList = db.prepare(`SELECT ${FILE_COLUMNS} FROM files WHERE id IN (SELECT value FROM json_each(?))`).raw();
     this.all = db.prepare(`SELECT ${FILE_COLUMNS} FROM files ORDER BY path`).raw();
     this.stampRows = db.prepare<[], [string, number, number, number, string]>('SELECT path, id, size, indexed_at_ms, digest FROM files').raw();
+    this.changedSince = db.prepare(`SELECT ${FILE_COLUMNS} FROM files WHERE gen > ? AND gen <= ?`).raw();
     this.weights = db.prepare(
       `SELECT path, language, kind, size AS bytes, tokens,
               (SELECT count(*) FROM chunks c WHERE c.file_id = f.id) AS chunks,
@@ -70,11 +77,11 @@ export class FileTable {
        FROM files f ORDER BY path`,
     );
     this.insert = db.prepare(
-      `INSERT INTO files(path, path_key, language, kind, size, mtime_ms, digest, indexed_at_ms, line_count, tokens, invalid_utf8)
-       VALUES (@path, @pathKey, @language, @kind, @size, @mtimeMs, @digest, @indexedAtMs, @lineCount, @tokens, @invalidUtf8)`,
+      `INSERT INTO files(path, path_key, language, kind, size, mtime_ms, digest, indexed_at_ms, line_count, tokens, invalid_utf8, gen)
+       VALUES (@path, @pathKey, @language, @kind, @size, @mtimeMs, @digest, @indexedAtMs, @lineCount, @tokens, @invalidUtf8, @gen)`,
     );
     this.remove = db.prepare('DELETE FROM files WHERE id = ?');
-    this.touch = db.prepare('UPDATE files SET mtime_ms = ?, size = ?, indexed_at_ms = ? WHERE id = ?');
+    this.touch = db.prepare('UPDATE files SET mtime_ms = ?, size = ?, indexed_at_ms = ?, gen = ? WHERE id = ?');
     this.dataVersion = db.prepare('PRAGMA data_version').pluck();
   }
 
@@ -99,6 +106,21 @@ export class FileTable {
     return (this.all.all() as FileRow[]).map(fromRow);
   }
 
+  /**
+   * Every file, as `held` (the list a reader kept) moved by what changed since it was made: the
+   * rows written and deleted since, read in one read transaction with where the table stands.
+   * Read whole when there is no list to move, or the change log cannot say what changed since.
+   */
+  listFrom(held: FileList | null): FileList {
+    return this.db.transaction(() => {
+      const changes = held && this.changes.since(held.at, GONE_FILE);
+      if (!held || !changes) return FileList.of(this.changes.point(), this.list());
+      if (changes.upTo === changes.after) return held;
+      const written = (this.changedSince.all(changes.after, changes.upTo) as FileRow[]).map(fromRow);
+      return held.moved(changes.now, written, changes.gone);
+    })();
+  }
+
   /** Every file's stamp by path: what a pass over a whole tree reads of each, without the rest of its row. */
   stamps(): ReadonlyMap<string, FileStamp> {
     const at = `${this.dataVersion.get() as number}:${this.writes}`;
@@ -117,19 +139,21 @@ export class FileTable {
   /** Inserts a file row; the caller has removed any previous version in the same transaction. */
   add(record: FileRecord): number {
     this.changed();
-    return Number(this.insert.run({ ...record, pathKey: pathKey(record.path), invalidUtf8: record.invalidUtf8 ? 1 : 0 }).lastInsertRowid);
+    const row = { ...record, pathKey: pathKey(record.path), invalidUtf8: record.invalidUtf8 ? 1 : 0, gen: this.changes.writing() };
+    return Number(this.insert.run(row).lastInsertRowid);
   }
 
-  /** Deletes the row; chunks and symbols go with it (ON DELETE CASCADE), FTS rows are the caller's. */
+  /** Deletes the row; chunks, symbols and vectors go with it (ON DELETE CASCADE), FTS rows are the caller's. */
   delete(id: number): void {
     this.changed();
+    this.changes.fileGone(id);
     this.remove.run(id);
   }
 
   /** Records that an unchanged file (same digest) was seen again. */
   markSeen(id: number, mtimeMs: number, size: number, indexedAtMs: number): void {
     this.changed();
-    this.touch.run(mtimeMs, size, indexedAtMs, id);
+    this.touch.run(mtimeMs, size, indexedAtMs, this.changes.writing(), id);
   }
 
   byIds(ids: number[]): Map<number, StoredFile> {

@@ -20,8 +20,10 @@ import { SessionJournal, type RefuseOnWriter } from './session-journal.js';
 import { TermStats } from './vocab.js';
 import { EdgeTable, type EdgeRecord } from './edges.js';
 import { JobTable, LEASE_LOST, type WriteFence } from './jobs.js';
-import { Memo } from './memo.js';
+import { Memo, slot } from './memo.js';
 import { VectorTable } from './vectors.js';
+import { ChangeLog } from './change-log.js';
+import type { FileList } from './file-list.js';
 import { clearIndex } from './reset.js';
 
 export type { FileRecord, FileStamp, FileWeight, StoredFile } from './files.js';
@@ -38,7 +40,9 @@ export { SESSION_CAPS, SESSION_TOUCH_GRAIN_MS, SESSION_TTL_MS, type SessionTable
 export { replaySessionWrite, SessionJournal, type RefuseOnWriter, type SessionWrite } from './session-journal.js';
 export type { TermStats } from './vocab.js';
 export { Memo, slot, type Slot } from './memo.js';
-export { sameIdentity, VectorTable, type PendingChunk, type VectorIdentity, type VectorMatrix } from './vectors.js';
+export type { FileList, Lookup } from './file-list.js';
+export { sameIdentity, VectorTable, type PendingChunk, type VectorChange, type VectorIdentity, type VectorMatrix } from './vectors.js';
+export type { ChangePoint } from './change-log.js';
 export { LEASE_LOST, type JobRecord, type LockHolder, type WriteFence } from './jobs.js';
 export { inspectIndex, type Check, type Inspection } from './doctor.js';
 export { ioError } from './db.js';
@@ -73,8 +77,12 @@ export interface StoreCounts {
   skipped: number;
 }
 
+const FILE_LIST = slot<FileList>('file list');
+
 export class Store {
   readonly files: FileTable;
+  /** What the files and vectors tables changed by, so what readers keep of them moves by the change (change-log.ts). */
+  readonly changes: ChangeLog;
   readonly chunks: ChunkTable;
   readonly symbols: SymbolTable;
   readonly history: HistoryTable;
@@ -99,7 +107,8 @@ export class Store {
     readonly fresh: boolean,
     sessions: SessionTable = new SessionTable(db),
   ) {
-    this.files = new FileTable(db);
+    this.changes = new ChangeLog(db);
+    this.files = new FileTable(db, this.changes);
     this.chunks = new ChunkTable(db, this.memo, () => this.indexVersion());
     this.symbols = new SymbolTable(db);
     this.history = new HistoryTable(db);
@@ -153,7 +162,7 @@ export class Store {
 
   /** The vector table, prepared on first use (keyword-only indexes never touch it). */
   get vectors(): VectorTable {
-    this.vectors_ ??= new VectorTable(this.db);
+    this.vectors_ ??= new VectorTable(this.db, this.changes);
     return this.vectors_;
   }
 
@@ -188,11 +197,23 @@ export class Store {
    * (test/store/write-contention.test.ts).
    */
   transaction<T>(fn: () => T): T {
-    return writeTransaction(this.db, () => {
-      const fence = this.fence_;
-      if (fence && !this.jobs.renew(fence.owner, fence.leaseMs, Date.now())) throw new SightlineError('internal', LEASE_LOST);
-      return fn();
-    });
+    return this.changes.during(() =>
+      writeTransaction(this.db, () => {
+        const fence = this.fence_;
+        if (fence && !this.jobs.renew(fence.owner, fence.leaseMs, Date.now())) throw new SightlineError('internal', LEASE_LOST);
+        return fn();
+      }),
+    );
+  }
+
+  /**
+   * Every indexed file, in path order, by id and by path: kept per index version, and after a pass
+   * moved by what it wrote rather than read again whole. Read whole, and not kept, inside a write
+   * transaction, whose rows may yet change or roll back.
+   */
+  fileList(): FileList {
+    if (this.changes.writes()) return this.files.listFrom(null);
+    return this.memo.derived(FILE_LIST, this.indexVersion(), () => this.files.listFrom(this.memo.peek(FILE_LIST) ?? null));
   }
 
   /** Drops everything indexed (files, chunks, terms, symbols, vectors, graph, history), keeping the job record, the lock, memory and sessions. */

@@ -20,7 +20,7 @@ import { fnv1a } from '../fnv.js';
 import { SESSION_TABLES } from './sessions.js';
 
 export const APP_ID = 'sightline';
-export const SCHEMA_VERSION = 12;
+export const SCHEMA_VERSION = 13;
 /** Meta key set while file_texts rows lack their names filter (after the migration to version 11). */
 export const NAMES_PENDING = 'names_filters_pending';
 /** Meta key: the Unicode version whose letters and digits the names filters were built by (store/name-filter.ts). */
@@ -239,6 +239,26 @@ CREATE TABLE files (
 ) STRICT;
 `;
 
+/**
+ * What changed, by generation (store/change-log.ts): each write transaction that adds or rewrites a
+ * file row or a vector stamps it with the next generation, and logs what it deleted, so a reader
+ * moves what it keeps of both tables (the file list, the vector matrix) by the change instead of
+ * reading them whole again. Added in version 13, as columns added to the tables of earlier versions.
+ * kind: file | vector, as 0..1; id: a files.id, or a vectors.chunk_id.
+ */
+const CHANGE_TRACKING = `
+ALTER TABLE files ADD COLUMN gen INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX files_by_gen ON files(gen);
+ALTER TABLE vectors ADD COLUMN gen INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX vectors_by_gen ON vectors(gen);
+CREATE TABLE gone (
+  gen  INTEGER NOT NULL,
+  kind INTEGER NOT NULL,
+  id   INTEGER NOT NULL,
+  PRIMARY KEY (gen, kind, id)
+) STRICT, WITHOUT ROWID;
+`;
+
 export const CREATE_SCHEMA = `
 CREATE TABLE meta (
   key   TEXT PRIMARY KEY,
@@ -261,7 +281,7 @@ CREATE TABLE skipped (
 
 ${CODE_TABLES}${CHUNK_TERMS}${HISTORY_TABLES}${VECTOR_TABLES}
 ${EDGE_TABLES}-- Budget sessions (store/sessions.ts): the gate's refusals and delivered receipts. Added in version 5.
-${SESSION_TABLES}${JOB_TABLES}`;
+${SESSION_TABLES}${JOB_TABLES}${CHANGE_TRACKING}`;
 
 export const MIGRATIONS: Record<number, string> = {
   2: VECTOR_TABLES,
@@ -299,6 +319,8 @@ export const MIGRATIONS: Record<number, string> = {
          SELECT id, path, path_key(path), language, kind, size, mtime_ms, digest, indexed_at_ms, line_count, tokens, invalid_utf8 FROM files_11;
        DROP TABLE files_11;
        CREATE INDEX files_by_path_key ON files(path_key);`,
+  // Rows written before carry generation 0; a reader's first list or matrix reads them whole.
+  12: CHANGE_TRACKING,
 };
 
 /**

@@ -6,6 +6,7 @@
  * picked up by the next embedding pass. Rows go with their chunk (ON DELETE
  * CASCADE), so replacing a file drops its vectors in the same transaction.
  */
+import { GONE_VECTOR, type ChangeLog, type ChangePoint } from './change-log.js';
 import { FileTexts, sliceSpan, unpackTexts } from './chunk-text.js';
 import { BREADCRUMB, CHUNK_FROM } from './chunks.js';
 import type { Db } from './db.js';
@@ -44,11 +45,16 @@ export interface VectorMatrix {
   dims: number;
 }
 
+/** What the vectors changed by since a reader's point: the chunks whose vectors went, and the vectors written (new, or written again). */
+export interface VectorChange {
+  at: ChangePoint;
+  gone: number[];
+  written: { id: number; vec: Float32Array }[];
+}
+
 const IDENTITY_KEY = 'embedder_identity';
 /** A stamp of the model file the stored identity was last checked against (see `stamp`). */
 const STAMP_KEY = 'embedder_stamp';
-/** Bumped on every write, so an in-memory copy knows when to reload. */
-const VERSION_KEY = 'vectors_version';
 
 export function sameIdentity(a: VectorIdentity | null, b: VectorIdentity | null): boolean {
   return !!a && !!b && a.name === b.name && a.model === b.model && a.dims === b.dims;
@@ -62,11 +68,15 @@ export class VectorTable {
   private readonly setMeta;
   private readonly texts;
 
-  constructor(private readonly db: Db) {
+  private readonly writtenSince;
+  constructor(
+    private readonly db: Db,
+    private readonly changes: ChangeLog,
+  ) {
     // Same span of the same packed texts: the same text, compared without unpacking.
     this.insert = db.prepare(
-      `INSERT OR REPLACE INTO vectors(chunk_id, vec)
-       SELECT c.id, ? FROM ${CHUNK_FROM} JOIN file_texts t ON t.file_id = c.file_id
+      `INSERT OR REPLACE INTO vectors(chunk_id, vec, gen)
+       SELECT c.id, ?, ? FROM ${CHUNK_FROM} JOIN file_texts t ON t.file_id = c.file_id
        WHERE c.id = ? AND ${BREADCRUMB} = ? AND c.text_at = ? AND c.text_length = ? AND t.packed = ?`,
     );
     this.texts = new FileTexts(db);
@@ -82,6 +92,7 @@ export class VectorTable {
     this.pendingPage = page(pendingIds('chunks p'));
     // A few pending (an edit): found through the small chunks_by_file index, not by reading every chunk row from afterId on.
     this.pendingFew = page(pendingIds('chunks p INDEXED BY chunks_by_file'));
+    this.writtenSince = db.prepare<[number, number], [number, Buffer]>('SELECT chunk_id, vec FROM vectors WHERE gen > ? AND gen <= ?').raw();
     this.getMeta = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
     this.setMeta = db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)');
   }
@@ -111,7 +122,7 @@ export class VectorTable {
     this.db.prepare('DELETE FROM vectors').run();
     this.db.prepare('DELETE FROM meta WHERE key = ?').run(STAMP_KEY);
     this.setMeta.run(IDENTITY_KEY, JSON.stringify(identity));
-    this.bump();
+    this.changes.restart();
   }
 
   /** Pending chunks with ids above `afterId`, in id order (keyset pages never loop); `few` when about one page is pending. */
@@ -144,37 +155,48 @@ export class VectorTable {
    */
   put(chunk: PendingChunk, vec: Float32Array): boolean {
     const { packed, at, length } = chunk.source;
-    return this.insert.run(encodeHalves(vec), chunk.id, chunk.breadcrumb, at, length, packed).changes > 0;
+    return this.insert.run(encodeHalves(vec), this.changes.writing(), chunk.id, chunk.breadcrumb, at, length, packed).changes > 0;
   }
 
   /**
-   * Marks a write; call inside the transaction that wrote. A fresh random
-   * token rather than a counter, so a cleared index cannot repeat an old value.
+   * Every vector of `dims` floats as one matrix, in chunk id order, with the change log's point it
+   * reflects (null inside a write of this connection's: not to be moved from). `room` gives the
+   * space for its rows, at least as many as asked (the search's SIMD kernel keeps them in its own
+   * memory, with room to grow).
    */
-  bump(): void {
-    // The global Web Crypto, loaded on first use: importing node:crypto cost every verb ~10 ms at start.
-    this.setMeta.run(VERSION_KEY, crypto.randomUUID());
+  load(dims: number, room: (rows: number) => { ids: Float64Array; data: Float32Array } = (rows) => ({ ids: new Float64Array(rows), data: new Float32Array(rows * dims) })): { at: ChangePoint | null; matrix: VectorMatrix } {
+    return this.db.transaction(() => {
+      const n = this.count();
+      const { ids, data } = room(n);
+      let i = 0;
+      for (const [id, blob] of this.db.prepare('SELECT chunk_id, vec FROM vectors').raw().iterate() as IterableIterator<[number, Buffer]>) {
+        if (blob.byteLength !== dims * 2) continue;
+        ids[i] = id;
+        decodeHalves(blob, data, i * dims);
+        i++;
+      }
+      const at = this.changes.writes() ? null : this.changes.point();
+      return { at, matrix: { ids: ids.subarray(0, i), data: data.subarray(0, i * dims), dims } };
+    })();
   }
 
-  version(): string {
-    return (this.getMeta.get(VERSION_KEY) as string | undefined) ?? '';
-  }
-
-  /** Every vector of `dims` floats as one matrix; `room` gives the space for its rows (the search's SIMD kernel keeps them in its own memory). */
-  load(dims: number, room: (rows: number) => Float32Array = (rows) => new Float32Array(rows * dims)): VectorMatrix {
-    const n = this.count();
-    const ids = new Float64Array(n);
-    const data = room(n);
-    let i = 0;
-    for (const row of this.db.prepare('SELECT chunk_id, vec FROM vectors').raw().iterate() as IterableIterator<[number, Buffer]>) {
-      if (i >= n) break; // rows added since the count: the next load takes them
-      const [id, blob] = row;
-      if (blob.byteLength !== dims * 2) continue;
-      ids[i] = id;
-      decodeHalves(blob, data, i * dims);
-      i++;
-    }
-    return { ids: ids.subarray(0, i), data: data.subarray(0, i * dims), dims };
+  /** What changed since `held` (where a loaded matrix stands), read in one read transaction; null when everything must be loaded again. */
+  changedSince(held: ChangePoint | null, dims: number): VectorChange | null {
+    if (this.changes.writes()) return null;
+    return this.db.transaction(() => {
+      const since = this.changes.since(held, GONE_VECTOR);
+      if (!since) return null;
+      const written: VectorChange['written'] = [];
+      if (since.upTo > since.after) {
+        for (const [id, blob] of this.writtenSince.all(since.after, since.upTo)) {
+          if (blob.byteLength !== dims * 2) continue;
+          const vec = new Float32Array(dims);
+          decodeHalves(blob, vec, 0);
+          written.push({ id, vec });
+        }
+      }
+      return { at: since.now, gone: since.gone, written };
+    })();
   }
 }
 

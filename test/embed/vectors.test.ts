@@ -71,7 +71,7 @@ describe('vectors in the index', () => {
     const repo = open();
     await repo.index();
     const vectors = repo.store.vectors;
-    const matrix = vectors.load(vectors.identity()!.dims);
+    const { matrix } = vectors.load(vectors.identity()!.dims);
     const centroids = fileCentroids(repo.store, matrix);
     const file = repo.store.files.get('src/auth/session.ts')!;
     const rows = repo.store.chunks.ofFileId(file.id).map((c) => matrix.ids.indexOf(c.id));
@@ -142,7 +142,7 @@ describe('vectors in the index', () => {
     expect(summary).toMatchObject({ embedded: chunks, pending: 0, identity: { name: 'http', model: 'fake-embed', dims: 8 } });
     const vectors = repo.store.vectors;
     expect(vectors.identity()).toEqual({ name: 'http', model: 'fake-embed', dims: 8 });
-    expect(vectors.load(8).ids).toHaveLength(chunks);
+    expect(vectors.load(8).matrix.ids).toHaveLength(chunks);
     // Back to builtin: the other space is dropped and rebuilt, and until then builtin answers by keyword.
     expect(retrievalPhase(repo.store, embedderSpec(repo.config))).toBe('building');
     expect(await embedPass(repo.store, repo.config)).toMatchObject({ embedded: chunks, identity: { name: 'builtin' } });
@@ -174,7 +174,7 @@ describe('vectors in the index', () => {
     expect(repo.store.vectors.count()).toBe(0);
     const builtin = withConfig(repo, { embedder: 'builtin' });
     expect(await embedPass(repo.store, builtin, { inThreadMax: 0 })).toMatchObject({ embedded: chunks, pending: 0, error: null });
-    expect(repo.store.vectors.load(repo.store.vectors.identity()!.dims).ids).toHaveLength(chunks);
+    expect(repo.store.vectors.load(repo.store.vectors.identity()!.dims).matrix.ids).toHaveLength(chunks);
   });
 
   it('reports keyword_only with no embedder, and an unreachable endpoint as an error of the pass, not of the index', async () => {

@@ -19,7 +19,7 @@ import { search } from '../../src/engine/search.js';
 import { Store, SCHEMA_VERSION } from '../../src/store/index.js';
 import { packTexts } from '../../src/store/chunk-text.js';
 import { nameFilter, UNICODE_VERSION } from '../../src/store/name-filter.js';
-import { MIGRATIONS, NAMES_PENDING, NAMES_UNICODE } from '../../src/store/schema.js';
+import { MIGRATIONS, NAMES_PENDING, NAMES_UNICODE, pathKey } from '../../src/store/schema.js';
 import { chunkTerms } from '../../src/terms/index.js';
 import { digest } from '../../src/walk/index.js';
 import { CLI } from '../helpers/cli.js';
@@ -75,8 +75,10 @@ function buildAt(version: number, dbPath: string, root?: string): void {
   meta.run('schema_version', String(version));
   meta.run('last_indexed_at', '2020-01-01T00:00:00.000Z');
   const stat = root ? fs.statSync(path.join(root, 'old.ts')) : { size: OLD_TS.length, mtimeMs: 0 };
+  // Since version 12 a file is found by a key of its path.
   const file = db
-    .prepare("INSERT INTO files(path, language, kind, size, mtime_ms, digest, indexed_at_ms, line_count, tokens) VALUES ('old.ts', 'typescript', 'code', ?, ?, ?, ?, 7, 20)")
+    .prepare(`INSERT INTO files(path, ${version >= 12 ? 'path_key, ' : ''}language, kind, size, mtime_ms, digest, indexed_at_ms, line_count, tokens)
+              VALUES ('old.ts', ${version >= 12 ? `${pathKey('old.ts')}, ` : ''}'typescript', 'code', ?, ?, ?, ?, 7, 20)`)
     .run(stat.size, stat.mtimeMs, digest(OLD_TS), Date.now() + 1_000).lastInsertRowid;
   let chunk: number | bigint;
   if (version < 8) {
@@ -117,7 +119,8 @@ function downgradeTo9(dbPath: string): void {
   db.pragma('legacy_alter_table = ON');
   db.exec(`ALTER TABLE files RENAME TO files_now; ${/CREATE TABLE files \([^;]*;/.exec(ddlOf(9))![0]}
            INSERT INTO files SELECT id, path, language, kind, size, mtime_ms, digest, indexed_at_ms, line_count, tokens, invalid_utf8 FROM files_now;
-           DROP TABLE files_now;`);
+           DROP TABLE files_now;
+           DROP INDEX vectors_by_gen; ALTER TABLE vectors DROP COLUMN gen; DROP TABLE gone;`);
   db.exec(`DROP TABLE chunks_fts; ${/CREATE VIRTUAL TABLE chunks_fts[^;]*;/.exec(ddlOf(9))![0]}
            CREATE TEMP TABLE kept AS SELECT file_id, packed FROM file_texts;
            DROP TABLE file_texts; ${/CREATE TABLE file_texts[^;]*;/.exec(ddlOf(9))![0]}
