@@ -117,7 +117,7 @@ export function gatherEvidence(store: Store, question: Question, options: Eviden
   };
 }
 
-/** Roles of stored files, worked out once per file row (the list is read once per index version). */
+/** Roles of stored files, worked out once per file row (Store.fileList keeps the rows no pass rewrote). */
 const roles = new WeakMap<StoredFile, FileRole>();
 
 /** A file's role, and whether it is demoted: not code, not clearly mentioned, and its role not named in the title. */

@@ -93,7 +93,7 @@ export function fileNameKey(path: string): string {
 /** Files by the name they go by, in list order; `first` is the list position of the first, which orders the names. */
 type NameIndex = Map<string, { first: number; files: StoredFile[] }>;
 
-/** Made once per file list: the unfiltered list lives for an index version (evidence.ts), and a 30,000-file tree is too many names to work out per question. */
+/** Made once per file list: the unfiltered list lives until a pass writes files (Store.fileList), and a 30,000-file tree is too many names to work out per question. */
 const nameIndexes = new WeakMap<readonly StoredFile[], NameIndex>();
 /** Each file row's name, worked out once: a list moved by an edit keeps all but the edited rows. */
 const nameKeys = new WeakMap<StoredFile, string>();

@@ -42,10 +42,20 @@ class KeptMatrix {
     return new KeptMatrix(at, dims, room!.ids, room!.data, room!.kernel, matrix.ids.length);
   }
 
-  /** This matrix moved by `change`: the same memory where the new rows fit, else copied into more. */
+  /**
+   * This matrix moved by `change`: in its own memory where the new rows fit, else copied into more
+   * first (memory is had before anything moves). The previous matrix's views describe moved rows
+   * after this: a matrix is good until the next `matrixOf` of its store.
+   */
   moved(change: VectorChange): KeptMatrix {
     const { dims } = this;
     let { ids, data, kernel, rows } = this;
+    if (rows + change.written.length > ids.length) {
+      const more = roomFor(rows + change.written.length, dims);
+      more.data.set(data.subarray(0, rows * dims));
+      more.ids.set(ids.subarray(0, rows));
+      ({ ids, data, kernel } = more);
+    }
     const rowOf = this.rowOf ?? new Map(Array.from(this.matrix.ids, (id, r) => [id, r]));
     for (const id of change.gone) {
       const r = rowOf.get(id);
@@ -56,13 +66,6 @@ class KeptMatrix {
       ids[r] = ids[last]!;
       data.copyWithin(r * dims, last * dims, (last + 1) * dims);
       rowOf.set(ids[r]!, r);
-    }
-    const added = change.written.filter((w) => !rowOf.has(w.id)).length;
-    if (rows + added > ids.length) {
-      const more = roomFor(rows + added, dims);
-      more.data.set(data.subarray(0, rows * dims));
-      more.ids.set(ids.subarray(0, rows));
-      ({ ids, data, kernel } = more);
     }
     for (const { id, vec } of change.written) {
       let r = rowOf.get(id);
@@ -85,8 +88,12 @@ function roomFor(rows: number, dims: number): { ids: Float64Array; data: Float32
 
 const KEPT = slot<KeptMatrix>('vector matrix');
 
-/** The stored vectors as one matrix: kept per index version, moved by what passes wrote since. */
+/**
+ * The stored vectors as one matrix: kept per index version, moved by what passes wrote since.
+ * Loaded and not kept inside a write of this connection's, whose rows may yet roll back.
+ */
 export function matrixOf(store: Store, dims: number): VectorMatrix {
+  if (store.changes.writes()) return KeptMatrix.load(store, dims).matrix;
   return store.memo.derived(KEPT, `${store.indexVersion()}/${dims}`, () => {
     const held = store.memo.peek(KEPT);
     const change = held && held.dims === dims ? store.vectors.changedSince(held.at, dims) : null;

@@ -42,11 +42,13 @@ export function similarities(matrix: VectorMatrix, q: Float32Array): Float64Arra
 export function nearest(matrix: VectorMatrix, q: Float32Array, limit: number): VectorHit[] {
   const { ids } = matrix;
   const n = ids.length;
-  const scores = kernels.get(matrix)?.scores(q, n) ?? similarities(matrix, q);
   const top: VectorHit[] = [];
+  if (limit <= 0) return top;
+  const scores = kernels.get(matrix)?.scores(q, n) ?? similarities(matrix, q);
   const ahead = (a: VectorHit, s: number, id: number) => a.similarity > s || (a.similarity === s && a.chunkId < id);
   for (let r = 0; r < n; r++) {
     const s = scores[r]!;
+    if (Number.isNaN(s)) continue; // a row of no direction is near nothing
     const id = ids[r]!;
     if (top.length >= limit && ahead(top[limit - 1]!, s, id)) continue;
     let i = top.length < limit ? top.length : limit - 1;
@@ -85,7 +87,9 @@ const centroidsOf = new WeakMap<VectorMatrix, Map<number, Float32Array>>();
 
 /**
  * Each file's vector: the mean of its chunks' vectors, unit length — what the
- * file as a whole is about. Worked out once per loaded matrix.
+ * file as a whole is about. Worked out once per matrix, its rows summed in
+ * chunk id order: float sums depend on their order, and a moved matrix's rows
+ * are in no set order, so this is the order of a fresh load.
  */
 export function fileCentroids(store: Store, matrix: VectorMatrix): Map<number, Float32Array> {
   let out = centroidsOf.get(matrix);
@@ -93,7 +97,8 @@ export function fileCentroids(store: Store, matrix: VectorMatrix): Map<number, F
   out = new Map();
   const fileOf = store.chunks.fileIds();
   const { data, ids, dims } = matrix;
-  for (let r = 0; r < ids.length; r++) {
+  const rows = Uint32Array.from(ids.keys()).sort((a, b) => ids[a]! - ids[b]!);
+  for (const r of rows) {
     const fileId = fileOf.get(ids[r]!);
     if (fileId === undefined) continue; // deleted since the matrix was loaded
     let c = out.get(fileId);

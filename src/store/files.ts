@@ -114,7 +114,7 @@ export class FileTable {
   listFrom(held: FileList | null): FileList {
     return this.db.transaction(() => {
       const changes = held && this.changes.since(held.at, GONE_FILE);
-      if (!held || !changes) return FileList.of(this.changes.point(), this.list());
+      if (!held || !changes) return FileList.of(this.changes.writes() ? null : this.changes.point(), this.list());
       if (changes.upTo === changes.after) return held;
       const written = (this.changedSince.all(changes.after, changes.upTo) as FileRow[]).map(fromRow);
       return held.moved(changes.now, written, changes.gone);

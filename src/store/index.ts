@@ -218,7 +218,10 @@ export class Store {
 
   /** Drops everything indexed (files, chunks, terms, symbols, vectors, graph, history), keeping the job record, the lock, memory and sessions. */
   clear(): void {
-    this.transaction(() => clearIndex(this.db));
+    this.transaction(() => {
+      clearIndex(this.db);
+      this.changes.cleared();
+    });
     this.files.changed();
     this.memo.clear();
   }

@@ -319,8 +319,9 @@ export const MIGRATIONS: Record<number, string> = {
          SELECT id, path, path_key(path), language, kind, size, mtime_ms, digest, indexed_at_ms, line_count, tokens, invalid_utf8 FROM files_11;
        DROP TABLE files_11;
        CREATE INDEX files_by_path_key ON files(path_key);`,
-  // Rows written before carry generation 0; a reader's first list or matrix reads them whole.
-  12: CHANGE_TRACKING,
+  // Rows written before carry generation 0; a reader's first list or matrix reads them whole. The
+  // vectors' version token, which the generations replace, goes.
+  12: `${CHANGE_TRACKING}DELETE FROM meta WHERE key = 'vectors_version';`,
 };
 
 /**

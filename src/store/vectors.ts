@@ -122,7 +122,7 @@ export class VectorTable {
     this.db.prepare('DELETE FROM vectors').run();
     this.db.prepare('DELETE FROM meta WHERE key = ?').run(STAMP_KEY);
     this.setMeta.run(IDENTITY_KEY, JSON.stringify(identity));
-    this.changes.restart();
+    this.changes.vectorsCleared();
   }
 
   /** Pending chunks with ids above `afterId`, in id order (keyset pages never loop); `few` when about one page is pending. */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Repo } from '../../src/engine/index.js';
-import { nearest } from '../../src/search/vector.js';
+import { fileCentroids, nearest } from '../../src/search/vector.js';
 import { matrixOf } from '../../src/search/vector-matrix.js';
 import type { Store, VectorMatrix } from '../../src/store/index.js';
 import { makeRepo, removeDir, tempDir, writeFiles } from '../helpers/fixture.js';
@@ -77,6 +77,27 @@ describe('the vector matrix a reader keeps', () => {
     expect(after.ids.length).toBeGreaterThan(before.ids.length + 256);
     expect(after.data.buffer).not.toBe(before.data.buffer);
     expectCurrent(after, store);
+  });
+
+  it('sums a file’s centroid in chunk id order, whatever order its rows are in', async () => {
+    const { repo, dims } = await indexed(['a.ts']);
+    const { store } = repo;
+    const body = Array.from({ length: 30 }, (_, i) => `export function part${i}(x: number): number {\n${'  x = x * 3 + 1;\n'.repeat(20)}  return x;\n}\n`).join('\n');
+    writeFiles(repo.root, { 'big.ts': body });
+    await repo.index();
+    const fileId = store.fileList().byPath.get('big.ts')!.id;
+    const [first, second, third] = [...store.chunks.fileIds()].filter(([, f]) => f === fileId).map(([id]) => id).sort((x, y) => x - y);
+    expect(third).toBeDefined();
+    // Float sums depend on their order: 2^-24 + 2^-24 + 1 is 1 + 2^-23 in float32, but 1 + 2^-24 + 2^-24 is 1.
+    const tiny = 2 ** -24;
+    const rows: [number, number[]][] = [[third!, [1, 1]], [first!, [tiny, 0]], [second!, [tiny, 0]]];
+    const matrixOfRows = (order: [number, number[]][]): VectorMatrix => {
+      const data = new Float32Array(order.length * dims);
+      order.forEach(([, v], r) => data.set(v, r * dims));
+      return { ids: Float64Array.from(order.map(([id]) => id)), data, dims };
+    };
+    const centroid = (m: VectorMatrix) => Array.from(fileCentroids(store, m).get(fileId)!.subarray(0, 2));
+    expect(centroid(matrixOfRows(rows))).toEqual(centroid(matrixOfRows([rows[1]!, rows[2]!, rows[0]!])));
   });
 
   it('is loaded whole again when the embedding space is switched', async () => {

@@ -132,6 +132,35 @@ describe('the file list a reader keeps', () => {
     expectCurrent(store.fileList(), store);
   });
 
+  it('takes a generation again after a nested write that took one rolled back', async () => {
+    const repo = await indexed({ 'a.ts': 'export const a = 1;\n', 'b.ts': 'export const b = 2;\n' });
+    const { store } = repo;
+    const before = store.fileList();
+    const [a, b] = ['a.ts', 'b.ts'].map((p) => before.byPath.get(p)!);
+    store.transaction(() => {
+      expect(() =>
+        store.transaction(() => {
+          store.files.markSeen(a!.id, 111, a!.size, 111); // takes the next generation, in a savepoint
+          throw new Error('inner rolled back');
+        }),
+      ).toThrow('inner rolled back');
+      store.files.markSeen(b!.id, 222, b!.size, 222); // the outer write goes on, and commits
+    });
+    const after = store.fileList();
+    expectCurrent(after, store);
+    expect([after.byPath.get('a.ts')!.mtimeMs, after.byPath.get('b.ts')!.mtimeMs]).toEqual([a!.mtimeMs, 222]);
+  });
+
+  it('stands when the embedding space is switched: only the vectors are read again', async () => {
+    const repo = await indexed({ 'a.ts': 'export const a = 1;\n', 'b.ts': 'export const b = 2;\n' });
+    const { store } = repo;
+    const before = store.fileList();
+    store.transaction(() => store.vectors.reset({ name: 'another', model: 'another', dims: 8 }));
+    const after = store.fileList();
+    expect(same(before, after, 'a.ts') && same(before, after, 'b.ts')).toBe(true);
+    expect(store.changes.since(before.at, 1)).toBeNull(); // a reader of the vectors from before starts over
+  });
+
   it('refuses a tracked write outside a store transaction', async () => {
     const repo = await indexed({ 'a.ts': 'export const a = 1;\n' });
     const { store } = repo;
