@@ -44,6 +44,18 @@ it('the digest moves when an indexed file changes, and only for the index that s
   expect(after[0]!.digest).not.toBe(before.digest);
   expect(after[0]!.commit).toBe(before.commit); // uncommitted: the digest tells them apart
   expect(after[1]).toEqual(before);
+  // The digest comes from the file list the pass moved, not read again: it is the one a fresh index of the same files gives.
+  await servers[1]!.repo.index();
+  expect(servers[1]!.health().index_source).toEqual(after[0]);
+  const home = tempDir('sightline-home-');
+  const fresh = openEngine(root, { flags: { home, embedder: 'none' }, env: {} });
+  try {
+    await fresh.repo.index();
+    expect(fresh.health().index_source).toEqual(after[0]);
+  } finally {
+    await fresh.close();
+    removeDir(home);
+  }
 });
 
 it('health says where memory lives: sqlite by default, the team URL without its password with --store', async () => {
