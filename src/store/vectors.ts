@@ -67,8 +67,8 @@ export class VectorTable {
   private readonly getMeta;
   private readonly setMeta;
   private readonly texts;
-
   private readonly writtenSince;
+
   constructor(
     private readonly db: Db,
     private readonly changes: ChangeLog,
