@@ -90,7 +90,8 @@ export async function embedPass(store: Store, config: Config, options: EmbedPass
   const inFlight: { chunks: PendingChunk[]; vecs: Promise<Float32Array[]> }[] = [];
   const refill = (embedder: Pick<Embedder, 'embed'>, total: number) => {
     while (inFlight.length < IN_FLIGHT && !signal?.aborted) {
-      const chunks = vectors.pending(afterId, page, total <= page);
+      const few = total <= page;
+      const chunks = vectors.pending(afterId, few ? total : page, few);
       if (chunks.length === 0) return;
       afterId = chunks[chunks.length - 1]!.id;
       const vecs = embedder.embed(chunks.map(embeddingText));

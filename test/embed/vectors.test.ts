@@ -124,12 +124,19 @@ describe('vectors in the index', () => {
     const fresh = repo.store.chunks.ofFileId(repo.store.files.get('src/util/crypto.ts')!.id).length;
     expect(vectors.count()).toBe(before - old);
     expect(vectors.pendingCount()).toBe(fresh);
-    // An edit's few pending chunks, looked up through the file index, are the ones a page scan finds.
-    expect(vectors.pending(0, 256, true)).toEqual(vectors.pending(0, 256));
-    expect(vectors.pending(0, 256, true)).toHaveLength(fresh);
+    // An edit's few pending chunks, looked for from the highest id down until all are found, are the ones a page scan finds.
+    expect(vectors.pending(0, fresh, true)).toEqual(vectors.pending(0, 256));
+    expect(vectors.pending(0, fresh, true)).toHaveLength(fresh);
+    expect(vectors.pending(vectors.pending(0, fresh, true).at(-1)!.id, fresh, true)).toEqual([]); // the next page: none above the last
+    // One pending far below them (a chunk an earlier pass failed to embed) is found too, when counted.
+    const lowest = repo.store.db.prepare('SELECT min(chunk_id) FROM vectors').pluck().get() as number;
+    repo.store.db.prepare('DELETE FROM vectors WHERE chunk_id = ?').run(lowest);
+    expect(vectors.pendingCount()).toBe(fresh + 1);
+    expect(vectors.pending(0, fresh + 1, true)).toEqual(vectors.pending(0, 256));
+    expect(vectors.pending(0, fresh + 1, true)[0]!.id).toBe(lowest);
     expect(retrievalPhase(repo.store, embedderSpec(repo.config))).toBe('building');
     const again = await embedPass(repo.store, repo.config);
-    expect(again).toMatchObject({ embedded: fresh, pending: 0 });
+    expect(again).toMatchObject({ embedded: fresh + 1, pending: 0 });
   });
 
   it('re-embeds everything when the embedder changes, never mixing spaces', async () => {
