@@ -39,7 +39,7 @@ export class Layout {
 
   constructor(
     readonly root: string,
-    files: LayoutFile[],
+    files: readonly LayoutFile[],
     namespaces: { fileId: number; name: string }[],
   ) {
     this.js = new JsProject(root, (base) => this.named(base));

@@ -2,7 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { SightlineError } from '../errors/index.js';
 import { Store } from '../store/index.js';
-import { resolvePages } from './resolve.js';
+import { loadLayout, resolvePages } from './resolve.js';
 import type { ResolveReply, ResolveStart } from './thread.js';
 
 const start = workerData as ResolveStart;
@@ -12,7 +12,7 @@ try {
   store = Store.open(start.dbPath);
   store.setCacheKiB(start.cacheKiB);
   store.fenceWrites(start.fence);
-  resolvePages(store, start.root, start.pageEdges, { dropped: new Map(start.dropped), moved: new Set(start.moved) }, {
+  resolvePages(store, loadLayout(store, start.root), start.pageEdges, { dropped: new Map(start.dropped), moved: new Set(start.moved) }, {
     moved: (fileId) => post({ type: 'moved', fileId }),
     written: (answered) => post({ type: 'written', answered }),
   });

@@ -16,7 +16,7 @@
 import { SightlineError } from '../errors/index.js';
 import type { Store, WriteFence } from '../store/index.js';
 import { PASS_YOUNG_GENERATION_MB, startThread } from '../thread.js';
-import { resolvePages, type Carried, type ResolveSummary } from './resolve.js';
+import { loadLayout, resolvePages, type Carried, type ResolveSummary } from './resolve.js';
 
 /** What the memory ceiling allows resolution (config/memory.ts). */
 export interface ResolvePlan {
@@ -66,7 +66,7 @@ export async function resolveGraph(store: Store, root: string, plan: ResolvePlan
     done = run.done;
     if (!done) pageEdges = Math.max(1, Math.floor(pageEdges / 2));
   }
-  if (!done) answered += resolvePages(store, root, pageEdges, carried);
+  if (!done) answered += resolvePages(store, loadLayout(store, root, store.fileList().files), pageEdges, carried);
   store.transaction(() => store.edges.dropUnusedRefs()); // what replaced and removed files wrote and no edge writes now
   return { pending, answered, workers, elapsedMs: pending === 0 ? 0 : Math.round(performance.now() - started) };
 }
