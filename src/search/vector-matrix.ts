@@ -56,7 +56,7 @@ class KeptMatrix {
       more.ids.set(ids.subarray(0, rows));
       ({ ids, data, kernel } = more);
     }
-    const rowOf = this.rowOf ?? new Map(Array.from(this.matrix.ids, (id, r) => [id, r]));
+    const rowOf = this.rowOf ?? rowsById(this.matrix.ids);
     for (const id of change.gone) {
       const r = rowOf.get(id);
       if (r === undefined) continue;
@@ -77,6 +77,13 @@ class KeptMatrix {
     next.rowOf = rowOf;
     return next;
   }
+}
+
+/** Each id's row (no pair made per row: babel's 38,000 rows). */
+function rowsById(ids: Float64Array): Map<number, number> {
+  const out = new Map<number, number>();
+  for (let r = 0; r < ids.length; r++) out.set(ids[r]!, r);
+  return out;
 }
 
 /** Memory for `rows` rows and room past them: in a kernel where one can run. */
