@@ -4,10 +4,12 @@
  * product — the vectors are unit length, so that is cosine similarity.
  * At 100k chunks × 128 dims this is a few milliseconds; no ANN is needed.
  */
-import { modelStamp, normalize, queryEmbedder, type EmbedderSpec } from '../embed/index.js';
+import { modelStamp, queryEmbedder, type EmbedderSpec } from '../embed/index.js';
 import { sameIdentity, slot, type Store, type VectorMatrix } from '../store/index.js';
 import { indexVersion } from './cache.js';
 import { kernels, matrixOf } from './vector-matrix.js';
+
+export { fileCentroids } from './vector-matrix.js';
 
 export interface VectorHit {
   chunkId: number;
@@ -81,33 +83,6 @@ export function embeddedQuery(store: Store, spec: EmbedderSpec, query: string): 
 export function vectorSearch(store: Store, spec: EmbedderSpec, query: string, limit: number): VectorHit[] | null {
   const embedded = embeddedQuery(store, spec, query);
   return embedded && nearest(embedded.matrix, embedded.q, limit);
-}
-
-const centroidsOf = new WeakMap<VectorMatrix, Map<number, Float32Array>>();
-
-/**
- * Each file's vector: the mean of its chunks' vectors, unit length — what the
- * file as a whole is about. Worked out once per matrix, its rows summed in
- * chunk id order: float sums depend on their order, and a moved matrix's rows
- * are in no set order, so this is the order of a fresh load.
- */
-export function fileCentroids(store: Store, matrix: VectorMatrix): Map<number, Float32Array> {
-  let out = centroidsOf.get(matrix);
-  if (out) return out;
-  out = new Map();
-  const fileOf = store.chunks.fileIds();
-  const { data, ids, dims } = matrix;
-  const rows = Uint32Array.from(ids.keys()).sort((a, b) => ids[a]! - ids[b]!);
-  for (const r of rows) {
-    const fileId = fileOf.get(ids[r]!);
-    if (fileId === undefined) continue; // deleted since the matrix was loaded
-    let c = out.get(fileId);
-    if (!c) out.set(fileId, (c = new Float32Array(dims)));
-    for (let d = 0; d < dims; d++) c[d]! += data[r * dims + d]!;
-  }
-  for (const c of out.values()) normalize(c);
-  centroidsOf.set(matrix, out);
-  return out;
 }
 
 export function dot(a: Float32Array, b: Float32Array): number {

@@ -79,6 +79,26 @@ describe('the vector matrix a reader keeps', () => {
     expectCurrent(after, store);
   });
 
+  it('keeps the files’ centroids with the matrix: an edit sums again only the files whose rows moved, and they are a fresh load’s', async () => {
+    const { repo, dims } = await indexed(['a.ts', 'b.ts', 'c.ts', 'd.ts', 'e.ts']);
+    const { store } = repo;
+    const asArrays = (m: Map<number, Float32Array>) => new Map([...m].map(([f, c]) => [f, Array.from(c)]));
+    const fresh = () => asArrays(fileCentroids(store, store.vectors.load(dims).matrix));
+    const before = fileCentroids(store, matrixOf(store, dims));
+    const [a, d] = ['a.ts', 'd.ts'].map((p) => store.fileList().byPath.get(p)!.id);
+    writeFiles(repo.root, { 'b.ts': 'export function renamedB(): string {\n  return "bee";\n}\n', 'f.ts': 'export const f = () => 6;\n' });
+    fs.rmSync(path.join(repo.root, 'c.ts'));
+    await repo.index();
+    const after = fileCentroids(store, matrixOf(store, dims));
+    expect(asArrays(after)).toEqual(fresh());
+    expect(after.get(a!)).toBe(before.get(a!) ?? 'no centroid before'); // the same vector: not summed again
+    expect(after.get(d!)).toBe(before.get(d!) ?? 'no centroid before');
+    // A move that touches many files sums them all again, alike.
+    writeFiles(repo.root, files(Array.from({ length: 40 }, (_, i) => `more/m${i}.ts`)));
+    await repo.index();
+    expect(asArrays(fileCentroids(store, matrixOf(store, dims)))).toEqual(fresh());
+  });
+
   it('sums a file’s centroid in chunk id order, whatever order its rows are in', async () => {
     const { repo, dims } = await indexed(['a.ts']);
     const { store } = repo;
