@@ -320,8 +320,11 @@ export const MIGRATIONS: Record<number, string> = {
        DROP TABLE files_11;
        CREATE INDEX files_by_path_key ON files(path_key);`,
   // Rows written before carry generation 0; a reader's first list or matrix reads them whole. The
-  // vectors' version token, which the generations replace, goes.
-  12: `${CHANGE_TRACKING}DELETE FROM meta WHERE key = 'vectors_version';`,
+  // vectors' version token, which the generations replace, goes, and so do vectors whose chunk is
+  // gone (migrations run with foreign keys off): the embedding pass counts pending chunks as chunks
+  // less vectors, and looks for an edit's few from the top down until it has found that many.
+  12: `${CHANGE_TRACKING}DELETE FROM meta WHERE key = 'vectors_version';
+       DELETE FROM vectors WHERE chunk_id NOT IN (SELECT id FROM chunks);`,
 };
 
 /**

@@ -134,6 +134,9 @@ describe('vectors in the index', () => {
     expect(vectors.pendingCount()).toBe(fresh + 1);
     expect(vectors.pending(0, fresh + 1, true)).toEqual(vectors.pending(0, 256));
     expect(vectors.pending(0, fresh + 1, true)[0]!.id).toBe(lowest);
+    // Looked for from the top down: asked for one, the few path gives the highest pending chunk, a page scan the lowest.
+    expect(vectors.pending(0, 1, true)[0]!.id).toBe(vectors.pending(0, 256).at(-1)!.id);
+    expect(vectors.pending(0, 1)[0]!.id).toBe(lowest);
     expect(retrievalPhase(repo.store, embedderSpec(repo.config))).toBe('building');
     const again = await embedPass(repo.store, repo.config);
     expect(again).toMatchObject({ embedded: fresh + 1, pending: 0 });

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { openEngine } from '../../src/engine/index.js';
+import { digest } from '../../src/walk/index.js';
 import { makeRepo, removeDir, tempDir } from '../helpers/fixture.js';
 
 const root = makeRepo({ 'src/session.ts': 'export function refreshSession(token: string) {\n  return token.trim();\n}\n', 'src/other.ts': 'export const other = 1;\n' });
@@ -47,14 +48,35 @@ it('the digest moves when an indexed file changes, and only for the index that s
   // The digest comes from the file list the pass moved, not read again: it is the one a fresh index of the same files gives.
   await servers[1]!.repo.index();
   expect(servers[1]!.health().index_source).toEqual(after[0]);
-  const home = tempDir('sightline-home-');
-  const fresh = openEngine(root, { flags: { home, embedder: 'none' }, env: {} });
+  const freshSource = async () => {
+    const home = tempDir('sightline-home-');
+    const fresh = openEngine(root, { flags: { home, embedder: 'none' }, env: {} });
+    try {
+      await fresh.repo.index();
+      return fresh.health().index_source;
+    } finally {
+      await fresh.close();
+      removeDir(home);
+    }
+  };
+  expect(await freshSource()).toEqual(after[0]);
+  // Files added and removed, with paths whose UTF-8 order and code-unit order differ: the list kept is in the first, the digest in the second.
+  const added = ['src/\u{1F600}.ts', 'src/\uFF21.ts'];
+  for (const p of added) fs.writeFileSync(path.join(root, p), 'export const x = 1;\n');
+  const other = fs.readFileSync(path.join(root, 'src/other.ts'));
+  fs.rmSync(path.join(root, 'src/other.ts'));
   try {
-    await fresh.repo.index();
-    expect(fresh.health().index_source).toEqual(after[0]);
+    await servers[0]!.repo.index();
+    const moved = servers[0]!.health().index_source;
+    expect(moved.digest).not.toBe(after[0]!.digest);
+    // The digest's definition: every file's path and content digest, in code-unit order of the paths.
+    const rows = servers[0]!.repo.store.files.list().sort((a, b) => (a.path < b.path ? -1 : 1));
+    expect(rows.map((f) => f.path).slice(-2)).toEqual(['src/\u{1F600}.ts', 'src/\uFF21.ts']);
+    expect(moved.digest).toBe(digest(rows.map((f) => `${f.path}\u0000${f.digest}\n`).join('')));
+    expect(await freshSource()).toEqual(moved);
   } finally {
-    await fresh.close();
-    removeDir(home);
+    for (const p of added) fs.rmSync(path.join(root, p));
+    fs.writeFileSync(path.join(root, 'src/other.ts'), other);
   }
 });
 
