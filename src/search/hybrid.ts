@@ -19,7 +19,8 @@ import { chunkDepth, rankChunks, rankFiles, type FileSignals, type NearnessOf, t
 import type { Question } from './query.js';
 import { fileRole } from './roles.js';
 import { CHUNK_DEMOTE } from './weigh.js';
-import { dot, embeddedQuery, fileCentroids, retrievalPhase, vectorSearch, type RetrievalPhase, type VectorHit } from './vector.js';
+import { dot, embeddedQuery, retrievalPhase, vectorSearch, type RetrievalPhase, type VectorHit } from './vector.js';
+import { fileCentroids } from './vector-matrix.js';
 import { byCodeUnit } from '../order.js';
 
 export type SearchMode = 'hybrid' | 'keyword' | 'semantic';

@@ -9,8 +9,6 @@ import { sameIdentity, slot, type Store, type VectorMatrix } from '../store/inde
 import { indexVersion } from './cache.js';
 import { kernels, matrixOf } from './vector-matrix.js';
 
-export { fileCentroids } from './vector-matrix.js';
-
 export interface VectorHit {
   chunkId: number;
   similarity: number;

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Repo } from '../../src/engine/index.js';
-import { fileCentroids, nearest } from '../../src/search/vector.js';
-import { matrixOf } from '../../src/search/vector-matrix.js';
+import { nearest } from '../../src/search/vector.js';
+import { fileCentroids, matrixOf } from '../../src/search/vector-matrix.js';
 import type { Store, VectorMatrix } from '../../src/store/index.js';
 import { makeRepo, removeDir, tempDir, writeFiles } from '../helpers/fixture.js';
 
